@@ -1,0 +1,111 @@
+"""Board geometry: the ring, out-holes, doors, start and home, as small integers.
+
+A position is an ``int``: ``START`` (-1) for a start hole, ``0 .. R-1`` for the ring
+(side ``s`` hole ``h`` is ``s*H + h - 1``), and ``R + k - 1`` for home hole ``Hk`` of the
+peg's owner.  Ring holes have canonical names ``s.h``; home holes ``Hk``; start ``S``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .settings import Rules
+
+START = -1
+
+
+class Geometry:
+    """Everything about a table that follows from the settings alone."""
+
+    __slots__ = (
+        "all_home",
+        "door",
+        "help_partners",
+        "holes_per_side",
+        "home_holes",
+        "opponent",
+        "out_hole",
+        "partners",
+        "pegs",
+        "players",
+        "ring_size",
+        "ring_names",
+        "rules",
+        "side_of",
+        "team_of",
+        "team_seats",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        n, sides, h = rules.players, rules.sides, rules.holes_per_side
+        self.players = n
+        self.holes_per_side = h
+        self.ring_size = sides * h
+        self.pegs = rules.pegs
+        self.home_holes = rules.home_holes
+        self.side_of = tuple(p * sides // n for p in range(n))
+        self.out_hole = tuple(s * h + 4 for s in self.side_of)
+        self.door = tuple((s * h - 1) % self.ring_size for s in self.side_of)
+        self.ring_names = tuple(f"{i // h}.{i % h + 1}" for i in range(self.ring_size))
+        t = rules.teams
+        self.team_of = tuple((p % t) if t else p for p in range(n))
+        self.team_seats = tuple(
+            tuple(q for q in range(n) if self.team_of[q] == self.team_of[p]) for p in range(n)
+        )
+        # opponent[a][b]: is b an opponent of a (different team)?
+        self.opponent = tuple(
+            tuple(self.team_of[a] != self.team_of[b] for b in range(n)) for a in range(n)
+        )
+        # partners of p in clockwise order starting after p
+        self.partners = tuple(
+            tuple(q for q in ((p + i) % n for i in range(1, n)) if self.team_of[q] == self.team_of[p])
+            for p in range(n)
+        )
+        self.help_partners = self.partners
+        base = self.ring_size + rules.home_holes - rules.pegs
+        self.all_home = tuple(range(base, base + rules.pegs))
+
+    # --- names -----------------------------------------------------------------------
+    def name(self, pos: int) -> str:
+        """Canonical name of a position (no owner): ``S``, ``s.h`` or ``Hk``."""
+        if pos < 0:
+            return "S"
+        if pos < self.ring_size:
+            return self.ring_names[pos]
+        return f"H{pos - self.ring_size + 1}"
+
+    def parse(self, text: str) -> int:
+        """Position from its canonical name; ``ValueError`` if it is not on this board."""
+        text = text.strip()
+        if text == "S":
+            return START
+        if text.startswith("H") and text[1:].isdigit():
+            k = int(text[1:])
+            if 1 <= k <= self.home_holes:
+                return self.ring_size + k - 1
+            raise ValueError(f"{text}: home holes are H1 to H{self.home_holes}")
+        side, dot, hole = text.partition(".")
+        if dot and side.isdigit() and hole.isdigit():
+            s, h = int(side), int(hole)
+            if 0 <= s < self.ring_size // self.holes_per_side and 1 <= h <= self.holes_per_side:
+                return s * self.holes_per_side + h - 1
+            raise ValueError(
+                f"{text}: ring holes are s.h with side 0 to "
+                f"{self.ring_size // self.holes_per_side - 1} and hole 1 to {self.holes_per_side}"
+            )
+        raise ValueError(f"{text!r} is not a position (S, s.h or Hk)")
+
+    def pegoo_number(self, pos: int) -> str:
+        """Pegoo's spoken hole number: the ring hole of its side, home as H+k, START."""
+        if pos < 0:
+            return "START"
+        if pos < self.ring_size:
+            return str(pos % self.holes_per_side + 1)
+        return str(self.holes_per_side + pos - self.ring_size + 1)
+
+
+@lru_cache(maxsize=256)
+def geometry(rules: Rules) -> Geometry:
+    """The (shared, immutable) geometry of a rule set."""
+    return Geometry(rules)

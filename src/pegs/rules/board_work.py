@@ -1,0 +1,182 @@
+"""A mutable scratch board for the move generator: peg moves with hits and an undo log.
+
+The generator tries a move, reads the resulting layout, and undoes it, so no board is
+ever copied.  Only :mod:`pegs.rules.legal` uses this; the game state stays immutable.
+"""
+
+from __future__ import annotations
+
+from .board import START, Geometry
+
+#: A peg lifted off the board while the hits of its move are resolved.
+IN_HAND = -2
+
+Pegs = tuple[tuple[int, ...], ...]
+LogEntry = tuple[int, int, int]
+
+
+class WorkBoard:
+    """Pegs per seat and ring occupancy, changed by :meth:`land` and restored by :meth:`undo`."""
+
+    __slots__ = ("base", "door", "geo", "home_holes", "log", "mover", "occ", "opponent", "pos",
+                 "ring")
+
+    def __init__(self, geo: Geometry, pegs: Pegs, mover: int) -> None:
+        self.geo = geo
+        self.base = pegs
+        self.ring = geo.ring_size
+        self.home_holes = geo.home_holes
+        self.door = geo.door
+        self.mover = mover
+        self.opponent = geo.opponent[mover]
+        occ = [-1] * self.ring
+        ring = self.ring
+        for seat, ps in enumerate(pegs):
+            for p in ps:
+                if 0 <= p < ring:
+                    occ[p] = seat
+        self.occ = occ
+        self.pos = [list(ps) for ps in pegs]
+        self.log: list[LogEntry] = []
+
+    # --- reading -------------------------------------------------------------------------
+    def snapshot(self) -> Pegs:
+        """The current layout, sharing the unchanged seats' tuples with the base layout."""
+        changed = {q for q, _, _ in self.log}
+        if not changed:
+            return self.base
+        pos = self.pos
+        return tuple(
+            tuple(sorted(pos[q])) if q in changed else ps for q, ps in enumerate(self.base)
+        )
+
+    def where(self, seat: int, old: int, since: int) -> int:
+        """Where the peg of ``seat`` that stood on ``old`` is now (following log entries)."""
+        for q, a, b in self.log[since:]:
+            if q == seat and a == old:
+                old = b
+        return old
+
+    def home_clear(self, seat: int, first: int, last: int) -> bool:
+        """Are home holes ``first..last`` (1-based, inclusive) of ``seat`` all empty?"""
+        ring = self.ring
+        for p in self.pos[seat]:
+            if p >= ring and first <= p - ring + 1 <= last:
+                return False
+        return True
+
+    def forward(self, seat: int, p: int, n: int, pass_own: bool, turn_in: bool,
+                ring_only: bool = False, hit_own: bool = False) -> list[int]:
+        """Destinations of the peg of colour ``seat`` at ``p`` moving forward ``n``.
+
+        Two destinations when the move can branch at the peg's door.  ``turn_in`` forces
+        the branch; ``ring_only`` forbids it; ``hit_own`` lets the peg pass and land on its
+        own colour on the ring (North Carolina ten).
+        """
+        ring = self.ring
+        if p >= ring:
+            k = p - ring + 1
+            t = k + n
+            if t <= self.home_holes and self.home_clear(seat, k + 1, t):
+                return [ring + t - 1]
+            return []
+        out: list[int] = []
+        door = self.door[seat]
+        occ = self.occ
+        cur = p
+        last = n - 1
+        for i in range(n):
+            if cur == door and not ring_only:
+                m = n - i
+                if m <= self.home_holes and self.home_clear(seat, 1, m):
+                    out.append(ring + m - 1)
+                if turn_in:
+                    return out
+            cur += 1
+            if cur == ring:
+                cur = 0
+            if i < last and occ[cur] == seat and not (pass_own or hit_own):
+                return out
+        if occ[cur] != seat or hit_own:
+            out.append(cur)
+        return out
+
+    def backward(self, seat: int, p: int, n: int, pass_own: bool, hit_own: bool = False) -> int:
+        """The destination of a ring peg moving backward ``n``, or ``IN_HAND`` if blocked."""
+        ring = self.ring
+        if not 0 <= p < ring:
+            return IN_HAND
+        occ = self.occ
+        cur = p
+        for i in range(n):
+            cur -= 1
+            if cur < 0:
+                cur = ring - 1
+            if i < n - 1 and occ[cur] == seat and not (pass_own or hit_own):
+                return IN_HAND
+        if occ[cur] == seat and not hit_own:
+            return IN_HAND
+        return cur
+
+    # --- changing --------------------------------------------------------------------------
+    def _move(self, seat: int, old: int, new: int) -> None:
+        lst = self.pos[seat]
+        lst[lst.index(old)] = new
+        ring = self.ring
+        if 0 <= old < ring:
+            self.occ[old] = -1
+        if 0 <= new < ring:
+            self.occ[new] = seat
+        self.log.append((seat, old, new))
+
+    def land(self, seat: int, src: int, dst: int) -> bool:
+        """Move a peg of colour ``seat`` from ``src`` to ``dst`` (any distance), resolving hits.
+
+        Returns False when the move is illegal because of a hit (a team peg whose door
+        holds its own colour); the caller then undoes to its mark.
+        """
+        self._move(seat, src, IN_HAND)
+        if 0 <= dst < self.ring:
+            victim = self.occ[dst]
+            if victim != -1 and not self._bump(victim, dst, 0):
+                return False
+        self._move(seat, IN_HAND, dst)
+        return True
+
+    def _bump(self, victim: int, at: int, depth: int) -> bool:
+        """The peg of colour ``victim`` at ``at`` was landed on: send it where the mover's
+        side of the table sends it (opponent: start; own team: its door, chain-hitting)."""
+        if self.opponent[victim]:
+            self._move(victim, at, START)
+            return True
+        d = self.door[victim]
+        if d == at:
+            return False
+        other = self.occ[d]
+        if other == victim:
+            return False
+        if other != -1 and (depth > len(self.pos) or not self._bump(other, d, depth + 1)):
+            return False
+        self._move(victim, at, d)
+        return True
+
+    def swap(self, a_seat: int, a: int, b_seat: int, b: int) -> None:
+        """Exchange two ring pegs of different colours (no hits)."""
+        self._move(a_seat, a, IN_HAND)
+        self._move(b_seat, b, a)
+        self._move(a_seat, IN_HAND, b)
+
+    def mark(self) -> int:
+        return len(self.log)
+
+    def undo(self, mark: int) -> None:
+        """Restore the board to what it was when ``mark()`` returned ``mark``."""
+        log, pos, occ, ring = self.log, self.pos, self.occ, self.ring
+        while len(log) > mark:
+            seat, old, new = log.pop()
+            lst = pos[seat]
+            lst[lst.index(new)] = old
+            if 0 <= new < ring:
+                occ[new] = -1
+            if 0 <= old < ring:
+                occ[old] = seat

@@ -1,0 +1,344 @@
+"""The game state: an immutable value; ``apply`` returns the next state.
+
+A game is its settings, its seed and its list of actions.  The shoe is shuffled by a
+``random.Random`` seeded from the game seed and kept inside the state; a reshuffle of
+the discards copies that generator first, so no state is ever changed after it is made
+and the same seed and actions always give the same game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .actions import Action
+from .board import START, Geometry, geometry
+from .board_work import Pegs
+from .errors import IllegalActionError, RulesError
+from .legal import RANK_ORDER, Legal, Turn, controlled, generate
+from .settings import RANKS, Rules
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: the winning team (or seat, without teams) and its seats."""
+
+    team: int
+    seats: tuple[int, ...]
+
+
+def _sorted_hand(cards: Sequence[str]) -> tuple[str, ...]:
+    return tuple(sorted(cards, key=RANK_ORDER.__getitem__))
+
+
+def build_shoe(rules: Rules) -> list[str]:
+    """All cards of the game in a fixed order, before shuffling."""
+    cards = [r for _ in range(rules.decks) for r in RANKS[:-1] for _ in range(4)]
+    cards += ["Joker"] * (rules.decks * rules.jokers_per_deck + rules.extra_jokers)
+    return cards
+
+
+class GameState:
+    """One moment of a game.  Never changed after creation; ``apply`` gives the next one."""
+
+    __slots__ = (
+        "_legal",
+        "_winner",
+        "discards",
+        "draw_pile",
+        "geo",
+        "hands",
+        "pegs",
+        "piles",
+        "ply",
+        "rng",
+        "rules",
+        "seed",
+        "stuck",
+        "turn",
+        "turns_taken",
+    )
+
+    rules: Rules
+    geo: Geometry
+    seed: int
+    pegs: Pegs
+    hands: tuple[tuple[str, ...], ...]
+    draw_pile: tuple[str, ...]
+    discards: tuple[str, ...]
+    piles: tuple[tuple[str, ...], ...]
+    turn: int
+    stuck: tuple[int, ...]
+    turns_taken: tuple[int, ...]
+    ply: int
+    rng: random.Random
+    _legal: Legal | None
+    _winner: Outcome | None
+
+    # --- creation ---------------------------------------------------------------------------
+    @classmethod
+    def new(cls, rules: Rules, seed: int) -> GameState:
+        """A freshly dealt game: shuffled shoe, ``hand_size`` cards each, seat 0 to play."""
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RulesError(f"seed must be a whole number, not {seed!r}")
+        rng = random.Random(seed)
+        shoe = build_shoe(rules)
+        rng.shuffle(shoe)
+        n = rules.players
+        hands = [shoe[i * rules.hand_size:(i + 1) * rules.hand_size] for i in range(n)]
+        pile = shoe[n * rules.hand_size:]
+        pile.reverse()  # the top of the pile is the end of the tuple
+        state = cls._make(
+            rules,
+            seed=seed,
+            pegs=tuple((START,) * rules.pegs for _ in range(n)),
+            hands=tuple(_sorted_hand(h) for h in hands),
+            draw_pile=tuple(pile),
+            discards=(),
+            piles=((),) * n,
+            turn=0,
+            stuck=(0,) * n,
+            turns_taken=(0,) * n,
+            ply=0,
+            rng=rng,
+        )
+        if rules.turn_order == "draw_then_play":
+            state = state._drawn(0, 1)
+        return state
+
+    @classmethod
+    def _make(cls, rules: Rules, **values: object) -> GameState:
+        self = object.__new__(cls)
+        self.rules = rules
+        self.geo = geometry(rules)
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+        self._legal = None
+        self._winner = self._find_winner()
+        return self
+
+    def _replace(self, **changes: object) -> GameState:
+        values = {name: getattr(self, name) for name in _FIELDS}
+        values.update(changes)
+        return GameState._make(self.rules, **values)
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        pegs: Pegs,
+        to_move: int,
+        hand: Sequence[str],
+        stuck_turns: int = 0,
+        first_turn: bool = False,
+        seed: int = 0,
+    ) -> GameState:
+        """A constructed position (for tests and conformance scenarios).
+
+        The seat to move holds exactly ``hand``; the other cards are dealt from a shoe
+        shuffled by ``seed``.
+        """
+        n = rules.players
+        if len(pegs) != n or any(len(p) != rules.pegs for p in pegs):
+            raise RulesError(f"a position needs {rules.pegs} pegs for each of {n} seats")
+        shoe = build_shoe(rules)
+        for card in hand:
+            if card not in shoe:
+                raise RulesError(f"the shoe has no more {card!r} cards for this hand")
+            shoe.remove(card)
+        rng = random.Random(seed)
+        rng.shuffle(shoe)
+        hands: list[tuple[str, ...]] = []
+        for seat in range(n):
+            if seat == to_move:
+                hands.append(_sorted_hand(hand))
+            else:
+                hands.append(_sorted_hand(shoe[: rules.hand_size]))
+                del shoe[: rules.hand_size]
+        taken = [1] * n
+        taken[to_move] = 0 if first_turn else 1
+        stuck = [0] * n
+        stuck[to_move] = stuck_turns
+        return cls._make(
+            rules,
+            seed=seed,
+            pegs=tuple(tuple(sorted(p)) for p in pegs),
+            hands=tuple(hands),
+            draw_pile=tuple(shoe),
+            discards=(),
+            piles=((),) * n,
+            turn=to_move,
+            stuck=tuple(stuck),
+            turns_taken=tuple(taken),
+            ply=0,
+            rng=rng,
+        )
+
+    # --- reading ------------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """The seat to act (``-1`` once the game is over)."""
+        return -1 if self._winner else self.turn
+
+    def is_over(self) -> bool:
+        return self._winner is not None
+
+    def outcome(self) -> Outcome | None:
+        """The winners once the game is over, else None."""
+        return self._winner
+
+    def _find_winner(self) -> Outcome | None:
+        geo = self.geo
+        done = [p == geo.all_home for p in self.pegs]
+        for seat in range(geo.players):
+            team = geo.team_seats[seat]
+            if all(done[q] for q in team):
+                return Outcome(geo.team_of[seat], team)
+        return None
+
+    def controlled_seats(self, seat: int | None = None) -> tuple[int, ...]:
+        """The seats whose pegs ``seat`` (default: the seat to move) may move now."""
+        return controlled(self.geo, self.pegs, self.turn if seat is None else seat)
+
+    def _generate(self) -> Legal:
+        if self._legal is None:
+            if self._winner is not None:
+                self._legal = Legal()
+            else:
+                turn = Turn(
+                    self.turn,
+                    self.hands[self.turn],
+                    self.stuck[self.turn],
+                    self.turns_taken[self.turn] == 0,
+                )
+                self._legal = generate(self.geo, self.pegs, turn)
+        return self._legal
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to move, in a stable order (empty when over)."""
+        return list(self._generate().actions)
+
+    def result_of(self, action: Action) -> Pegs:
+        """The peg layout a legal action leads to."""
+        legal = self._generate()
+        return legal.results[legal.aliases.get(action, action)]
+
+    def canonical(self, action: Action) -> Action:
+        """The legal action that ``action`` names (another order of a split maps to the
+        listed one); raises :class:`IllegalActionError` saying why if there is none."""
+        legal = self._generate()
+        if action in legal.results:
+            return action
+        alias = legal.aliases.get(action)
+        if alias is not None:
+            return alias
+        raise IllegalActionError(self.why_illegal(action))
+
+    def why_illegal(self, action: Action) -> str:
+        """A sentence saying why ``action`` is not legal here."""
+        if self._winner is not None:
+            return "the game is over"
+        hand = self.hands[self.turn]
+        if action.card not in hand:
+            return (f"seat {self.turn} holds no {action.card} (hand: {' '.join(hand)})")
+        legal = self._generate()
+        if action.discard and not action.steps:
+            playable = sorted(legal.moving_ranks - {"Joker"}, key=RANK_ORDER.__getitem__)
+            return ("a card that moves must be played: " + ", ".join(playable) + " can move")
+        same_card = [str(a) for a in legal.actions if a.card == action.card and not a.discard]
+        if not same_card:
+            return f"the {action.card} has no legal move here"
+        shown = "; ".join(same_card[:6]) + ("; ..." if len(same_card) > 6 else "")
+        return f"{action} is not a legal move; legal moves with the {action.card}: {shown}"
+
+    # --- acting -------------------------------------------------------------------------------
+    def apply(self, action: Action) -> GameState:
+        """The state after ``action``; raises :class:`IllegalActionError` if it is not legal."""
+        action = self.canonical(action)
+        result = self._generate().results[action]
+        seat, rules = self.turn, self.rules
+        hand = list(self.hands[seat])
+        hand.remove(action.card)
+        hands = list(self.hands)
+        hands[seat] = tuple(hand)
+        discards = self.discards
+        piles = self.piles
+        stuck = list(self.stuck)
+        moved = not action.discard
+        if moved:
+            stuck[seat] = 0
+            discards = discards + piles[seat] + (action.card,)
+            if piles[seat]:
+                piles = tuple(() if q == seat else p for q, p in enumerate(piles))
+        else:
+            stuck[seat] += 1
+            if rules.stuck_rule == "pegoo_cant_play_pile":
+                piles = tuple(p + (action.card,) if q == seat else p for q, p in enumerate(piles))
+            else:
+                discards = discards + (action.card,)
+        taken = list(self.turns_taken)
+        taken[seat] += 1
+        state = self._replace(
+            pegs=result,
+            hands=tuple(hands),
+            discards=discards,
+            piles=piles,
+            stuck=tuple(stuck),
+            turns_taken=tuple(taken),
+            ply=self.ply + 1,
+        )
+        if state._winner is not None:
+            return state
+        if rules.turn_order == "play_then_draw":
+            state = state._drawn(seat, rules.hand_size - len(hand))
+        nxt = (seat + 1) % rules.players
+        state = state._replace(turn=nxt)
+        if rules.turn_order == "draw_then_play":
+            state = state._drawn(nxt, 1)
+        return state
+
+    def _drawn(self, seat: int, count: int) -> GameState:
+        """``seat`` draws ``count`` cards, reshuffling the discards when the pile runs out."""
+        pile, discards, rng = list(self.draw_pile), self.discards, self.rng
+        drawn: list[str] = []
+        for _ in range(count):
+            if not pile and discards:
+                rng = random.Random()
+                rng.setstate(self.rng.getstate())
+                pile = list(discards)
+                rng.shuffle(pile)
+                discards = ()
+            if not pile:
+                break
+            drawn.append(pile.pop())
+        if not drawn and discards is self.discards:
+            return self
+        hands = list(self.hands)
+        hands[seat] = _sorted_hand(hands[seat] + tuple(drawn))
+        return self._replace(
+            hands=tuple(hands), draw_pile=tuple(pile), discards=discards, rng=rng
+        )
+
+    # --- comparing ----------------------------------------------------------------------------
+    def key(self) -> tuple[object, ...]:
+        """Everything that makes this state what it is (for equality and replay checks)."""
+        return (
+            self.rules, self.seed, self.pegs, self.hands, self.draw_pile, self.discards,
+            self.piles, self.turn, self.stuck, self.turns_taken, self.ply, self.rng.getstate(),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key()[:-1])
+
+    def __repr__(self) -> str:
+        return f"<GameState {self.rules.name} ply={self.ply} turn={self.turn}>"
+
+
+_FIELDS = (
+    "seed", "pegs", "hands", "draw_pile", "discards", "piles", "turn", "stuck",
+    "turns_taken", "ply", "rng",
+)
