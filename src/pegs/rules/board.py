@@ -18,10 +18,10 @@ class Geometry:
     """Everything about a table that follows from the settings alone."""
 
     __slots__ = (
-        "all_home",
+        "_names",
+    "all_home",
         "door",
-        "help_partners",
-        "holes_per_side",
+            "holes_per_side",
         "home_holes",
         "opponent",
         "out_hole",
@@ -62,7 +62,7 @@ class Geometry:
             tuple(q for q in ((p + i) % n for i in range(1, n)) if self.team_of[q] == self.team_of[p])
             for p in range(n)
         )
-        self.help_partners = self.partners
+        self._names: dict[int, tuple[tuple[str, ...], ...]] = {}
         base = self.ring_size + rules.home_holes - rules.pegs
         self.all_home = tuple(range(base, base + rules.pegs))
 
@@ -95,6 +95,22 @@ class Geometry:
                 f"{self.ring_size // self.holes_per_side - 1} and hole 1 to {self.holes_per_side}"
             )
         raise ValueError(f"{text!r} is not a position (S, s.h or Hk)")
+
+    def names_for(self, mover: int) -> tuple[tuple[str, ...], ...]:
+        """``names_for(m)[q][pos + 1]``: the step text of a peg of seat ``q`` at ``pos`` when
+        ``m`` moves it (start and home carry ``@q`` unless ``q`` is ``m``)."""
+        table = self._names.get(mover)
+        if table is None:
+            spots = range(-1, self.ring_size + self.home_holes)
+            table = tuple(
+                tuple(
+                    self.name(p) if q == mover or 0 <= p < self.ring_size else f"{self.name(p)}@{q}"
+                    for p in spots
+                )
+                for q in range(self.players)
+            )
+            self._names[mover] = table
+        return table
 
     def pegoo_number(self, pos: int) -> str:
         """Pegoo's spoken hole number: the ring hole of its side, home as H+k, START."""

@@ -18,6 +18,22 @@ from .settings import RANKS, Rules
 
 RANK_ORDER = {r: i for i, r in enumerate(RANKS)}
 
+#: One peg moved with no hit: (seat, from, to).
+Change = tuple[int, int, int]
+#: A move's steps and the layout it leads to (or the one change that makes it).
+Move = tuple[tuple[Step, ...], Pegs | Change]
+
+
+def moved(pegs: Pegs, changes: Iterable[Change]) -> Pegs:
+    """``pegs`` with some pegs moved (no hits involved)."""
+    out = list(pegs)
+    for q, a, b in changes:
+        lst = list(out[q])
+        lst[lst.index(a)] = b
+        lst.sort()
+        out[q] = tuple(lst)
+    return tuple(out)
+
 
 @dataclass(frozen=True)
 class Turn:
@@ -35,6 +51,7 @@ class Legal:
 
     actions: list[Action] = field(default_factory=list)
     results: dict[Action, Pegs] = field(default_factory=dict)
+    changes: dict[Action, Change] = field(default_factory=dict)
     aliases: dict[Action, Action] = field(default_factory=dict)
     moving_ranks: set[str] = field(default_factory=set)
 
@@ -94,8 +111,9 @@ def controlled(geo: Geometry, pegs: Pegs, seat: int) -> tuple[int, ...]:
 class _Generator:
     """Builds the :class:`Legal` of one position."""
 
-    def __init__(self, geo: Geometry, pegs: Pegs, turn: Turn) -> None:
+    def __init__(self, geo: Geometry, pegs: Pegs, turn: Turn, aliases: bool) -> None:
         self.geo = geo
+        self.track_aliases = aliases
         self.rules = geo.rules
         self.pegs = pegs
         self.turn = turn
@@ -106,63 +124,161 @@ class _Generator:
         self.turn_in = self.rules.must_turn_in_at_door
         self.legal = Legal()
         self._seen: dict[tuple[str, Pegs], Action] = {}
+        self.names = geo.names_for(turn.seat)
+        self._cache: dict[tuple[str, object], list[Move]] = {}
+        self.plans = card_plans(self.rules)
+        self._reach: dict[tuple[int, int], tuple[int, int, int]] = {}
+        self.own_movable = self.movable(self.ctrl)
 
     # --- helpers --------------------------------------------------------------------------
-    def text(self, seat: int, pos: int) -> str:
-        return owned(self.geo.name(pos), seat, self.mover)
-
     def step(self, seat: int, src: int, dst: int, op: str) -> Step:
+        """The step of a peg of ``seat``, judged (for its hit mark) on the current board."""
         hit = 0 <= dst < self.geo.ring_size and self.board.occ[dst] not in (-1, seat)
-        if op == "~":
-            hit = False
-        return Step(self.text(seat, src), self.text(seat, dst), op, hit)
+        names = self.names[seat]
+        return Step(names[src + 1], names[dst + 1], op, hit)
 
-    def record(self, card: str, steps: tuple[Step, ...], result: Pegs,
+    def record(self, card: str, steps: tuple[Step, ...] | None, result: Pegs | Change,
+               make: tuple[tuple[int, int, int, str, bool], ...] = (),
                discard: bool = False) -> None:
-        action = Action(card, steps, discard)
+        """Add an action unless its (card, result) is already listed.
+
+        ``steps`` may be None, with ``make`` holding (seat, src, dst, op, hit) per step:
+        the Steps are then built only for a new result (or when aliases are wanted).
+        """
+        if isinstance(result[0], int):  # a single peg moved, hitting nothing: never a repeat
+            action = Action(card, steps or ())
+            self.legal.actions.append(action)
+            self.legal.changes[action] = result  # type: ignore[assignment]
+            return
         key = (card, result)
         first = self._seen.get(key)
+        if first is not None and not self.track_aliases:
+            return
+        if steps is None:
+            names = self.names
+            steps = tuple(Step(names[q][a + 1], names[q][b + 1], op, hit)
+                          for q, a, b, op, hit in make)
+        action = Action(card, steps, discard)
         if first is None:
             self._seen[key] = action
             self.legal.actions.append(action)
-            self.legal.results[action] = result
+            self.legal.results[action] = result  # type: ignore[assignment]
         elif first != action:
             self.legal.aliases[action] = first
 
     def movable(self, seats: Iterable[int]) -> list[tuple[int, int]]:
-        """(seat, position) of every peg of ``seats`` that is off start."""
-        return [(q, p) for q in seats for p in set(self.board.pos[q]) if p != START]
+        """(seat, position) of every peg of ``seats`` that is off start and could still
+        move (a home peg with every hole ahead of it filled is settled)."""
+        ring, last = self.geo.ring_size, self.geo.ring_size + self.geo.home_holes - 1
+        out = []
+        for q in seats:
+            ps = self.board.pos[q]
+            for p in set(ps):
+                if p == START:
+                    continue
+                if p >= ring and all(h in ps for h in range(p + 1, last + 1)):
+                    continue
+                out.append((q, p))
+        return out
 
-    def try_single(self, card: str, seat: int, src: int, dst: int, op: str) -> None:
+    def reach(self, seat: int, p: int) -> tuple[int, int, int]:
+        """For a ring peg on the base board: (holes to its door, holes to the first own
+        peg ahead, free home holes), so that :meth:`base_forward` is O(1) per count."""
+        key = (seat, p)
+        got = self._reach.get(key)
+        if got is None:
+            ring, occ = self.geo.ring_size, self.board.occ
+            to_door = (self.geo.door[seat] - p) % ring
+            block = 99
+            for k in range(1, 14):
+                if occ[(p + k) % ring] == seat:
+                    block = k
+                    break
+            free = self.geo.home_holes
+            for h in self.board.pos[seat]:
+                if h >= ring:
+                    free = min(free, h - ring)
+            got = (to_door, block, free)
+            self._reach[key] = got
+        return got
+
+    def base_forward(self, seat: int, p: int, n: int) -> list[int]:
+        """Forward destinations on the unchanged board (same answers as WorkBoard.forward)."""
+        ring = self.geo.ring_size
+        if p >= ring or n > 13:
+            return self.board.forward(seat, p, n, self.pass_own, self.turn_in)
+        to_door, block, free = self.reach(seat, p)
+        out: list[int] = []
+        if n > to_door and (self.pass_own or block > to_door) and n - to_door <= free:
+            out.append(ring + n - to_door - 1)
+        if self.turn_in and n > to_door:
+            return out
+        if self.pass_own:
+            d = (p + n) % ring
+            if self.board.occ[d] != seat:
+                out.append(d)
+        elif n < block:
+            out.append((p + n) % ring)
+        return out
+
+    def single(self, seat: int, src: int, dst: int, op: str) -> Move | None:
+        """One peg's move with its hits, or None when a hit makes it illegal."""
         board = self.board
+        names = self.names[seat]
+        if not 0 <= dst < self.geo.ring_size or board.occ[dst] == -1:
+            return (Step(names[src + 1], names[dst + 1], op),), (seat, src, dst)
         st = self.step(seat, src, dst, op)
         mark = board.mark()
-        if board.land(seat, src, dst):
-            self.record(card, (st,), board.snapshot())
+        ok = board.land(seat, src, dst)
+        result = board.snapshot()
         board.undo(mark)
+        return ((st,), result) if ok else None
+
+    def add(self, card: str, moves: Iterable[Move]) -> None:
+        for steps, result in moves:
+            self.record(card, steps, result)
 
     # --- powers ---------------------------------------------------------------------------
-    def come_out(self, card: str, seats: Iterable[int]) -> None:
-        for q in seats:
-            if START in self.board.pos[q]:
-                out = self.geo.out_hole[q]
-                if self.board.occ[out] != q:
-                    self.try_single(card, q, START, out, ">")
+    def come_out(self, seats: tuple[int, ...]) -> list[Move]:
+        """Coming out of start onto the out-hole, for each seat in ``seats`` (cached)."""
+        key = ("out", seats)
+        moves = self._cache.get(key)
+        if moves is None:
+            moves = []
+            for q in seats:
+                if START in self.board.pos[q]:
+                    out = self.geo.out_hole[q]
+                    if self.board.occ[out] != q:
+                        m = self.single(q, START, out, ">")
+                        if m:
+                            moves.append(m)
+            self._cache[key] = moves
+        return moves
 
-    def singles(self, card: str, n: int, backward: bool) -> None:
+    def singles(self, n: int, backward: bool) -> list[Move]:
+        """Every single-peg move of ``n`` holes (cached: several ranks share them)."""
+        key = ("back" if backward else "fwd", n)
+        moves = self._cache.get(key)
+        if moves is not None:
+            return moves
+        moves = []
         board = self.board
-        for q, p in self.movable(self.ctrl):
+        for q, p in self.own_movable:
             if backward:
-                d = board.backward(q, p, n, self.pass_own)
-                if d != IN_HAND:
-                    self.try_single(card, q, p, d, "<")
+                dests = [board.backward(q, p, n, self.pass_own)]
             else:
-                for d in board.forward(q, p, n, self.pass_own, self.turn_in):
-                    self.try_single(card, q, p, d, ">")
+                dests = self.base_forward(q, p, n)
+            for d in dests:
+                if d != IN_HAND:
+                    m = self.single(q, p, d, "<" if backward else ">")
+                    if m:
+                        moves.append(m)
+        self._cache[key] = moves
+        return moves
 
     def swaps(self, card: str) -> None:
         board, ring = self.board, self.geo.ring_size
-        for q, p in self.movable(self.ctrl):
+        for q, p in self.own_movable:
             if p >= ring:
                 continue
             for other in range(ring):
@@ -174,50 +290,66 @@ class _Generator:
                     self.record(card, (st,), board.snapshot())
                     board.undo(mark)
 
-    def part_targets(self, seat: int, p: int, n: int, forward: bool) -> list[int]:
+    def part_targets(self, seat: int, p: int, n: int, forward: bool, base: bool = False
+                     ) -> list[int]:
         if forward:
+            if base:
+                return self.base_forward(seat, p, n)
             return self.board.forward(seat, p, n, self.pass_own, self.turn_in)
         d = self.board.backward(seat, p, n, self.pass_own)
         return [] if d == IN_HAND else [d]
 
     def splits(self, card: str, total: int) -> bool:
         """Every legal split of ``total``; True if there was at least one."""
-        board, geo = self.board, self.geo
-        before = len(self.legal.actions) + len(self.legal.aliases)
+        board, geo, ring = self.board, self.geo, self.geo.ring_size
+        occ = board.occ
         found = False
         finish = card in self.rules.split_finish_with_partner and self.rules.control != "team"
-        pegs = self.movable(self.ctrl)
+        pegs = self.own_movable
         directions = [(True, True)] if total == 7 else [(True, False), (False, True)]
         for first_fwd, second_fwd in directions:
             op1, op2 = (">" if first_fwd else "<"), (">" if second_fwd else "<")
             for a_seat, a in pegs:
                 for k in range(1, total):
-                    for d1 in self.part_targets(a_seat, a, k, first_fwd):
-                        st1 = self.step(a_seat, a, d1, op1)
+                    for d1 in self.part_targets(a_seat, a, k, first_fwd, base=True):
+                        hit1 = 0 <= d1 < ring and occ[d1] != -1
                         m1 = board.mark()
+                        if hit1:
+                            st1 = self.step(a_seat, a, d1, op1)
                         if not board.land(a_seat, a, d1):
                             board.undo(m1)
                             continue
                         second = pegs
-                        if finish and d1 >= geo.ring_size and a_seat == self.mover:
+                        if finish and d1 >= ring and a_seat == self.mover:
                             now = board.snapshot()
                             if all_home(geo, now, self.mover):
                                 second = self.movable(controlled(geo, now, self.mover))
                         for b_seat, b in second:
                             if b_seat == a_seat and b == a:
                                 continue
-                            b_now = board.where(b_seat, b, m1)
+                            b_now = board.where(b_seat, b, m1) if hit1 else b
                             if b_now == START:
                                 continue
                             for d2 in self.part_targets(b_seat, b_now, total - k, second_fwd):
+                                if not hit1 and (d2 >= ring or occ[d2] == -1):
+                                    found = True
+                                    self.record(
+                                        card, None,
+                                        moved(self.pegs, ((a_seat, a, d1), (b_seat, b, d2))),
+                                        ((a_seat, a, d1, op1, False),
+                                         (b_seat, b, d2, op2, False)))
+                                    continue
+                                if not hit1:
+                                    st1 = Step(self.names[a_seat][a + 1],
+                                               self.names[a_seat][d1 + 1], op1)
                                 st2 = self.step(b_seat, b_now, d2, op2)
                                 m2 = board.mark()
                                 if board.land(b_seat, b_now, d2):
-                                    self.record(card, (st1, st2), board.snapshot())
                                     found = True
+                                    self.record(card, (st1, st2), board.snapshot())
                                 board.undo(m2)
                         board.undo(m1)
-        return found or len(self.legal.actions) + len(self.legal.aliases) > before
+        return found
 
     def joker(self, card: str) -> None:
         rule = self.rules.joker_rule
@@ -229,7 +361,9 @@ class _Generator:
                 for p in set(board.pos[q]):
                     if p == door or p >= geo.ring_size or board.occ[door] == q:
                         continue
-                    self.try_single(card, q, p, door, ">")
+                    m = self.single(q, p, door, ">")
+                    if m:
+                        self.record(card, *m)
             for hole in range(geo.ring_size):
                 v = board.occ[hole]
                 if v != -1 and geo.opponent[self.mover][v]:
@@ -251,33 +385,37 @@ class _Generator:
         for q, p in sources:
             for h in targets:
                 if board.occ[h] != q:
-                    self.try_single(card, q, p, h, ">")
+                    m = self.single(q, p, h, ">")
+                    if m:
+                        self.record(card, *m)
         if self.rules.joker_comes_out:
-            self.come_out(card, self.ctrl)
+            self.add(card, self.come_out(self.ctrl))
 
     # --- the whole turn -------------------------------------------------------------------
     def card_moves(self, card: str) -> None:
-        plan = card_plans(self.rules)[card]
+        plan = self.plans[card]
         if plan.joker:
             self.joker(card)
             return
         if plan.out:
-            self.come_out(card, self.ctrl)
+            self.add(card, self.come_out(self.ctrl))
         split_found = self.splits(card, plan.split) if plan.split else False
         if not (plan.must_split and split_found):
             for n in plan.forward:
-                self.singles(card, n, backward=False)
+                self.add(card, self.singles(n, backward=False))
         for n in plan.backward:
-            self.singles(card, n, backward=True)
+            self.add(card, self.singles(n, backward=True))
         if plan.swap:
             self.swaps(card)
 
     def stuck_come_out(self, card: str) -> None:
         rule, stuck = self.rules.stuck_rule, self.turn.stuck_turns
+        if self.plans[card].out:
+            return
         if (rule == "pegoo_cant_play_pile" and stuck >= 2) or (
             rule == "havasu_fourth_turn" and stuck >= 3
         ):
-            self.come_out(card, self.ctrl)
+            self.add(card, self.come_out(self.ctrl))
 
     def run(self) -> Legal:
         legal = self.legal
@@ -302,6 +440,10 @@ class _Generator:
         return legal
 
 
-def generate(geo: Geometry, pegs: Pegs, turn: Turn) -> Legal:
-    """All legal actions of ``turn.seat`` holding ``turn.hand`` on layout ``pegs``."""
-    return _Generator(geo, pegs, turn).run()
+def generate(geo: Geometry, pegs: Pegs, turn: Turn, aliases: bool = False) -> Legal:
+    """All legal actions of ``turn.seat`` holding ``turn.hand`` on layout ``pegs``.
+
+    With ``aliases``, other spellings of the same move (a split in the other order) are
+    collected too, mapped to the listed action.
+    """
+    return _Generator(geo, pegs, turn, aliases).run()

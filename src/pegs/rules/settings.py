@@ -178,6 +178,10 @@ class Rules:
         if self.home_holes == 0:
             object.__setattr__(self, "home_holes", self.pegs)
         _validate(self)
+        object.__setattr__(self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self))))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined, no-any-return]
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:

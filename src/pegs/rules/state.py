@@ -16,7 +16,7 @@ from .actions import Action
 from .board import START, Geometry, geometry
 from .board_work import Pegs
 from .errors import IllegalActionError, RulesError
-from .legal import RANK_ORDER, Legal, Turn, controlled, generate
+from .legal import RANK_ORDER, Legal, Turn, controlled, generate, moved
 from .settings import RANKS, Rules
 
 
@@ -104,24 +104,27 @@ class GameState:
             rng=rng,
         )
         if rules.turn_order == "draw_then_play":
-            state = state._drawn(0, 1)
+            draft = _Draft(state, list(state.hands))
+            draft.draw(0, 1)
+            state = state._replace(hands=tuple(draft.hands), draw_pile=draft.pile,
+                                   discards=draft.discards, rng=draft.rng)
         return state
 
     @classmethod
-    def _make(cls, rules: Rules, **values: object) -> GameState:
+    def _make(cls, rules: Rules, geo: Geometry | None = None, **values: object) -> GameState:
         self = object.__new__(cls)
         self.rules = rules
-        self.geo = geometry(rules)
+        self.geo = geo or geometry(rules)
         for name, value in values.items():
             object.__setattr__(self, name, value)
         self._legal = None
-        self._winner = self._find_winner()
+        self._winner = _find_winner(self.geo, self.pegs)
         return self
 
     def _replace(self, **changes: object) -> GameState:
         values = {name: getattr(self, name) for name in _FIELDS}
         values.update(changes)
-        return GameState._make(self.rules, **values)
+        return GameState._make(self.rules, self.geo, **values)
 
     @classmethod
     def from_position(
@@ -188,15 +191,6 @@ class GameState:
         """The winners once the game is over, else None."""
         return self._winner
 
-    def _find_winner(self) -> Outcome | None:
-        geo = self.geo
-        done = [p == geo.all_home for p in self.pegs]
-        for seat in range(geo.players):
-            team = geo.team_seats[seat]
-            if all(done[q] for q in team):
-                return Outcome(geo.team_of[seat], team)
-        return None
-
     def controlled_seats(self, seat: int | None = None) -> tuple[int, ...]:
         """The seats whose pegs ``seat`` (default: the seat to move) may move now."""
         return controlled(self.geo, self.pegs, self.turn if seat is None else seat)
@@ -206,14 +200,12 @@ class GameState:
             if self._winner is not None:
                 self._legal = Legal()
             else:
-                turn = Turn(
-                    self.turn,
-                    self.hands[self.turn],
-                    self.stuck[self.turn],
-                    self.turns_taken[self.turn] == 0,
-                )
-                self._legal = generate(self.geo, self.pegs, turn)
+                self._legal = generate(self.geo, self.pegs, self._turn())
         return self._legal
+
+    def _turn(self) -> Turn:
+        return Turn(self.turn, self.hands[self.turn], self.stuck[self.turn],
+                    self.turns_taken[self.turn] == 0)
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move, in a stable order (empty when over)."""
@@ -221,18 +213,21 @@ class GameState:
 
     def result_of(self, action: Action) -> Pegs:
         """The peg layout a legal action leads to."""
+        action = self.canonical(action)
         legal = self._generate()
-        return legal.results[legal.aliases.get(action, action)]
+        change = legal.changes.get(action)
+        return legal.results[action] if change is None else moved(self.pegs, (change,))
 
     def canonical(self, action: Action) -> Action:
         """The legal action that ``action`` names (another order of a split maps to the
         listed one); raises :class:`IllegalActionError` saying why if there is none."""
         legal = self._generate()
-        if action in legal.results:
+        if action in legal.results or action in legal.changes:
             return action
-        alias = legal.aliases.get(action)
-        if alias is not None:
-            return alias
+        if self._winner is None and action.card in self.hands[self.turn]:
+            alias = generate(self.geo, self.pegs, self._turn(), aliases=True).aliases.get(action)
+            if alias is not None:
+                return alias
         raise IllegalActionError(self.why_illegal(action))
 
     def why_illegal(self, action: Action) -> str:
@@ -255,69 +250,41 @@ class GameState:
     # --- acting -------------------------------------------------------------------------------
     def apply(self, action: Action) -> GameState:
         """The state after ``action``; raises :class:`IllegalActionError` if it is not legal."""
+        result = self.result_of(action)
         action = self.canonical(action)
-        result = self._generate().results[action]
         seat, rules = self.turn, self.rules
         hand = list(self.hands[seat])
         hand.remove(action.card)
         hands = list(self.hands)
         hands[seat] = tuple(hand)
-        discards = self.discards
+        discarded: tuple[str, ...] = (action.card,)
         piles = self.piles
         stuck = list(self.stuck)
-        moved = not action.discard
-        if moved:
+        if not action.discard:
             stuck[seat] = 0
-            discards = discards + piles[seat] + (action.card,)
             if piles[seat]:
+                discarded = piles[seat] + discarded
                 piles = tuple(() if q == seat else p for q, p in enumerate(piles))
         else:
             stuck[seat] += 1
             if rules.stuck_rule == "pegoo_cant_play_pile":
-                piles = tuple(p + (action.card,) if q == seat else p for q, p in enumerate(piles))
-            else:
-                discards = discards + (action.card,)
+                piles = tuple(p + discarded if q == seat else p for q, p in enumerate(piles))
+                discarded = ()
         taken = list(self.turns_taken)
         taken[seat] += 1
-        state = self._replace(
-            pegs=result,
-            hands=tuple(hands),
-            discards=discards,
-            piles=piles,
-            stuck=tuple(stuck),
-            turns_taken=tuple(taken),
-            ply=self.ply + 1,
-        )
-        if state._winner is not None:
-            return state
-        if rules.turn_order == "play_then_draw":
-            state = state._drawn(seat, rules.hand_size - len(hand))
-        nxt = (seat + 1) % rules.players
-        state = state._replace(turn=nxt)
-        if rules.turn_order == "draw_then_play":
-            state = state._drawn(nxt, 1)
-        return state
-
-    def _drawn(self, seat: int, count: int) -> GameState:
-        """``seat`` draws ``count`` cards, reshuffling the discards when the pile runs out."""
-        pile, discards, rng = list(self.draw_pile), self.discards, self.rng
-        drawn: list[str] = []
-        for _ in range(count):
-            if not pile and discards:
-                rng = random.Random()
-                rng.setstate(self.rng.getstate())
-                pile = list(discards)
-                rng.shuffle(pile)
-                discards = ()
-            if not pile:
-                break
-            drawn.append(pile.pop())
-        if not drawn and discards is self.discards:
-            return self
-        hands = list(self.hands)
-        hands[seat] = _sorted_hand(hands[seat] + tuple(drawn))
-        return self._replace(
-            hands=tuple(hands), draw_pile=tuple(pile), discards=discards, rng=rng
+        draft = _Draft(self, hands)
+        draft.discards += discarded
+        if _find_winner(self.geo, result) is None:
+            if rules.turn_order == "play_then_draw":
+                draft.draw(seat, rules.hand_size - len(hand))
+            seat = (seat + 1) % rules.players
+            if rules.turn_order == "draw_then_play":
+                draft.draw(seat, 1)
+        return GameState._make(
+            rules, self.geo, seed=self.seed, pegs=result, hands=tuple(draft.hands),
+            draw_pile=draft.pile, discards=draft.discards, piles=piles,
+            turn=seat, stuck=tuple(stuck), turns_taken=tuple(taken), ply=self.ply + 1,
+            rng=draft.rng,
         )
 
     # --- comparing ----------------------------------------------------------------------------
@@ -342,3 +309,47 @@ _FIELDS = (
     "seed", "pegs", "hands", "draw_pile", "discards", "piles", "turn", "stuck",
     "turns_taken", "ply", "rng",
 )
+
+
+def _find_winner(geo: Geometry, pegs: Pegs) -> Outcome | None:
+    """The team (or seat) whose pegs are all home, if any."""
+    home = geo.all_home
+    for seat in range(geo.players):
+        if pegs[seat] == home:
+            team = geo.team_seats[seat]
+            if all(pegs[q] == home for q in team):
+                return Outcome(geo.team_of[seat], team)
+    return None
+
+
+class _Draft:
+    """The card side of the next state while ``apply`` builds it."""
+
+    __slots__ = ("discards", "hands", "pile", "rng", "src")
+
+    def __init__(self, state: GameState, hands: list[tuple[str, ...]]) -> None:
+        self.src = state
+        self.hands = hands
+        self.pile = state.draw_pile
+        self.discards = state.discards
+        self.rng = state.rng
+
+    def draw(self, seat: int, count: int) -> None:
+        """``seat`` draws ``count`` cards, shuffling the discards into a new pile when the
+        pile runs out (with a copy of the state's generator, leaving the old state as it was)."""
+        if count <= 0:
+            return
+        pile = list(self.pile)
+        drawn: list[str] = []
+        for _ in range(count):
+            if not pile and self.discards:
+                self.rng = random.Random()
+                self.rng.setstate(self.src.rng.getstate())
+                pile = list(self.discards)
+                self.rng.shuffle(pile)
+                self.discards = ()
+            if not pile:
+                break
+            drawn.append(pile.pop())
+        self.pile = tuple(pile)
+        self.hands[seat] = _sorted_hand(self.hands[seat] + tuple(drawn))
