@@ -1,0 +1,176 @@
+"""The ``pegs`` command: demo games, replays, cue cards and conformance runs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from .bots import make_bot
+from .conformance import run_paths
+from .cue import cue_card
+from .notation import announce, seat_name
+from .record import Record, RecordError, load
+from .rules import PRESETS, GameState, Rules, RulesError, view
+
+DEFAULT_MAX_TURNS = 20000
+
+
+def _add_table_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default="pegoo", choices=PRESETS, help="preset (default: pegoo)")
+    p.add_argument("--players", type=int, help="number of seats, 2-10 (default 4)")
+    p.add_argument("--teams", type=int, help="number of teams (0: everyone for themselves)")
+    p.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE",
+        help="override any setting, e.g. --set holes_per_side=20 (repeatable)",
+    )
+
+
+def _value(text: str) -> object:
+    low = text.lower()
+    if low in ("true", "yes"):
+        return True
+    if low in ("false", "no"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    overrides: dict[str, object] = {}
+    if args.players is not None:
+        overrides["players"] = args.players
+    if args.teams is not None:
+        overrides["teams"] = args.teams
+    for item in args.set:
+        name, eq, value = item.partition("=")
+        if not eq:
+            raise RulesError(f"--set needs NAME=VALUE, not {item!r}")
+        overrides[name.strip()] = _value(value.strip())
+    return Rules.preset(args.rules, **overrides)
+
+
+def describe_table(rules: Rules) -> str:
+    if rules.teams:
+        teams = [
+            "team {}: {}".format(t, ", ".join(seat_name(s) for s in range(rules.players)
+                                             if s % rules.teams == t))
+            for t in range(rules.teams)
+        ]
+        return "; ".join(teams)
+    return ", ".join(seat_name(s) for s in range(rules.players))
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args)
+    state = GameState.new(rules, args.seed)
+    bots = [make_bot("random", args.seed * 1000 + seat) for seat in range(rules.players)]
+    print(f"{rules.name}, {rules.players} players, seed {args.seed}: {describe_table(rules)}")
+    record = Record(rules, args.seed)
+    while not state.is_over() and state.ply < args.max_turns:
+        seat = state.current_player
+        action = bots[seat].choose(view(state, seat), state.legal_actions())
+        if not args.quiet:
+            print(f"{state.ply + 1:4}. {seat_name(seat)}: {announce(state, action)}")
+        record.actions.append(action)
+        state = state.apply(action)
+    outcome = state.outcome()
+    if outcome is None:
+        print(f"No winner after {state.ply} turns (stopped at --max-turns).")
+    else:
+        who = " and ".join(seat_name(s) for s in outcome.seats)
+        label = f"Team {outcome.team}" if rules.teams else "Winner"
+        print(f"{label} wins after {state.ply} turns: {who}.")
+    if args.save:
+        record.save(args.save)
+        print(f"Record saved to {args.save} (replay it with: pegs replay {args.save})")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    record = load(args.file)
+    rules = record.rules
+    print(f"{rules.name}, {rules.players} players, seed {record.seed}: {describe_table(rules)}")
+    state = None
+    for state, action in record.states():
+        if action is not None and not args.quiet:
+            print(f"{state.ply + 1:4}. {seat_name(state.turn)}: {announce(state, action)}")
+    assert state is not None
+    outcome = state.outcome()
+    if outcome is None:
+        print(f"Game in progress after {state.ply} turns; {seat_name(state.turn)} to play.")
+    else:
+        who = " and ".join(seat_name(s) for s in outcome.seats)
+        print(f"Won after {state.ply} turns by {who}.")
+    print(f"All {len(record.actions)} actions verified.")
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    print(cue_card(rules_from_args(args)))
+    return 0
+
+
+def cmd_conformance(args: argparse.Namespace) -> int:
+    results = run_paths(args.paths)
+    passed = sum(r.passed for r in results)
+    for r in results:
+        print(r.line())
+        if args.json:
+            print(json.dumps({"name": r.name, "outcomes": list(r.outcomes)}))
+    print(f"{passed} passed, {len(results) - passed} failed")
+    return 0 if results and passed == len(results) else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pegs", description="Pegs and Jokers family of card-and-peg race games."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("demo", help="play a whole seeded game between random bots")
+    _add_table_options(p)
+    p.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
+    p.add_argument("--save", metavar="FILE", help="write the game record to FILE")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("replay", help="replay a game record, verifying every action")
+    p.add_argument("file")
+    p.add_argument("--quiet", action="store_true", help="print only the verdict")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("rules", help="print a preset's cue card")
+    p.add_argument("rules", choices=PRESETS, metavar="PRESET", help=", ".join(PRESETS))
+    p.add_argument("--players", type=int)
+    p.add_argument("--teams", type=int)
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("conformance", help="run rules-conformance scenario files")
+    p.add_argument("paths", nargs="+", help="scenario files or folders of *.json")
+    p.add_argument("--json", action="store_true", help="also print every computed outcome")
+    p.set_defaults(func=cmd_conformance)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (RulesError, RecordError) as e:
+        print(f"pegs: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""The cue card of a rule set, written from the same settings and powers the engine uses."""
+
+from __future__ import annotations
+
+from .rules import PRESET_TITLES, RANKS, Rules
+
+_CARD_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King", "Joker": "Joker"}
+
+_JOKERS = {
+    "pegoo": "move any peg of your team (from START or the ring) to its owner's door "
+             "(hits apply there), or send an opponent's ring peg back to START",
+    "hit_from_anywhere": "move one of your pegs (from START or the ring, never from home) "
+                         "onto any ring hole held by another colour, hitting that peg",
+    "hit_start_first": "move a team peg onto any ring hole held by another colour, hitting it; "
+                       "while your team has a peg in START it must be one of those",
+}
+
+
+def _phrase(token: str, rules: Rules) -> str:
+    must = token.endswith("!")
+    t = token.rstrip("!")
+    if t == "out":
+        return "bring a peg out of START to its out-hole (hole 5)"
+    if t == "swap":
+        return "swap one of your ring pegs with another colour's ring peg (no hit)"
+    if t == "split7":
+        text = "split 7 forward between two pegs"
+    elif t == "split9":
+        text = "split 9 between two pegs: one forward, the other back"
+    elif t == "split10":
+        return ("must split 10 between two pegs of different colours, any seats, each forward "
+                "or back (never one peg 10)")
+    elif t == "joker":
+        text = _JOKERS[rules.joker_rule]
+        if rules.joker_comes_out:
+            text += "; or bring a peg out of START"
+        if rules.joker_obligatory:
+            text += " (must be played when it is the only play, except on your first turn)"
+        return text
+    elif t.startswith("+"):
+        return f"move a peg forward {t[1:]}"
+    elif t.startswith("-"):
+        return f"move a peg back {t[1:]}"
+    else:
+        return t
+    return f"{text} (must split when any split is possible)" if must else text
+
+
+def cue_card(rules: Rules) -> str:
+    """A plain-text cue card: card powers, then the table setup."""
+    lines = [f"{PRESET_TITLES[rules.name]} ({rules.name})", ""]
+    lines.append("Cards")
+    for rank in RANKS:
+        tokens = rules.power(rank)
+        ordered = sorted(tokens, key=lambda t: t.rstrip("!").startswith("split")
+                         and not t.endswith("!"))
+        phrases = [_phrase(t, rules) for t in ordered]
+        name = _CARD_NAMES.get(rank, rank)
+        lines.append(f"  {name:<6} " + "; or ".join(phrases))
+    teams = (f"{rules.teams} teams of {rules.players // rules.teams}, partners sit alternately"
+             if rules.teams else "every player for themselves")
+    jokers = rules.decks * rules.jokers_per_deck + rules.extra_jokers
+    order = ("draw, then play (choose from {} cards)".format(rules.hand_size + 1)
+             if rules.turn_order == "draw_then_play"
+             else "play, then draw (choose from {} cards)".format(rules.hand_size))
+    lines += [
+        "",
+        "Table",
+        f"  Players  {rules.players}: {teams}",
+        f"  Board    {rules.sides} sides of {rules.holes_per_side} holes; out-hole 5, "
+        f"door at hole {rules.holes_per_side} of the side before yours",
+        f"  Pegs     {rules.pegs} each; home has {rules.home_holes} holes",
+        f"  Cards    {rules.decks} decks with {jokers} jokers; deal {rules.hand_size}; {order}",
+        "",
+        "Moving",
+        "  Land on an opponent: it goes back to START. Land on a partner: it goes to its door "
+        "(not if that door holds its own colour; another colour there is hit in turn).",
+        "  " + ("You may pass your own pegs on the ring." if rules.may_pass_own
+                else "You may never pass or land on your own colour."),
+        "  Exact count into home; no passing inside home; never back into home.",
+    ]
+    if rules.must_turn_in_at_door:
+        lines.append("  A peg may not pass its own door: it must turn into home.")
+    if rules.control == "team":
+        lines.append("  You may move any peg of your team at any time.")
+    else:
+        who = ("the nearest partner clockwise" if rules.help_order == "clockwise"
+               else "any partner")
+        lines.append(f"  When all your pegs are home you move the pegs of {who} still playing.")
+    if rules.split_finish_with_partner:
+        lines.append("  A " + " or ".join(rules.split_finish_with_partner)
+                     + " that takes your last peg home may finish on a partner's peg.")
+    lines.append("  You must play a card that moves if you can (jokers are "
+                 + ("obligatory after your first turn" if rules.joker_obligatory else "optional")
+                 + "); otherwise discard one card.")
+    stuck = {
+        "pegoo_cant_play_pile": "After two can't-play discards, any card brings a peg out.",
+        "havasu_fourth_turn": "After three turns unable to come out, any card brings a peg out.",
+        "nc_counting": "Counting: on the third turn without a move, discard any card and come "
+                       "out free.",
+    }.get(rules.stuck_rule)
+    if stuck:
+        lines.append("  " + stuck)
+    if rules.bluffing:
+        lines.append("  Cards are played face down with a declared rank; opponents may doubt.")
+    return "\n".join(lines)

@@ -1,0 +1,125 @@
+"""Game records: settings, seed and the actions in canonical notation (JSON).
+
+A record is the whole game: replaying its actions on ``GameState.new(rules, seed)``
+rebuilds every state.  Reading a record verifies every action against the engine and
+reports the first bad one by number and reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .rules import Action, GameState, Rules
+from .rules.errors import IllegalActionError, NotationError, RulesError
+
+FORMAT = "pegs-record"
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or does not replay, saying where and why."""
+
+
+@dataclass
+class Record:
+    """A game as settings + seed + actions (plus optional seat names)."""
+
+    rules: Rules
+    seed: int
+    actions: list[Action] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        final = self.replay()
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": self.rules.settings(),
+            "seed": self.seed,
+            "actions": [str(a) for a in self.actions],
+        }
+        if self.names:
+            out["names"] = list(self.names)
+        result = final.outcome()
+        if result is not None:
+            out["result"] = {"team": result.team, "seats": list(result.seats)}
+        return out
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+
+    def states(self) -> Iterator[tuple[GameState, Action | None]]:
+        """Each state with the action played from it (None for the last state)."""
+        state = GameState.new(self.rules, self.seed)
+        for i, action in enumerate(self.actions, 1):
+            yield state, action
+            try:
+                state = state.apply(action)
+            except IllegalActionError as e:
+                raise RecordError(f"action {i} ({action}) is not legal: {e}") from e
+        yield state, None
+
+    def replay(self) -> GameState:
+        """The final state; :class:`RecordError` if an action is not legal."""
+        *_, (state, _) = self.states()
+        return state
+
+
+def from_json(data: Any) -> Record:
+    """A record from parsed JSON, with its actions checked against the engine."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RecordError(f"not a game record (expected \"format\": \"{FORMAT}\")")
+    if data.get("version") != VERSION:
+        raise RecordError(f"record version {data.get('version')!r} is not supported "
+                          f"(this program reads version {VERSION})")
+    try:
+        rules = Rules.from_settings(data.get("rules"))  # type: ignore[arg-type]
+    except (RulesError, TypeError) as e:
+        raise RecordError(f"bad settings: {e}") from e
+    seed = data.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RecordError("the seed must be a whole number")
+    texts = data.get("actions")
+    if not isinstance(texts, list):
+        raise RecordError("'actions' must be a list of moves in canonical notation")
+    names = data.get("names", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise RecordError("'names' must be a list of strings")
+    actions: list[Action] = []
+    state = GameState.new(rules, seed)
+    for i, text in enumerate(texts, 1):
+        try:
+            action = Action.parse(text)
+            state = state.apply(action)
+        except (NotationError, IllegalActionError) as e:
+            raise RecordError(f"action {i} ({text!r}): {e}") from e
+        actions.append(action)
+    result = data.get("result")
+    final = state.outcome()
+    if result is not None:
+        claimed = result.get("seats") if isinstance(result, dict) else None
+        if final is None or claimed != list(final.seats):
+            raise RecordError(
+                f"the record claims winners {claimed} but the replay gives "
+                f"{list(final.seats) if final else 'no winner yet'}"
+            )
+    return Record(rules, seed, actions, names)
+
+
+def load(path: str | Path) -> Record:
+    """Read and verify a record file."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror or e}") from e
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise RecordError(f"{path} is not a JSON game record: {e}") from e
+    return from_json(data)
+
+
+def record_of(rules: Rules, seed: int, actions: Sequence[Action]) -> Record:
+    return Record(rules, seed, list(actions))
