@@ -55,7 +55,10 @@ def load(path: Path) -> list[Any]:
 
 
 def _key(card: str, discard: bool, layout: Mapping[int, tuple[str, ...]]) -> OutcomeKey:
-    return (card, discard, frozenset((s, tuple(sorted(ps))) for s, ps in layout.items()))
+    """An outcome: the card and the changed seats' layouts (a discard moves nothing; a
+    card that also brought a peg out is identified by its layout alone)."""
+    return (card, discard and not layout,
+            frozenset((s, tuple(sorted(ps))) for s, ps in layout.items()))
 
 
 def _as_json(key: OutcomeKey) -> dict[str, Any]:

@@ -391,6 +391,87 @@ class _Generator:
         if self.rules.joker_comes_out:
             self.add(card, self.come_out(self.ctrl))
 
+    def ten_pegs(self) -> list[tuple[int, int, bool]]:
+        """(seat, position, ring_only) of every peg a North Carolina ten may move: any ring
+        peg, and the home pegs of the mover's team that can still move."""
+        geo, ring = self.geo, self.geo.ring_size
+        team = geo.team_seats[self.mover]
+        out = [(q, p, q not in team) for q, p in self.movable(range(geo.players))
+               if p < ring or q in team]
+        return out
+
+    def ten_targets(self, seat: int, p: int, n: int, fwd: bool, ring_only: bool) -> list[int]:
+        board = self.board
+        if fwd:
+            return board.forward(seat, p, n, True, False, ring_only=ring_only, hit_own=True)
+        d = board.backward(seat, p, n, True, hit_own=True)
+        return [] if d == IN_HAND else [d]
+
+    def split_ten(self, card: str) -> None:
+        """The North Carolina ten: two pegs of different colours, any seats, 10 in all."""
+        board, ring, occ = self.board, self.geo.ring_size, self.board.occ
+        pegs = self.ten_pegs()
+        options = {
+            (i, k, fwd): self.ten_targets(q, p, k, fwd, only)
+            for i, (q, p, only) in enumerate(pegs) for k in range(1, 10) for fwd in (True, False)
+        }
+        names = self.names
+        for i, (qx, px, _) in enumerate(pegs):
+            for j in range(i + 1, len(pegs)):
+                qy, py, _ = pegs[j]
+                if qx == qy:
+                    continue
+                for k in range(1, 10):
+                    for fx in (True, False):
+                        xs = options[i, k, fx]
+                        if not xs:
+                            continue
+                        for fy in (True, False):
+                            ys = options[j, 10 - k, fy]
+                            if not ys:
+                                continue
+                            if self._ten_clean(xs, ys, px, py):
+                                ox, oy = (">" if fx else "<"), (">" if fy else "<")
+                                for dx in xs:
+                                    for dy in ys:
+                                        self.record(card, (
+                                            Step(names[qx][px + 1], names[qx][dx + 1], ox),
+                                            Step(names[qy][py + 1], names[qy][dy + 1], oy),
+                                        ), moved(self.pegs, ((qx, px, dx), (qy, py, dy))))
+                                continue
+                            self._ten_sequence(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
+                            self._ten_sequence(card, pegs[j], 10 - k, fy, pegs[i], k, fx)
+        del board, ring, occ
+
+    def _ten_clean(self, xs: list[int], ys: list[int], px: int, py: int) -> bool:
+        """True when the two parts cannot affect each other: no hits, no shared holes."""
+        occ, ring = self.board.occ, self.geo.ring_size
+        for d in xs:
+            if d < ring and (occ[d] != -1 or d == py or d in ys):
+                return False
+        return all(not (d < ring and (occ[d] != -1 or d == px)) for d in ys)
+
+    def _ten_sequence(self, card: str, first: tuple[int, int, bool], k1: int, f1: bool,
+                      second: tuple[int, int, bool], k2: int, f2: bool) -> None:
+        """One order of a ten whose parts interact, simulated step by step."""
+        board = self.board
+        (qa, pa, only_a), (qb, pb, only_b) = first, second
+        for d1 in self.ten_targets(qa, pa, k1, f1, only_a):
+            st1 = self.step(qa, pa, d1, ">" if f1 else "<")
+            m1 = board.mark()
+            if board.land(qa, pa, d1):
+                b_now = board.where(qb, pb, m1)
+                if b_now != START:
+                    for d2 in self.ten_targets(qb, b_now, k2, f2, only_b):
+                        if b_now >= self.geo.ring_size and not f2:
+                            continue
+                        st2 = self.step(qb, b_now, d2, ">" if f2 else "<")
+                        m2 = board.mark()
+                        if board.land(qb, b_now, d2):
+                            self.record(card, (st1, st2), board.snapshot())
+                        board.undo(m2)
+            board.undo(m1)
+
     # --- the whole turn -------------------------------------------------------------------
     def card_moves(self, card: str) -> None:
         plan = self.plans[card]
@@ -399,7 +480,10 @@ class _Generator:
             return
         if plan.out:
             self.add(card, self.come_out(self.ctrl))
-        split_found = self.splits(card, plan.split) if plan.split else False
+        before = len(self.legal.actions)
+        if plan.split == 10:
+            self.split_ten(card)
+        split_found = self.splits(card, plan.split) if plan.split in (7, 9) else False
         if not (plan.must_split and split_found):
             for n in plan.forward:
                 self.add(card, self.singles(n, backward=False))
@@ -407,6 +491,7 @@ class _Generator:
             self.add(card, self.singles(n, backward=True))
         if plan.swap:
             self.swaps(card)
+        self.other_moves += len(self.legal.actions) - before
 
     def stuck_come_out(self, card: str) -> None:
         rule, stuck = self.rules.stuck_rule, self.turn.stuck_turns
@@ -417,24 +502,38 @@ class _Generator:
         ):
             self.add(card, self.come_out(self.ctrl))
 
+    def counting_come_out(self, ranks: list[str]) -> bool:
+        """North Carolina counting: on the third turn without a move (no move but coming
+        out), discard any card and bring a peg out free.  True if that was offered."""
+        free = self.come_out(self.ctrl)
+        if not free:
+            return False
+        for card in ranks:
+            for steps, change in free:
+                result = change if not isinstance(change[0], int) else moved(
+                    self.pegs, (change,))  # type: ignore[arg-type]
+                self.record(card, steps, result, discard=True)  # type: ignore[arg-type]
+        return True
+
     def run(self) -> Legal:
         legal = self.legal
+        self.other_moves = 0
         ranks = sorted(set(self.turn.hand), key=RANK_ORDER.__getitem__)
         for card in ranks:
-            if card == "Joker":
-                continue
             n = len(legal.actions)
             self.card_moves(card)
             self.stuck_come_out(card)
             if len(legal.actions) > n:
                 legal.moving_ranks.add(card)
-        if "Joker" in ranks:
-            n = len(legal.actions)
-            self.card_moves("Joker")
-            self.stuck_come_out("Joker")
-            if len(legal.actions) > n:
-                legal.moving_ranks.add("Joker")
-        if not legal.moving_ranks - {"Joker"}:
+        if (
+            self.rules.stuck_rule == "nc_counting"
+            and self.turn.stuck_turns >= 2
+            and not self.other_moves
+            and self.counting_come_out(ranks)
+        ):
+            return legal
+        joker_must = self.rules.joker_obligatory and not self.turn.first_turn
+        if not (legal.moving_ranks - {"Joker"}) and not (joker_must and legal.moving_ranks):
             for card in ranks:
                 self.record(card, (), self.pegs, discard=True)
         return legal

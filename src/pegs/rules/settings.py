@@ -77,7 +77,8 @@ PRESETS: tuple[str, ...] = tuple(PRESET_POWERS)
 
 #: Presets whose mechanics this engine implements.
 IMPLEMENTED: frozenset[str] = frozenset(
-    {"pegoo", "basic", "traditional", "havasu", "social-security"}
+    {"pegoo", "basic", "traditional", "havasu", "social-security", "arizona", "kilpatrick",
+     "north-carolina"}
 )
 
 PRESET_TITLES: dict[str, str] = {

@@ -260,7 +260,7 @@ class GameState:
         discarded: tuple[str, ...] = (action.card,)
         piles = self.piles
         stuck = list(self.stuck)
-        if not action.discard:
+        if action.steps:
             stuck[seat] = 0
             if piles[seat]:
                 discarded = piles[seat] + discarded
