@@ -84,6 +84,8 @@ class Action(NamedTuple):
     decision: str = ""
 
     def __str__(self) -> str:
+        if self.decision:
+            return self.decision
         head = rank_text(self.card)
         if self.declared:
             head += f" as {rank_text(self.declared)}"
@@ -96,6 +98,14 @@ class Action(NamedTuple):
         """The action written in canonical notation; :class:`NotationError` if malformed."""
         if not isinstance(text, str):
             raise NotationError(f"an action must be text, not {type(text).__name__}")
+        word = text.strip()
+        if word in ("doubt", "pass"):
+            return cls("", decision=word)
+        if word.startswith("send "):
+            target = word[5:].strip()
+            if not re.fullmatch(r"\d+\.\d+", target):
+                raise NotationError(f"{word!r}: write 'send s.h' with the ring hole of the peg")
+            return cls("", decision=f"send {target}")
         head, colon, body = text.partition(":")
         if not colon:
             raise NotationError(

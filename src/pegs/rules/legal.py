@@ -539,10 +539,40 @@ class _Generator:
         return legal
 
 
+def generate_plain(geo: Geometry, pegs: Pegs, turn: Turn, aliases: bool = False) -> Legal:
+    """The legal actions of ``turn.seat`` with the cards face up (no bluffing)."""
+    return _Generator(geo, pegs, turn, aliases).run()
+
+
 def generate(geo: Geometry, pegs: Pegs, turn: Turn, aliases: bool = False) -> Legal:
     """All legal actions of ``turn.seat`` holding ``turn.hand`` on layout ``pegs``.
 
     With ``aliases``, other spellings of the same move (a split in the other order) are
-    collected too, mapped to the listed action.
+    collected too, mapped to the listed action.  Under Bluffing Joker every card in the
+    hand may be declared as any rank with any move legal for that rank.
     """
-    return _Generator(geo, pegs, turn, aliases).run()
+    if not geo.rules.bluffing:
+        return _Generator(geo, pegs, turn, aliases).run()
+    every = Turn(turn.seat, RANKS, turn.stuck_turns, turn.first_turn)
+    declared = _Generator(geo, pegs, every, aliases).run()
+    legal = Legal(moving_ranks=declared.moving_ranks)
+    real = sorted(set(turn.hand), key=RANK_ORDER.__getitem__)
+    for card in real:
+        for a in declared.actions:
+            if a.discard:
+                continue
+            b = Action(card, a.steps, False, a.card)
+            legal.actions.append(b)
+            if a in declared.changes:
+                legal.changes[b] = declared.changes[a]
+            else:
+                legal.results[b] = declared.results[a]
+        for alias, a in declared.aliases.items():
+            legal.aliases[Action(card, alias.steps, False, alias.card)] = Action(
+                card, a.steps, False, a.card)
+    if not declared.moving_ranks - {"Joker"}:
+        for card in real:
+            action = Action(card, (), True)
+            legal.actions.append(action)
+            legal.results[action] = pegs
+    return legal

@@ -78,7 +78,7 @@ PRESETS: tuple[str, ...] = tuple(PRESET_POWERS)
 #: Presets whose mechanics this engine implements.
 IMPLEMENTED: frozenset[str] = frozenset(
     {"pegoo", "basic", "traditional", "havasu", "social-security", "arizona", "kilpatrick",
-     "north-carolina"}
+     "north-carolina", "bluffing-joker"}
 )
 
 PRESET_TITLES: dict[str, str] = {

@@ -12,12 +12,38 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from . import bluff
 from .actions import Action
 from .board import START, Geometry, geometry
 from .board_work import Pegs
 from .errors import IllegalActionError, RulesError
 from .legal import RANK_ORDER, Legal, Turn, controlled, generate, moved
 from .settings import RANKS, Rules
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A Bluffing Joker declaration waiting for the opponents (RULES.md section 5).
+
+    While ``chooser`` is -1 the seat ``asked`` decides whether to doubt; after a doubt,
+    ``chooser`` picks one of ``victim``'s ring pegs to send back to start.
+    """
+
+    declarer: int
+    action: Action
+    result: Pegs
+    asked: int
+    chooser: int = -1
+    victim: int = -1
+
+    @property
+    def bluff(self) -> bool:
+        return self.action.card != self.action.declared
+
+    @property
+    def revealed(self) -> bool:
+        """The card has been turned over (someone doubted)."""
+        return self.chooser >= 0
 
 
 @dataclass(frozen=True)
@@ -47,9 +73,12 @@ class GameState:
         "_winner",
         "discards",
         "draw_pile",
+        "extra",
+        "face_down",
         "geo",
         "hands",
         "pegs",
+        "pending",
         "piles",
         "ply",
         "rng",
@@ -73,6 +102,9 @@ class GameState:
     turns_taken: tuple[int, ...]
     ply: int
     rng: random.Random
+    pending: Pending | None
+    extra: tuple[int, ...]
+    face_down: tuple[tuple[int, str], ...]
     _legal: Legal | None
     _winner: Outcome | None
 
@@ -102,12 +134,16 @@ class GameState:
             turns_taken=(0,) * n,
             ply=0,
             rng=rng,
+            pending=None,
+            extra=(0,) * n,
+            face_down=(),
         )
         if rules.turn_order == "draw_then_play":
             draft = _Draft(state, list(state.hands))
             draft.draw(0, 1)
             state = state._replace(hands=tuple(draft.hands), draw_pile=draft.pile,
-                                   discards=draft.discards, rng=draft.rng)
+                                   discards=draft.discards, rng=draft.rng,
+                                   face_down=draft.face_down)
         return state
 
     @classmethod
@@ -176,13 +212,22 @@ class GameState:
             turns_taken=tuple(taken),
             ply=0,
             rng=rng,
+            pending=None,
+            extra=(0,) * n,
+            face_down=(),
         )
 
     # --- reading ------------------------------------------------------------------------------
     @property
     def current_player(self) -> int:
-        """The seat to act (``-1`` once the game is over)."""
-        return -1 if self._winner else self.turn
+        """The seat to act (``-1`` once the game is over): the seat whose turn it is, or
+        during a Bluffing Joker declaration the seat asked to doubt or choosing a peg."""
+        if self._winner:
+            return -1
+        p = self.pending
+        if p is None:
+            return self.turn
+        return p.asked if p.chooser < 0 else p.chooser
 
     def is_over(self) -> bool:
         return self._winner is not None
@@ -199,6 +244,8 @@ class GameState:
         if self._legal is None:
             if self._winner is not None:
                 self._legal = Legal()
+            elif self.pending is not None:
+                self._legal = bluff.decisions(self.geo, self.pegs, self.pending)
             else:
                 self._legal = generate(self.geo, self.pegs, self._turn())
         return self._legal
@@ -224,7 +271,7 @@ class GameState:
         legal = self._generate()
         if action in legal.results or action in legal.changes:
             return action
-        if self._winner is None and action.card in self.hands[self.turn]:
+        if self._winner is None and self.pending is None and action.card in self.hands[self.turn]:
             alias = generate(self.geo, self.pegs, self._turn(), aliases=True).aliases.get(action)
             if alias is not None:
                 return alias
@@ -234,6 +281,11 @@ class GameState:
         """A sentence saying why ``action`` is not legal here."""
         if self._winner is not None:
             return "the game is over"
+        if self.pending is not None:
+            options = " or ".join(str(a) for a in self._generate().actions)
+            return f"seat {self.current_player} must decide first: {options}"
+        if action.decision:
+            return f"there is nothing to {action.decision.split()[0]} now"
         hand = self.hands[self.turn]
         if action.card not in hand:
             return (f"seat {self.turn} holds no {action.card} (hand: {' '.join(hand)})")
@@ -252,15 +304,31 @@ class GameState:
         """The state after ``action``; raises :class:`IllegalActionError` if it is not legal."""
         result = self.result_of(action)
         action = self.canonical(action)
-        seat, rules = self.turn, self.rules
-        hand = list(self.hands[seat])
-        hand.remove(action.card)
+        if self.pending is not None:
+            return bluff.decide(self, action, result)
+        seat = self.turn
         hands = list(self.hands)
+        hand = list(hands[seat])
+        hand.remove(action.card)
         hands[seat] = tuple(hand)
-        discarded: tuple[str, ...] = (action.card,)
+        if action.declared:
+            return self._replace(
+                hands=tuple(hands), ply=self.ply + 1,
+                pending=Pending(seat, action, result, bluff.first_asked(self.geo, seat)),
+            )
+        return self.end_turn(action.card, result, bool(action.steps), hands)
+
+    def end_turn(self, card: str, result: Pegs, moved: bool, hands: list[tuple[str, ...]],
+                 face_down: bool = False, extra: tuple[int, ...] | None = None,
+                 granted_now: bool = False) -> GameState:
+        """The state after the seat to move has played ``card`` (already out of its hand):
+        pegs become ``result``, the card is discarded, cards are drawn and the turn passes
+        (to the same seat again when it is owed an extra turn)."""
+        seat, rules = self.turn, self.rules
+        discarded: tuple[str, ...] = (card,)
         piles = self.piles
         stuck = list(self.stuck)
-        if action.steps:
+        if moved:
             stuck[seat] = 0
             if piles[seat]:
                 discarded = piles[seat] + discarded
@@ -272,19 +340,25 @@ class GameState:
                 discarded = ()
         taken = list(self.turns_taken)
         taken[seat] += 1
+        owed = list(self.extra if extra is None else extra)
         draft = _Draft(self, hands)
         draft.discards += discarded
+        if face_down:
+            draft.face_down += ((seat, card),)
         if _find_winner(self.geo, result) is None:
             if rules.turn_order == "play_then_draw":
-                draft.draw(seat, rules.hand_size - len(hand))
-            seat = (seat + 1) % rules.players
+                draft.draw(seat, rules.hand_size - len(hands[seat]))
+            if owed[seat] > int(granted_now):
+                owed[seat] -= 1
+            else:
+                seat = (seat + 1) % rules.players
             if rules.turn_order == "draw_then_play":
                 draft.draw(seat, 1)
         return GameState._make(
             rules, self.geo, seed=self.seed, pegs=result, hands=tuple(draft.hands),
             draw_pile=draft.pile, discards=draft.discards, piles=piles,
             turn=seat, stuck=tuple(stuck), turns_taken=tuple(taken), ply=self.ply + 1,
-            rng=draft.rng,
+            rng=draft.rng, pending=None, extra=tuple(owed), face_down=draft.face_down,
         )
 
     # --- comparing ----------------------------------------------------------------------------
@@ -292,7 +366,8 @@ class GameState:
         """Everything that makes this state what it is (for equality and replay checks)."""
         return (
             self.rules, self.seed, self.pegs, self.hands, self.draw_pile, self.discards,
-            self.piles, self.turn, self.stuck, self.turns_taken, self.ply, self.rng.getstate(),
+            self.piles, self.turn, self.stuck, self.turns_taken, self.ply, self.pending,
+            self.extra, self.face_down, self.rng.getstate(),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -307,7 +382,7 @@ class GameState:
 
 _FIELDS = (
     "seed", "pegs", "hands", "draw_pile", "discards", "piles", "turn", "stuck",
-    "turns_taken", "ply", "rng",
+    "turns_taken", "ply", "rng", "pending", "extra", "face_down",
 )
 
 
@@ -325,13 +400,14 @@ def _find_winner(geo: Geometry, pegs: Pegs) -> Outcome | None:
 class _Draft:
     """The card side of the next state while ``apply`` builds it."""
 
-    __slots__ = ("discards", "hands", "pile", "rng", "src")
+    __slots__ = ("discards", "face_down", "hands", "pile", "rng", "src")
 
     def __init__(self, state: GameState, hands: list[tuple[str, ...]]) -> None:
         self.src = state
         self.hands = hands
         self.pile = state.draw_pile
         self.discards = state.discards
+        self.face_down = state.face_down
         self.rng = state.rng
 
     def draw(self, seat: int, count: int) -> None:
@@ -348,6 +424,7 @@ class _Draft:
                 pile = list(self.discards)
                 self.rng.shuffle(pile)
                 self.discards = ()
+                self.face_down = ()
             if not pile:
                 break
             drawn.append(pile.pop())

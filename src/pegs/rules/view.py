@@ -9,9 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from collections import Counter
+from dataclasses import replace
+
 from .board_work import Pegs
 from .settings import Rules
-from .state import GameState, Outcome
+from .state import GameState, Outcome, Pending
+
+#: The card of a face-down play that this seat may not see.
+HIDDEN = "?"
 
 
 @dataclass(frozen=True)
@@ -25,6 +31,7 @@ class View:
     hand_sizes: tuple[int, ...]
     draw_pile_size: int
     discards: tuple[str, ...]
+    hidden_discards: int
     piles: tuple[tuple[str, ...], ...]
     turn: int
     current_player: int
@@ -32,12 +39,25 @@ class View:
     turns_taken: tuple[int, ...]
     ply: int
     outcome: Outcome | None
+    pending: Pending | None
+    extra: tuple[int, ...]
 
 
 def view(state: GameState, seat: int) -> View:
     """The view of ``seat`` (or of a spectator, with ``seat=-1``)."""
     if not -1 <= seat < state.rules.players:
         raise ValueError(f"seat must be -1 (spectator) or 0 to {state.rules.players - 1}")
+    secret = Counter(card for owner, card in state.face_down if owner != seat)
+    discards = state.discards
+    if secret:
+        keep = list(discards)
+        for card, count in secret.items():
+            for _ in range(count):
+                keep.remove(card)
+        discards = tuple(keep)
+    pending = state.pending
+    if pending is not None and pending.declarer != seat and not pending.revealed:
+        pending = replace(pending, action=pending.action._replace(card=HIDDEN))
     return View(
         rules=state.rules,
         seat=seat,
@@ -45,7 +65,8 @@ def view(state: GameState, seat: int) -> View:
         hand=state.hands[seat] if seat >= 0 else (),
         hand_sizes=tuple(len(h) for h in state.hands),
         draw_pile_size=len(state.draw_pile),
-        discards=state.discards,
+        discards=discards,
+        hidden_discards=sum(secret.values()),
         piles=state.piles,
         turn=state.turn,
         current_player=state.current_player,
@@ -53,4 +74,6 @@ def view(state: GameState, seat: int) -> View:
         turns_taken=state.turns_taken,
         ply=state.ply,
         outcome=state.outcome(),
+        pending=pending,
+        extra=state.extra,
     )
