@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .rules import Action, GameState, Rules
+from .rules.view import HIDDEN
 from .rules.errors import IllegalActionError, NotationError, RulesError
 
 FORMAT = "pegs-record"
@@ -47,6 +48,29 @@ class Record:
         result = final.outcome()
         if result is not None:
             out["result"] = {"team": result.team, "seats": list(result.seats)}
+        return out
+
+    def for_seat(self, seat: int) -> dict[str, Any]:
+        """The record as ``seat`` may see it: other seats' face-down cards that nobody
+        doubted show as ``?`` (Bluffing Joker).  Only the full record replays."""
+        out = self.to_json()
+        texts = out["actions"]
+        state = GameState.new(self.rules, self.seed)
+        opened: int | None = None
+        declarer, revealed = -1, False
+        for i, action in enumerate(self.actions):
+            if action.declared and state.pending is None:
+                opened, declarer, revealed = i, state.turn, False
+            revealed = revealed or action.decision == "doubt"
+            state = state.apply(action)
+            if opened is not None and (state.pending is None or revealed):
+                if not revealed and declarer != seat:
+                    texts[opened] = str(self.actions[opened]._replace(card=HIDDEN))
+                opened = None if state.pending is None else opened
+        if opened is not None and not revealed and declarer != seat:
+            texts[opened] = str(self.actions[opened]._replace(card=HIDDEN))
+        out["seat"] = seat
+        out.pop("seed")  # the seed would reveal every hand
         return out
 
     def save(self, path: str | Path) -> None:
