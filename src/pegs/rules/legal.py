@@ -182,24 +182,19 @@ class _Generator:
         return out
 
     def reach(self, seat: int, p: int) -> tuple[int, int, int]:
-        """For a ring peg on the base board: (holes to its door, holes to the first own
+        """For a ring peg on the base board: (holes to its door, holes to the next own
         peg ahead, free home holes), so that :meth:`base_forward` is O(1) per count."""
-        key = (seat, p)
-        got = self._reach.get(key)
+        got = self._reach.get((seat, p))
         if got is None:
-            ring, occ = self.geo.ring_size, self.board.occ
-            to_door = (self.geo.door[seat] - p) % ring
-            block = 99
-            for k in range(1, 14):
-                if occ[(p + k) % ring] == seat:
-                    block = k
-                    break
-            free = self.geo.home_holes
-            for h in self.board.pos[seat]:
-                if h >= ring:
-                    free = min(free, h - ring)
-            got = (to_door, block, free)
-            self._reach[key] = got
+            ring = self.geo.ring_size
+            ps = self.pegs[seat]
+            on_ring = [h for h in ps if 0 <= h < ring]
+            free = min([h - ring for h in ps if h >= ring], default=self.geo.home_holes)
+            door = self.geo.door[seat]
+            for i, h in enumerate(on_ring):
+                ahead = (on_ring[(i + 1) % len(on_ring)] - h) % ring if len(on_ring) > 1 else 99
+                self._reach[(seat, h)] = ((door - h) % ring, ahead, free)
+            got = self._reach[(seat, p)]
         return got
 
     def base_forward(self, seat: int, p: int, n: int) -> list[int]:
@@ -277,18 +272,29 @@ class _Generator:
         return moves
 
     def swaps(self, card: str) -> None:
-        board, ring = self.board, self.geo.ring_size
+        occ, ring, names = self.board.occ, self.geo.ring_size, self.geo.ring_names
+        others = [(h, v) for h, v in enumerate(occ) if v != -1]
         for q, p in self.own_movable:
             if p >= ring:
                 continue
-            for other in range(ring):
-                v = board.occ[other]
-                if v != -1 and v != q:
-                    mark = board.mark()
-                    board.swap(q, p, v, other)
-                    st = Step(self.geo.name(p), self.geo.name(other), "~")
-                    self.record(card, (st,), board.snapshot())
-                    board.undo(mark)
+            for other, v in others:
+                if v != q:
+                    self.record(card, (Step(names[p], names[other], "~"),),
+                                moved(self.pegs, ((q, p, other), (v, other, p))))
+
+    def apart(self, a_seat: int, a: int, b_seat: int, b: int, total: int) -> bool:
+        """Can two pegs split ``total`` without ever meeting, whatever the order?  (Both on
+        the ring, further apart than the count, and not sharing a home to turn into.)"""
+        ring = self.geo.ring_size
+        if a >= ring or b >= ring:
+            return False
+        gap = (b - a) % ring
+        if gap <= total or ring - gap <= total:
+            return False
+        if a_seat != b_seat:
+            return True
+        door = self.geo.door[a_seat]
+        return (door - a) % ring >= total and (door - b) % ring >= total
 
     def part_targets(self, seat: int, p: int, n: int, forward: bool, base: bool = False
                      ) -> list[int]:
@@ -307,7 +313,8 @@ class _Generator:
         finish = card in self.rules.split_finish_with_partner and self.rules.control != "team"
         pegs = self.own_movable
         directions = [(True, True)] if total == 7 else [(True, False), (False, True)]
-        for first_fwd, second_fwd in directions:
+        order = {peg: i for i, peg in enumerate(pegs)}
+        for turn_no, (first_fwd, second_fwd) in enumerate(directions):
             op1, op2 = (">" if first_fwd else "<"), (">" if second_fwd else "<")
             for a_seat, a in pegs:
                 for k in range(1, total):
@@ -316,12 +323,20 @@ class _Generator:
                         m1 = board.mark()
                         if hit1:
                             st1 = self.step(a_seat, a, d1, op1)
-                        if not board.land(a_seat, a, d1):
-                            board.undo(m1)
-                            continue
+                            if not board.land(a_seat, a, d1):
+                                board.undo(m1)
+                                continue
+                        else:  # a plain move: change the board directly, restore below
+                            lst = board.pos[a_seat]
+                            slot = lst.index(a)
+                            lst[slot] = d1
+                            if a < ring:
+                                occ[a] = -1
+                            if d1 < ring:
+                                occ[d1] = a_seat
                         second = pegs
                         if finish and d1 >= ring and a_seat == self.mover:
-                            now = board.snapshot()
+                            now = board.snapshot() if hit1 else moved(self.pegs, ((a_seat, a, d1),))
                             if all_home(geo, now, self.mover):
                                 second = self.movable(controlled(geo, now, self.mover))
                         for b_seat, b in second:
@@ -333,6 +348,11 @@ class _Generator:
                             for d2 in self.part_targets(b_seat, b_now, total - k, second_fwd):
                                 if not hit1 and (d2 >= ring or occ[d2] == -1):
                                     found = True
+                                    other = order.get((b_seat, b), -1)
+                                    later = turn_no == 1 if total == 9 else order[(a_seat, a)] > other
+                                    if other >= 0 and later and self.apart(a_seat, a, b_seat, b,
+                                                                           total):
+                                        continue  # the other order, already listed
                                     self.record(
                                         card, None,
                                         moved(self.pegs, ((a_seat, a, d1), (b_seat, b, d2))),
@@ -346,9 +366,22 @@ class _Generator:
                                 m2 = board.mark()
                                 if board.land(b_seat, b_now, d2):
                                     found = True
-                                    self.record(card, (st1, st2), board.snapshot())
+                                    if hit1:
+                                        result = board.snapshot()
+                                    else:
+                                        board.log.append((a_seat, a, d1))
+                                        result = board.snapshot()
+                                        board.log.pop()
+                                    self.record(card, (st1, st2), result)
                                 board.undo(m2)
-                        board.undo(m1)
+                        if hit1:
+                            board.undo(m1)
+                        else:
+                            lst[slot] = a
+                            if d1 < ring:
+                                occ[d1] = -1
+                            if a < ring:
+                                occ[a] = a_seat
         return found
 
     def joker(self, card: str) -> None:
@@ -367,11 +400,8 @@ class _Generator:
             for hole in range(geo.ring_size):
                 v = board.occ[hole]
                 if v != -1 and geo.opponent[self.mover][v]:
-                    mark = board.mark()
-                    board._move(v, hole, START)
                     st = Step(geo.name(hole), owned("S", v, self.mover), ">")
-                    self.record(card, (st,), board.snapshot())
-                    board.undo(mark)
+                    self.record(card, (st,), moved(self.pegs, ((v, hole, START),)))
             return
         seats = self.ctrl
         if rule == "hit_start_first":
