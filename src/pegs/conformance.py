@@ -201,10 +201,9 @@ def run_scenario(sc: Any) -> Result:
         return Result(str(name), False, str(e))
     shown = tuple(_as_json(k) for k in sorted(got, key=str))
     if missing or unexpected:
-        msg = "missing {} unexpected {}".format(
-            json.dumps([_as_json(k) for k in sorted(missing, key=str)]),
-            json.dumps([_as_json(k) for k in sorted(unexpected, key=str)]),
-        )
+        lost = json.dumps([_as_json(k) for k in sorted(missing, key=str)])
+        extra = json.dumps([_as_json(k) for k in sorted(unexpected, key=str)])
+        msg = f"missing {lost} unexpected {extra}"
         return Result(str(name), False, msg, shown)
     return Result(str(name), True, "", shown)
 

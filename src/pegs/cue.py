@@ -60,9 +60,9 @@ def cue_card(rules: Rules) -> str:
     teams = (f"{rules.teams} teams of {rules.players // rules.teams}, partners sit alternately"
              if rules.teams else "every player for themselves")
     jokers = rules.decks * rules.jokers_per_deck + rules.extra_jokers
-    order = ("draw, then play (choose from {} cards)".format(rules.hand_size + 1)
+    order = (f"draw, then play (choose from {rules.hand_size + 1} cards)"
              if rules.turn_order == "draw_then_play"
-             else "play, then draw (choose from {} cards)".format(rules.hand_size))
+             else f"play, then draw (choose from {rules.hand_size} cards)")
     lines += [
         "",
         "Table",

@@ -90,7 +90,7 @@ def announce(state: GameState, action: Action) -> str:
     text = f"{card}. " + " and ".join(parts) + "."
     if action.discard:
         text = f"{card}. Discards; " + " and ".join(parts) + " free."
-    for seat, src, dst in _hits(state.pegs, after, explained):
+    for _seat, src, dst in _hits(state.pegs, after, explained):
         where = "back to START" if dst == START else f"to {geo.pegoo_number(dst)}"
         text += f" {geo.pegoo_number(src)} {where}."
     return text

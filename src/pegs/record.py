@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from .rules import Action, GameState, Rules
-from .rules.view import HIDDEN
 from .rules.errors import IllegalActionError, NotationError, RulesError
+from .rules.view import HIDDEN
 
 FORMAT = "pegs-record"
 VERSION = 1

@@ -19,17 +19,17 @@ class Geometry:
 
     __slots__ = (
         "_names",
-    "all_home",
+        "all_home",
         "door",
-            "holes_per_side",
+        "holes_per_side",
         "home_holes",
         "opponent",
         "out_hole",
         "partners",
         "pegs",
         "players",
-        "ring_size",
         "ring_names",
+        "ring_size",
         "rules",
         "side_of",
         "team_of",
@@ -59,7 +59,9 @@ class Geometry:
         )
         # partners of p in clockwise order starting after p
         self.partners = tuple(
-            tuple(q for q in ((p + i) % n for i in range(1, n)) if self.team_of[q] == self.team_of[p])
+            tuple(
+                q for q in ((p + i) % n for i in range(1, n)) if self.team_of[q] == self.team_of[p]
+            )
             for p in range(n)
         )
         self._names: dict[int, tuple[tuple[str, ...], ...]] = {}

@@ -60,10 +60,7 @@ class WorkBoard:
     def home_clear(self, seat: int, first: int, last: int) -> bool:
         """Are home holes ``first..last`` (1-based, inclusive) of ``seat`` all empty?"""
         ring = self.ring
-        for p in self.pos[seat]:
-            if p >= ring and first <= p - ring + 1 <= last:
-                return False
-        return True
+        return not any(p >= ring and first <= p - ring + 1 <= last for p in self.pos[seat])
 
     def forward(self, seat: int, p: int, n: int, pass_own: bool, turn_in: bool,
                 ring_only: bool = False, hit_own: bool = False) -> list[int]:

@@ -7,9 +7,10 @@ same result and are listed under ``aliases`` so that ``apply`` accepts them too.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import overload
 
 from .actions import Action, Step, owned
 from .board import START, Geometry
@@ -45,15 +46,109 @@ class Turn:
     first_turn: bool
 
 
+#: A North Carolina ten whose two parts cannot touch, kept compact until it is needed:
+#: (card, seat x, from, to, op, seat y, from, to, op).
+LazyTen = tuple[str, int, int, int, str, int, int, int, str]
+
+
 @dataclass
 class Legal:
-    """The legal actions in order, their resulting layouts, and accepted aliases."""
+    """The legal actions in order, their resulting layouts, and accepted aliases.
+
+    ``actions`` are built; ``lazy`` tens are built only when listed or looked up (a ten
+    can have hundreds of legal splits, and a player uses one).
+    """
 
     actions: list[Action] = field(default_factory=list)
     results: dict[Action, Pegs] = field(default_factory=dict)
     changes: dict[Action, Change] = field(default_factory=dict)
     aliases: dict[Action, Action] = field(default_factory=dict)
     moving_ranks: set[str] = field(default_factory=set)
+    lazy: list[LazyTen] = field(default_factory=list)
+    base: Pegs = ()
+    names: tuple[tuple[str, ...], ...] = ()
+    _made: dict[Action, int] = field(default_factory=dict)
+    _listing: Actions | None = None
+
+    def size(self) -> int:
+        return len(self.actions) + len(self.lazy)
+
+    def listing(self) -> Actions:
+        """All legal actions as one read-only sequence."""
+        if self._listing is None:
+            self._listing = Actions(self)
+        return self._listing
+
+    def made(self, i: int) -> Action:
+        """The ``i``-th lazy ten as an action."""
+        card, qx, px, dx, ox, qy, py, dy, oy = self.lazy[i]
+        nx, ny = self.names[qx], self.names[qy]
+        action = Action(card, (Step(nx[px + 1], nx[dx + 1], ox), Step(ny[py + 1], ny[dy + 1], oy)))
+        self._made[action] = i
+        return action
+
+    def outcome(self, action: Action) -> Pegs | None:
+        """The layout a listed action leads to, or None if it is not listed."""
+        result = self.results.get(action)
+        if result is not None:
+            return result
+        change = self.changes.get(action)
+        if change is not None:
+            return moved(self.base, (change,))
+        if self.lazy and action.card and not self._made:
+            for i in range(len(self.lazy)):
+                self.made(i)
+        i = self._made.get(action, -1)
+        if i < 0:
+            return None
+        _, qx, px, dx, _, qy, py, dy, _ = self.lazy[i]
+        return moved(self.base, ((qx, px, dx), (qy, py, dy)))
+
+
+class Actions(Sequence[Action]):
+    """The legal actions of a position: the built ones, then the lazy tens."""
+
+    __slots__ = ("_cache", "_legal")
+
+    def __init__(self, legal: Legal) -> None:
+        self._legal = legal
+        self._cache: dict[int, Action] = {}
+
+    def __len__(self) -> int:
+        return self._legal.size()
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | list[Action]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("legal action index out of range")
+        built = self._legal.actions
+        if i < len(built):
+            return built[i]
+        action = self._cache.get(i)
+        if action is None:
+            action = self._cache[i] = self._legal.made(i - len(built))
+        return action
+
+    def __iter__(self) -> Iterator[Action]:
+        yield from self._legal.actions
+        for i in range(len(self._legal.lazy)):
+            yield self[len(self._legal.actions) + i]
+
+    def __contains__(self, action: object) -> bool:
+        return isinstance(action, Action) and self._legal.outcome(action) is not None
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} legal actions>"
 
 
 @dataclass(frozen=True)
@@ -108,6 +203,25 @@ def controlled(geo: Geometry, pegs: Pegs, seat: int) -> tuple[int, ...]:
     return waiting
 
 
+def _two_moves(before: Pegs, after: Pegs) -> frozenset[Change] | None:
+    """The layout change as two single-peg moves of two seats, if it is exactly that."""
+    out: list[Change] = []
+    for q, (b, a) in enumerate(zip(before, after, strict=True)):
+        if a == b:
+            continue
+        gone = list(b)
+        came = []
+        for p in a:
+            if p in gone:
+                gone.remove(p)
+            else:
+                came.append(p)
+        if len(gone) != 1 or len(came) != 1:
+            return None
+        out.append((q, gone[0], came[0]))
+    return frozenset(out) if len(out) == 2 else None
+
+
 class _Generator:
     """Builds the :class:`Legal` of one position."""
 
@@ -122,7 +236,7 @@ class _Generator:
         self.ctrl = controlled(geo, pegs, turn.seat)
         self.pass_own = self.rules.may_pass_own
         self.turn_in = self.rules.must_turn_in_at_door
-        self.legal = Legal()
+        self.legal = Legal(base=pegs, names=geo.names_for(turn.seat))
         self._seen: dict[tuple[str, Pegs], Action] = {}
         self.names = geo.names_for(turn.seat)
         self._cache: dict[tuple[str, object], list[Move]] = {}
@@ -148,7 +262,7 @@ class _Generator:
         if isinstance(result[0], int):  # a single peg moved, hitting nothing: never a repeat
             action = Action(card, steps or ())
             self.legal.actions.append(action)
-            self.legal.changes[action] = result  # type: ignore[assignment]
+            self.legal.changes[action] = result
             return
         key = (card, result)
         first = self._seen.get(key)
@@ -162,7 +276,7 @@ class _Generator:
         if first is None:
             self._seen[key] = action
             self.legal.actions.append(action)
-            self.legal.results[action] = result  # type: ignore[assignment]
+            self.legal.results[action] = result
         elif first != action:
             self.legal.aliases[action] = first
 
@@ -349,9 +463,10 @@ class _Generator:
                                 if not hit1 and (d2 >= ring or occ[d2] == -1):
                                     found = True
                                     other = order.get((b_seat, b), -1)
-                                    later = turn_no == 1 if total == 9 else order[(a_seat, a)] > other
-                                    if other >= 0 and later and self.apart(a_seat, a, b_seat, b,
-                                                                           total):
+                                    later = (turn_no == 1 if total == 9
+                                             else order[(a_seat, a)] > other)
+                                    if other >= 0 and later and self.apart(
+                                            a_seat, a, b_seat, b, total):
                                         continue  # the other order, already listed
                                     self.record(
                                         card, None,
@@ -439,13 +554,14 @@ class _Generator:
 
     def split_ten(self, card: str) -> None:
         """The North Carolina ten: two pegs of different colours, any seats, 10 in all."""
-        board, ring, occ = self.board, self.geo.ring_size, self.board.occ
+        ring, occ, names = self.geo.ring_size, self.board.occ, self.names
+        lazy = None if self.track_aliases else self.legal.lazy
+        built, lazy_from = len(self.legal.actions), len(self.legal.lazy)
         pegs = self.ten_pegs()
         options = {
             (i, k, fwd): self.ten_targets(q, p, k, fwd, only)
             for i, (q, p, only) in enumerate(pegs) for k in range(1, 10) for fwd in (True, False)
         }
-        names = self.names
         for i, (qx, px, _) in enumerate(pegs):
             for j in range(i + 1, len(pegs)):
                 qy, py, _ = pegs[j]
@@ -456,30 +572,80 @@ class _Generator:
                         xs = options[i, k, fx]
                         if not xs:
                             continue
+                        ox = ">" if fx else "<"
                         for fy in (True, False):
                             ys = options[j, 10 - k, fy]
                             if not ys:
                                 continue
-                            if self._ten_clean(xs, ys, px, py):
-                                ox, oy = (">" if fx else "<"), (">" if fy else "<")
-                                for dx in xs:
-                                    for dy in ys:
+                            if py in xs or px in ys:  # one lands on the other: both orders
+                                self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
+                                continue
+                            oy = ">" if fy else "<"
+                            for dx in xs:
+                                x_clear = dx >= ring or occ[dx] == -1
+                                for dy in ys:
+                                    if x_clear and dx != dy and (dy >= ring or occ[dy] == -1):
+                                        if lazy is not None:
+                                            lazy.append((card, qx, px, dx, ox, qy, py, dy, oy))
+                                            continue
                                         self.record(card, (
                                             Step(names[qx][px + 1], names[qx][dx + 1], ox),
                                             Step(names[qy][py + 1], names[qy][dy + 1], oy),
                                         ), moved(self.pegs, ((qx, px, dx), (qy, py, dy))))
-                                continue
-                            self._ten_sequence(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
-                            self._ten_sequence(card, pegs[j], 10 - k, fy, pegs[i], k, fx)
-        del board, ring, occ
+                                        if self.track_aliases:
+                                            self.record(card, (
+                                                Step(names[qy][py + 1], names[qy][dy + 1], oy),
+                                                Step(names[qx][px + 1], names[qx][dx + 1], ox),
+                                            ), moved(self.pegs, ((qx, px, dx), (qy, py, dy))))
+                                        continue
+                                    x_part, y_part = (qx, px, dx, ox), (qy, py, dy, oy)
+                                    if not (self._ten_pair(card, x_part, y_part)
+                                            and self._ten_pair(card, y_part, x_part)):
+                                        self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
+        if lazy is not None:
+            self._drop_repeats(built, lazy_from)
 
-    def _ten_clean(self, xs: list[int], ys: list[int], px: int, py: int) -> bool:
-        """True when the two parts cannot affect each other: no hits, no shared holes."""
-        occ, ring = self.board.occ, self.geo.ring_size
-        for d in xs:
-            if d < ring and (occ[d] != -1 or d == py or d in ys):
-                return False
-        return all(not (d < ring and (occ[d] != -1 or d == px)) for d in ys)
+    def _drop_repeats(self, built: int, lazy_from: int) -> None:
+        """Drop lazy tens that reach a layout a built ten (one with a hit) already reaches:
+        two splits with the same final board are one move."""
+        legal = self.legal
+        seen: set[frozenset[Change]] = set()
+        for action in legal.actions[built:]:
+            sig = _two_moves(self.pegs, legal.results[action])
+            if sig is not None:
+                seen.add(sig)
+        if seen:
+            ends = {c[2] for sig in seen for c in sig}
+            legal.lazy[lazy_from:] = [
+                e for e in legal.lazy[lazy_from:]
+                if e[3] not in ends
+                or frozenset(((e[1], e[2], e[3]), (e[5], e[6], e[7]))) not in seen
+            ]
+
+    def _ten_both(self, card: str, x: tuple[int, int, bool], kx: int, fx: bool,
+                  y: tuple[int, int, bool], ky: int, fy: bool) -> None:
+        self._ten_sequence(card, x, kx, fx, y, ky, fy)
+        self._ten_sequence(card, y, ky, fy, x, kx, fx)
+
+    def _ten_pair(self, card: str, first: tuple[int, int, int, str],
+                  second: tuple[int, int, int, str]) -> bool:
+        """Both parts of a ten in one order, when at least one of them hits.  False if the
+        first part displaced the second peg (the caller then simulates the whole group)."""
+        board = self.board
+        qa, pa, da, oa = first
+        qb, pb, db, ob = second
+        st1 = self.step(qa, pa, da, oa)
+        m1 = board.mark()
+        ok = True
+        if board.land(qa, pa, da):
+            if board.where(qb, pb, m1) != pb:
+                ok = False
+            else:
+                st2 = self.step(qb, pb, db, ob)
+                if board.land(qb, pb, db):
+                    self.record(card, (st1, st2), board.snapshot())
+        board.undo(m1)
+        return ok
 
     def _ten_sequence(self, card: str, first: tuple[int, int, bool], k1: int, f1: bool,
                       second: tuple[int, int, bool], k2: int, f2: bool) -> None:
@@ -510,7 +676,7 @@ class _Generator:
             return
         if plan.out:
             self.add(card, self.come_out(self.ctrl))
-        before = len(self.legal.actions)
+        before = self.legal.size()
         if plan.split == 10:
             self.split_ten(card)
         split_found = self.splits(card, plan.split) if plan.split in (7, 9) else False
@@ -521,7 +687,7 @@ class _Generator:
             self.add(card, self.singles(n, backward=True))
         if plan.swap:
             self.swaps(card)
-        self.other_moves += len(self.legal.actions) - before
+        self.other_moves += self.legal.size() - before
 
     def stuck_come_out(self, card: str) -> None:
         rule, stuck = self.rules.stuck_rule, self.turn.stuck_turns
@@ -541,8 +707,8 @@ class _Generator:
         for card in ranks:
             for steps, change in free:
                 result = change if not isinstance(change[0], int) else moved(
-                    self.pegs, (change,))  # type: ignore[arg-type]
-                self.record(card, steps, result, discard=True)  # type: ignore[arg-type]
+                    self.pegs, (change,))
+                self.record(card, steps, result, discard=True)
         return True
 
     def run(self) -> Legal:
@@ -550,10 +716,10 @@ class _Generator:
         self.other_moves = 0
         ranks = sorted(set(self.turn.hand), key=RANK_ORDER.__getitem__)
         for card in ranks:
-            n = len(legal.actions)
+            n = legal.size()
             self.card_moves(card)
             self.stuck_come_out(card)
-            if len(legal.actions) > n:
+            if legal.size() > n:
                 legal.moving_ranks.add(card)
         if (
             self.rules.stuck_rule == "nc_counting"
@@ -585,10 +751,10 @@ def generate(geo: Geometry, pegs: Pegs, turn: Turn, aliases: bool = False) -> Le
         return _Generator(geo, pegs, turn, aliases).run()
     every = Turn(turn.seat, RANKS, turn.stuck_turns, turn.first_turn)
     declared = _Generator(geo, pegs, every, aliases).run()
-    legal = Legal(moving_ranks=declared.moving_ranks)
+    legal = Legal(moving_ranks=declared.moving_ranks, base=pegs)
     real = sorted(set(turn.hand), key=RANK_ORDER.__getitem__)
     for card in real:
-        for a in declared.actions:
+        for a in declared.listing():
             if a.discard:
                 continue
             b = Action(card, a.steps, False, a.card)
@@ -596,7 +762,7 @@ def generate(geo: Geometry, pegs: Pegs, turn: Turn, aliases: bool = False) -> Le
             if a in declared.changes:
                 legal.changes[b] = declared.changes[a]
             else:
-                legal.results[b] = declared.results[a]
+                legal.results[b] = declared.outcome(a)  # type: ignore[assignment]
         for alias, a in declared.aliases.items():
             legal.aliases[Action(card, alias.steps, False, alias.card)] = Action(
                 card, a.steps, False, a.card)

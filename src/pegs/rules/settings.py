@@ -296,7 +296,8 @@ def _validate(r: Rules) -> None:
         raise RulesError("control='team' needs teams: set teams to 2 or more")
     needed = r.players * (r.hand_size + 1) + 10
     if r.total_cards < needed:
+        least = -(-(needed - r.extra_jokers) // (52 + r.jokers_per_deck))
         raise RulesError(
             f"decks={r.decks} gives {r.total_cards} cards, too few for {r.players} hands of "
-            f"{r.hand_size}: use at least {-(-(needed - r.extra_jokers) // (52 + r.jokers_per_deck))} decks"
+            f"{r.hand_size}: use at least {least} decks"
         )

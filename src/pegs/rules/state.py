@@ -17,7 +17,7 @@ from .actions import Action
 from .board import START, Geometry, geometry
 from .board_work import Pegs
 from .errors import IllegalActionError, RulesError
-from .legal import RANK_ORDER, Legal, Turn, controlled, generate, moved
+from .legal import RANK_ORDER, Legal, Turn, controlled, generate
 from .settings import RANKS, Rules
 
 
@@ -254,22 +254,21 @@ class GameState:
         return Turn(self.turn, self.hands[self.turn], self.stuck[self.turn],
                     self.turns_taken[self.turn] == 0)
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> Sequence[Action]:
         """Every legal action of the seat to move, in a stable order (empty when over)."""
-        return list(self._generate().actions)
+        return self._generate().listing()
 
     def result_of(self, action: Action) -> Pegs:
         """The peg layout a legal action leads to."""
-        action = self.canonical(action)
-        legal = self._generate()
-        change = legal.changes.get(action)
-        return legal.results[action] if change is None else moved(self.pegs, (change,))
+        result = self._generate().outcome(self.canonical(action))
+        assert result is not None
+        return result
 
     def canonical(self, action: Action) -> Action:
         """The legal action that ``action`` names (another order of a split maps to the
         listed one); raises :class:`IllegalActionError` saying why if there is none."""
         legal = self._generate()
-        if action in legal.results or action in legal.changes:
+        if legal.outcome(action) is not None:
             return action
         if self._winner is None and self.pending is None and action.card in self.hands[self.turn]:
             alias = generate(self.geo, self.pegs, self._turn(), aliases=True).aliases.get(action)
@@ -282,7 +281,7 @@ class GameState:
         if self._winner is not None:
             return "the game is over"
         if self.pending is not None:
-            options = " or ".join(str(a) for a in self._generate().actions)
+            options = " or ".join(str(a) for a in self._generate().listing())
             return f"seat {self.current_player} must decide first: {options}"
         if action.decision:
             return f"there is nothing to {action.decision.split()[0]} now"
@@ -293,7 +292,7 @@ class GameState:
         if action.discard and not action.steps:
             playable = sorted(legal.moving_ranks - {"Joker"}, key=RANK_ORDER.__getitem__)
             return ("a card that moves must be played: " + ", ".join(playable) + " can move")
-        same_card = [str(a) for a in legal.actions if a.card == action.card and not a.discard]
+        same_card = [str(a) for a in legal.listing() if a.card == action.card and not a.discard]
         if not same_card:
             return f"the {action.card} has no legal move here"
         shown = "; ".join(same_card[:6]) + ("; ..." if len(same_card) > 6 else "")

@@ -7,10 +7,8 @@ discards, and the size (never the order) of the draw pile.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from .board_work import Pegs
 from .settings import Rules
