@@ -8,6 +8,11 @@ For every implemented preset (``pegs.rules.settings.IMPLEMENTED``, narrowed by
 ``state.is_over()``, with the choices drawn from a ``random.Random(seed)`` of its own.  One
 process, one thread, ``time.perf_counter``.
 
+``--budget`` (default 50 s) caps the whole run: each table may use the time still left
+divided by the tables still to run, and stops starting new games (after at least one) when
+that share is used up, so the seeds it plays are always a prefix of the fixed set and the
+``games`` column says how many.  ``--budget 0`` always plays every seed.
+
     .venv/bin/python benchmarks/random_games.py
     .venv/bin/python benchmarks/random_games.py --presets basic havasu --games 50
     .venv/bin/python benchmarks/random_games.py --profile --presets basic
@@ -25,18 +30,20 @@ import random
 import sys
 import textwrap
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 import pegs
+from pegs.bots.random_bot import random_action
 from pegs.rules import GameState, Rules, RulesError
 from pegs.rules.settings import IMPLEMENTED, PRESETS
 
 DEFAULT_PLAYERS = (4, 8)
 DEFAULT_GAMES = 20
-DEFAULT_MAX_ACTIONS = 200_000
+DEFAULT_MAX_ACTIONS = 50_000
+DEFAULT_BUDGET = 50.0
 PROFILE_TOP = 15
 
 # pstats' table: (file, line, function) -> (primitive calls, calls, own time, cumulative
@@ -84,7 +91,7 @@ def play(rules: Rules, seed: int, max_actions: int) -> GameResult:
         legal_total += count
         if count > legal_max:
             legal_max = count
-        state = state.apply(rng.choice(legal))
+        state = state.apply(random_action(rng, legal))
         actions += 1
     loop_seconds = time.perf_counter() - start
     return GameResult(actions, legal_total, legal_max, finished, loop_seconds)
@@ -97,6 +104,7 @@ class TableResult:
     preset: str
     players: int
     games: int
+    planned: int  # games in the seed set (more than ``games`` when the budget ran out)
     seconds: float  # whole games, GameState.new included
     loop_seconds: float  # the legal_actions / choice / apply loops only
     actions: int
@@ -125,6 +133,7 @@ class TableResult:
             "preset": self.preset,
             "players": self.players,
             "games": self.games,
+            "planned_games": self.planned,
             "seconds": round(self.seconds, 6),
             "loop_seconds": round(self.loop_seconds, 6),
             "games_per_second": round(self.games_per_second, 3),
@@ -137,12 +146,17 @@ class TableResult:
         }
 
 
-def run_table(rules: Rules, seeds: Sequence[int], max_actions: int) -> TableResult:
-    """Play one game per seed and total them up."""
+def run_table(rules: Rules, seeds: Sequence[int], max_actions: int,
+              budget: float = 0.0) -> TableResult:
+    """Play one game per seed and total them up; with a ``budget`` (seconds), start no new
+    game once the games played so far have used it up."""
     GameState.new(rules, seeds[0]).legal_actions()  # warm the per-rules caches, untimed
     seconds = loop_seconds = 0.0
-    actions = legal_total = legal_max = unfinished = 0
+    actions = legal_total = legal_max = unfinished = games = 0
     for seed in seeds:
+        if budget and games and seconds >= budget:
+            break
+        games += 1
         start = time.perf_counter()
         game = play(rules, seed, max_actions)
         seconds += time.perf_counter() - start
@@ -151,18 +165,18 @@ def run_table(rules: Rules, seeds: Sequence[int], max_actions: int) -> TableResu
         legal_total += game.legal_total
         legal_max = max(legal_max, game.legal_max)
         unfinished += not game.finished
-    return TableResult(rules.name, rules.players, len(seeds), seconds, loop_seconds, actions,
-                       legal_total, legal_max, unfinished)
+    return TableResult(rules.name, rules.players, games, len(seeds), seconds, loop_seconds,
+                       actions, legal_total, legal_max, unfinished)
 
 
 # --- text output --------------------------------------------------------------------------
 
-HEADER = (f"{'preset':<16} {'players':>7} {'games/s':>9} {'actions/s':>10} "
+HEADER = (f"{'preset':<16} {'players':>7} {'games':>5} {'games/s':>9} {'actions/s':>10} "
           f"{'mean legal':>10} {'max legal':>9} {'mean length':>11} {'seconds':>8}")
 
 
 def table_row(r: TableResult) -> str:
-    row = (f"{r.preset:<16} {r.players:>7} {r.games_per_second:>9.2f} "
+    row = (f"{r.preset:<16} {r.players:>7} {r.games:>5} {r.games_per_second:>9.2f} "
            f"{r.actions_per_second:>10,.0f} {r.mean_legal:>10.1f} {r.legal_max:>9} "
            f"{r.mean_length:>11.1f} {r.seconds:>8.2f}")
     if r.unfinished:
@@ -260,7 +274,7 @@ class ProfileReport:
             f"Legal generation (GameState.legal_actions and everything it calls) took "
             f"{pct(self.phases['legal_generation'])}, apply (GameState.apply and everything "
             f"it calls) {pct(self.phases['apply'])}, and other work (dealing in "
-            f"GameState.new, the random choice and the loop itself) "
+            f"GameState.new, is_over, the random choice and the loop itself) "
             f"{pct(self.phases['other'])}. By module, with the time of built-in functions "
             f"and generated code charged to the module that called them: {modules}. "
             f"cProfile's per-call overhead inflates call-heavy code, so read the shares, "
@@ -281,25 +295,24 @@ class ProfileReport:
         }
 
 
-def profile_preset(preset: str, players: Sequence[int], seeds: Sequence[int],
-                   max_actions: int, top: int) -> ProfileReport | None:
-    """Run the preset's games (every table size that its rules allow) under cProfile."""
-    tables: list[Rules] = []
-    for n in players:
+def profile_preset(preset: str, tables: Mapping[int, Sequence[int]], max_actions: int,
+                   top: int) -> ProfileReport | None:
+    """Run the preset's games under cProfile: ``tables`` maps table sizes to their seeds."""
+    games: list[tuple[Rules, int]] = []
+    for n, seeds in tables.items():
         try:
-            tables.append(Rules.preset(preset, players=n))
+            rules = Rules.preset(preset, players=n)
         except RulesError:
             continue
-    if not tables:
-        return None
-    for rules in tables:
         GameState.new(rules, seeds[0]).legal_actions()  # warm the caches outside the profile
+        games += [(rules, seed) for seed in seeds]
+    if not games:
+        return None
     profiler = cProfile.Profile()
     actions = 0
     profiler.enable()
-    for rules in tables:
-        for seed in seeds:
-            actions += play(rules, seed, max_actions).actions
+    for rules, seed in games:
+        actions += play(rules, seed, max_actions).actions
     profiler.disable()
 
     stats = pstats.Stats(profiler)
@@ -320,8 +333,8 @@ def profile_preset(preset: str, players: Sequence[int], seeds: Sequence[int],
     ]
     return ProfileReport(
         preset=preset,
-        players=tuple(r.players for r in tables),
-        games=len(tables) * len(seeds),
+        players=tuple(dict.fromkeys(rules.players for rules, _ in games)),
+        games=len(games),
         actions=actions,
         total=total,
         top=top_rows,
@@ -347,15 +360,15 @@ def print_profile(report: ProfileReport) -> None:
 
 
 def ordered_presets(wanted: Sequence[str] | None) -> tuple[list[str], list[str]]:
-    """The implemented presets to run (in the engine's preset order) and the names asked for
-    that are not implemented."""
+    """The implemented presets to run (in the order asked, else the engine's preset order)
+    and the names asked for that are not implemented."""
     implemented = sorted(IMPLEMENTED, key=lambda p: (PRESETS.index(p) if p in PRESETS
                                                      else len(PRESETS), p))
     if wanted is None:
         return implemented, []
     asked = [name for item in wanted for name in item.split(",") if name]
-    return ([p for p in implemented if p in asked],
-            [name for name in dict.fromkeys(asked) if name not in IMPLEMENTED])
+    asked = list(dict.fromkeys(asked))
+    return ([p for p in asked if p in IMPLEMENTED], [p for p in asked if p not in IMPLEMENTED])
 
 
 def positive(text: str) -> int:
@@ -380,9 +393,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--max-actions", type=positive, default=DEFAULT_MAX_ACTIONS,
                         help="give up on a game after this many actions "
                              f"(default {DEFAULT_MAX_ACTIONS:,})")
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, metavar="SECONDS",
+                        help="time for all tables together; a table stops starting games when "
+                             "its share is used up, so some may play fewer than --games "
+                             f"(default {DEFAULT_BUDGET:g}; 0 = no limit)")
     parser.add_argument("--profile", action="store_true",
-                        help="also run the first selected preset's games under cProfile and "
-                             f"print the top {PROFILE_TOP} functions and where the time goes")
+                        help="then run the first selected preset's games again (the same seeds "
+                             "as its tables played) under cProfile and print the top "
+                             f"{PROFILE_TOP} functions and where the time goes")
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON object instead of tables")
     return parser.parse_args(argv)
@@ -401,29 +419,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     players: list[int] = list(dict.fromkeys(args.players))
 
     if not args.json:
+        limit = f"budget {args.budget:g} s" if args.budget > 0 else "no time budget"
         print(f"pegs {pegs.__version__}: {args.games} random games per table "
-              f"(seeds {seeds[0]}-{seeds[-1]}), Python {platform.python_version()} "
+              f"(seeds {seeds[0]}-{seeds[-1]}, {limit}), Python {platform.python_version()} "
               f"on {platform.machine()}, one process")
         print(HEADER)
-    results: list[TableResult] = []
-    skipped: list[dict[str, Any]] = []
+    tables: list[tuple[str, int, Rules | RulesError]] = []
     for preset in presets:
         for n in players:
             try:
-                rules = Rules.preset(preset, players=n)
+                tables.append((preset, n, Rules.preset(preset, players=n)))
             except RulesError as error:
-                skipped.append({"preset": preset, "players": n, "error": str(error)})
-                if not args.json:
-                    print(skipped_row(preset, n, str(error)), flush=True)
-                continue
-            result = run_table(rules, seeds, args.max_actions)
-            results.append(result)
+                tables.append((preset, n, error))
+    left = sum(isinstance(rules, Rules) for _, _, rules in tables)
+    run_start = time.perf_counter()
+    results: list[TableResult] = []
+    skipped: list[dict[str, Any]] = []
+    for preset, n, table in tables:
+        if isinstance(table, RulesError):
+            skipped.append({"preset": preset, "players": n, "error": str(table)})
             if not args.json:
-                print(table_row(result), flush=True)
+                print(skipped_row(preset, n, str(table)), flush=True)
+            continue
+        share = 0.0
+        if args.budget > 0:
+            share = max(0.0, args.budget - (time.perf_counter() - run_start)) / left
+        left -= 1
+        result = run_table(table, seeds, args.max_actions, share)
+        results.append(result)
+        if not args.json:
+            print(table_row(result), flush=True)
+    if not args.json and any(r.games < r.planned for r in results):
+        print(f"(a games count below {args.games} means the table's share of the time budget "
+              "ran out; --budget 0 plays every seed)")
 
     report = None
     if args.profile:
-        report = profile_preset(presets[0], players, seeds, args.max_actions, PROFILE_TOP)
+        played = {r.players: seeds[:r.games] for r in results if r.preset == presets[0]}
+        report = profile_preset(presets[0], played, args.max_actions, PROFILE_TOP)
         if report is None and not args.json:
             print(f"\nnothing to profile: {presets[0]} allows none of the table sizes")
         elif report is not None and not args.json:
@@ -437,6 +470,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "games_per_table": args.games,
             "seeds": [seeds[0], seeds[-1]],
             "max_actions": args.max_actions,
+            "budget_seconds": args.budget,
             "results": [r.to_json() for r in results],
             "skipped": skipped,
         }
