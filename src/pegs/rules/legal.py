@@ -68,15 +68,15 @@ class Legal:
     base: Pegs = ()
     names: tuple[tuple[str, ...], ...] = ()
     _made: dict[Action, int] = field(default_factory=dict)
-    _listing: Actions | None = None
+    _listing: Sequence[Action] | None = None
 
     def size(self) -> int:
         return len(self.actions) + len(self.lazy)
 
-    def listing(self) -> Actions:
-        """All legal actions as one read-only sequence."""
+    def listing(self) -> Sequence[Action]:
+        """All legal actions as one read-only sequence (a tuple when nothing is lazy)."""
         if self._listing is None:
-            self._listing = Actions(self)
+            self._listing = Actions(self) if self.lazy else tuple(self.actions)
         return self._listing
 
     def made(self, i: int) -> Action:
@@ -676,7 +676,8 @@ class _Generator:
             return
         if plan.out:
             self.add(card, self.come_out(self.ctrl))
-        before = self.legal.size()
+        legal = self.legal
+        before = len(legal.actions) + len(legal.lazy)
         if plan.split == 10:
             self.split_ten(card)
         split_found = self.splits(card, plan.split) if plan.split in (7, 9) else False
@@ -687,7 +688,7 @@ class _Generator:
             self.add(card, self.singles(n, backward=True))
         if plan.swap:
             self.swaps(card)
-        self.other_moves += self.legal.size() - before
+        self.other_moves += len(legal.actions) + len(legal.lazy) - before
 
     def stuck_come_out(self, card: str) -> None:
         rule, stuck = self.rules.stuck_rule, self.turn.stuck_turns
@@ -716,10 +717,10 @@ class _Generator:
         self.other_moves = 0
         ranks = sorted(set(self.turn.hand), key=RANK_ORDER.__getitem__)
         for card in ranks:
-            n = legal.size()
+            n = len(legal.actions) + len(legal.lazy)
             self.card_moves(card)
             self.stuck_come_out(card)
-            if legal.size() > n:
+            if len(legal.actions) + len(legal.lazy) > n:
                 legal.moving_ranks.add(card)
         if (
             self.rules.stuck_rule == "nc_counting"

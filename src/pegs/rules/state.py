@@ -301,8 +301,10 @@ class GameState:
     # --- acting -------------------------------------------------------------------------------
     def apply(self, action: Action) -> GameState:
         """The state after ``action``; raises :class:`IllegalActionError` if it is not legal."""
-        result = self.result_of(action)
-        action = self.canonical(action)
+        result = self._generate().outcome(action)
+        if result is None:
+            action = self.canonical(action)
+            result = self.result_of(action)
         if self.pending is not None:
             return bluff.decide(self, action, result)
         seat = self.turn
