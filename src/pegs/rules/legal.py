@@ -19,6 +19,8 @@ from .settings import RANKS, Rules
 
 RANK_ORDER = {r: i for i, r in enumerate(RANKS)}
 
+_new = tuple.__new__
+
 #: One peg moved with no hit: (seat, from, to).
 Change = tuple[int, int, int]
 #: A move's steps and the layout it leads to (or the one change that makes it).
@@ -335,7 +337,7 @@ class _Generator:
         board = self.board
         names = self.names[seat]
         if not 0 <= dst < self.geo.ring_size or board.occ[dst] == -1:
-            return (Step(names[src + 1], names[dst + 1], op),), (seat, src, dst)
+            return (_new(Step, (names[src + 1], names[dst + 1], op, False)),), (seat, src, dst)
         st = self.step(seat, src, dst, op)
         mark = board.mark()
         ok = board.land(seat, src, dst)
@@ -344,8 +346,14 @@ class _Generator:
         return ((st,), result) if ok else None
 
     def add(self, card: str, moves: Iterable[Move]) -> None:
+        actions, changes = self.legal.actions, self.legal.changes
         for steps, result in moves:
-            self.record(card, steps, result)
+            if type(result[0]) is int:  # one peg moved, no hit: never a repeat
+                action = _new(Action, (card, steps, False, "", ""))
+                actions.append(action)
+                changes[action] = result
+            else:
+                self.record(card, steps, result)
 
     # --- powers ---------------------------------------------------------------------------
     def come_out(self, seats: tuple[int, ...]) -> list[Move]:

@@ -48,11 +48,11 @@ def view(state: GameState, seat: int) -> View:
     secret = Counter(card for owner, card in state.face_down if owner != seat)
     discards = state.discards
     if secret:
-        keep = list(discards)
+        keep = list(reversed(discards))  # drop the latest copies of each secret rank
         for card, count in secret.items():
             for _ in range(count):
                 keep.remove(card)
-        discards = tuple(keep)
+        discards = tuple(reversed(keep))
     pending = state.pending
     if pending is not None and pending.declarer != seat and not pending.revealed:
         pending = replace(pending, action=pending.action._replace(card=HIDDEN))
