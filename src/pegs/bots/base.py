@@ -1,9 +1,15 @@
-"""The bot interface: ``choose(view, legal_actions) -> action``, seeded, view only."""
+"""The bot interface: ``choose(view, legal_actions) -> action``, seeded, view only.
+
+Every bot is built as ``Cls(seed, **options)`` and is given nothing but the seat's
+:class:`~pegs.rules.View` and the legal actions; hidden cards never reach it.  Bots are
+found by name in :data:`BOTS` (imported only when asked for).
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..rules import Action, View
 
@@ -16,11 +22,18 @@ class Bot(Protocol):
     def choose(self, view: View, legal: Sequence[Action]) -> Action: ...
 
 
-def make_bot(kind: str, seed: int) -> Bot:
-    """A bot by name (``random``)."""
-    from .random_bot import RandomBot
+#: Bot name -> "module:Class", strongest last.
+BOTS: dict[str, str] = {
+    "random": "pegs.bots.random_bot:RandomBot",
+    "heuristic": "pegs.bots.heuristic:HeuristicBot",
+    "ismcts": "pegs.bots.ismcts:IsmctsBot",
+}
 
-    kinds = {"random": RandomBot}
-    if kind not in kinds:
-        raise ValueError(f"unknown bot {kind!r}; choose one of: {', '.join(kinds)}")
-    return kinds[kind](seed)
+
+def make_bot(kind: str, seed: int, **options: Any) -> Bot:
+    """A bot by name (``random``, ``heuristic``, ``ismcts``) with its options."""
+    if kind not in BOTS:
+        raise ValueError(f"unknown bot {kind!r}; choose one of: {', '.join(BOTS)}")
+    module, _, cls = BOTS[kind].partition(":")
+    bot: Bot = getattr(importlib.import_module(module), cls)(seed, **options)
+    return bot
