@@ -8,7 +8,7 @@ reports the first bad one by number and reason.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -143,7 +143,3 @@ def load(path: str | Path) -> Record:
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise RecordError(f"{path} is not a JSON game record: {e}") from e
     return from_json(data)
-
-
-def record_of(rules: Rules, seed: int, actions: Sequence[Action]) -> Record:
-    return Record(rules, seed, list(actions))
