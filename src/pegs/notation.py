@@ -72,7 +72,11 @@ def _step_words(geo: Geometry, step: Step, owner: int, src: int, dst: int, split
 def announce(state: GameState, action: Action) -> str:
     """What ``action`` does, said the Pegoo way (the state is the one before the action)."""
     geo = state.geo
+    if action.decision:
+        return _decision_words(state, action)
     card = CARD_WORDS[action.card]
+    if action.declared:
+        card = f"{CARD_WORDS[action.declared]}, face down"
     if action.discard and not action.steps:
         return f"{card}. Can't play; discards."
     after = state.result_of(action)
@@ -94,6 +98,23 @@ def announce(state: GameState, action: Action) -> str:
         where = "back to START" if dst == START else f"to {geo.pegoo_number(dst)}"
         text += f" {geo.pegoo_number(src)} {where}."
     return text
+
+
+def _decision_words(state: GameState, action: Action) -> str:
+    """Bluffing Joker decisions: a doubt, a pass, or the peg sent back to start."""
+    word = action.decision.split()[0]
+    if word == "doubt":
+        pending = state.pending
+        truth = ""
+        if pending is not None:
+            real = CARD_WORDS[pending.action.card]
+            truth = (f" The card is a {real}: a bluff!" if pending.bluff
+                     else f" The card is a {real}: it was true.")
+        return "Doubt!" + truth
+    if word == "pass":
+        return "No doubt."
+    hole = state.geo.parse(action.decision.split()[1])
+    return f"{state.geo.pegoo_number(hole)} back to START."
 
 
 def _hits(
