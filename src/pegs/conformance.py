@@ -165,7 +165,14 @@ def _expected(state: GameState, items: Any, label: str) -> set[OutcomeKey]:
         except NotationError as e:
             raise ScenarioError(f"expect.{label}: {e}") from e
         layout: dict[int, tuple[str, ...]] = {}
-        for seat_text, ps in item.get("pegs", {}).items():
+        raw = item.get("pegs", {})
+        if not isinstance(raw, dict):
+            raise ScenarioError(f"expect.{label}: an outcome's 'pegs' must map seats to lists")
+        for seat_text, ps in raw.items():
+            if not str(seat_text).isdigit() or int(seat_text) >= len(state.pegs):
+                raise ScenarioError(f"expect.{label}: {seat_text!r} is not a seat of this table")
+            if not isinstance(ps, list):
+                raise ScenarioError(f"expect.{label}: seat {seat_text} needs a list of positions")
             seat = int(seat_text)
             try:
                 parsed = tuple(sorted(geo.parse(str(p)) for p in ps))

@@ -243,13 +243,16 @@ class _Generator:
         self.names = geo.names_for(turn.seat)
         self._cache: dict[tuple[str, object], list[Move]] = {}
         self.plans = card_plans(self.rules)
+        self.other_moves = 0  # moves other than coming out (North Carolina counting)
         self._reach: dict[tuple[int, int], tuple[int, int, int]] = {}
         self.own_movable = self.movable(self.ctrl)
 
     # --- helpers --------------------------------------------------------------------------
-    def step(self, seat: int, src: int, dst: int, op: str) -> Step:
-        """The step of a peg of ``seat``, judged (for its hit mark) on the current board."""
-        hit = 0 <= dst < self.geo.ring_size and self.board.occ[dst] not in (-1, seat)
+    def step(self, seat: int, src: int, dst: int, op: str, hit_own: bool = False) -> Step:
+        """The step of a peg of ``seat``, judged (for its hit mark) on the current board;
+        with ``hit_own`` (North Carolina ten) landing on its own colour is a hit too."""
+        occupant = self.board.occ[dst] if 0 <= dst < self.geo.ring_size else -1
+        hit = occupant != -1 and (hit_own or occupant != seat)
         names = self.names[seat]
         return Step(names[src + 1], names[dst + 1], op, hit)
 
@@ -473,8 +476,8 @@ class _Generator:
                                     other = order.get((b_seat, b), -1)
                                     later = (turn_no == 1 if total == 9
                                              else order[(a_seat, a)] > other)
-                                    if other >= 0 and later and self.apart(
-                                            a_seat, a, b_seat, b, total):
+                                    if (other >= 0 and later and not self.track_aliases
+                                            and self.apart(a_seat, a, b_seat, b, total)):
                                         continue  # the other order, already listed
                                     self.record(
                                         card, None,
@@ -541,6 +544,8 @@ class _Generator:
                     m = self.single(q, p, h, ">")
                     if m:
                         self.record(card, *m)
+                        if p != START:  # a joker move that is not a come-out stops counting
+                            self.other_moves += 1
         if self.rules.joker_comes_out:
             self.add(card, self.come_out(self.ctrl))
 
@@ -642,14 +647,14 @@ class _Generator:
         board = self.board
         qa, pa, da, oa = first
         qb, pb, db, ob = second
-        st1 = self.step(qa, pa, da, oa)
+        st1 = self.step(qa, pa, da, oa, hit_own=True)
         m1 = board.mark()
         ok = True
         if board.land(qa, pa, da):
             if board.where(qb, pb, m1) != pb:
                 ok = False
             else:
-                st2 = self.step(qb, pb, db, ob)
+                st2 = self.step(qb, pb, db, ob, hit_own=True)
                 if board.land(qb, pb, db):
                     self.record(card, (st1, st2), board.snapshot())
         board.undo(m1)
@@ -661,7 +666,7 @@ class _Generator:
         board = self.board
         (qa, pa, only_a), (qb, pb, only_b) = first, second
         for d1 in self.ten_targets(qa, pa, k1, f1, only_a):
-            st1 = self.step(qa, pa, d1, ">" if f1 else "<")
+            st1 = self.step(qa, pa, d1, ">" if f1 else "<", hit_own=True)
             m1 = board.mark()
             if board.land(qa, pa, d1):
                 b_now = board.where(qb, pb, m1)
@@ -669,7 +674,7 @@ class _Generator:
                     for d2 in self.ten_targets(qb, b_now, k2, f2, only_b):
                         if b_now >= self.geo.ring_size and not f2:
                             continue
-                        st2 = self.step(qb, b_now, d2, ">" if f2 else "<")
+                        st2 = self.step(qb, b_now, d2, ">" if f2 else "<", hit_own=True)
                         m2 = board.mark()
                         if board.land(qb, b_now, d2):
                             self.record(card, (st1, st2), board.snapshot())
@@ -700,7 +705,8 @@ class _Generator:
 
     def stuck_come_out(self, card: str) -> None:
         rule, stuck = self.rules.stuck_rule, self.turn.stuck_turns
-        if self.plans[card].out:
+        plan = self.plans[card]
+        if plan.out or (plan.joker and self.rules.joker_comes_out):
             return
         if (rule == "pegoo_cant_play_pile" and stuck >= 2) or (
             rule == "havasu_fourth_turn" and stuck >= 3
@@ -722,7 +728,6 @@ class _Generator:
 
     def run(self) -> Legal:
         legal = self.legal
-        self.other_moves = 0
         ranks = sorted(set(self.turn.hand), key=RANK_ORDER.__getitem__)
         for card in ranks:
             n = len(legal.actions) + len(legal.lazy)

@@ -193,7 +193,7 @@ class Rules:
         """
         if name not in PRESET_POWERS:
             raise RulesError(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")
-        unknown = set(overrides) - SETTING_NAMES
+        unknown = set(overrides) - SETTING_NAMES | (set(overrides) & {"name", "powers"})
         if unknown:
             raise RulesError(
                 f"unknown setting {sorted(unknown)[0]!r}; settings are: "
@@ -209,7 +209,10 @@ class Rules:
         return cls(**values)
 
     def with_settings(self, **overrides: Any) -> Rules:
-        """A copy with some settings changed (validated)."""
+        """A copy with some settings changed (validated).  A home that was as long as the
+        pegs stays so when only ``pegs`` changes."""
+        if "pegs" in overrides and "home_holes" not in overrides and self.home_holes == self.pegs:
+            overrides["home_holes"] = 0
         return replace(self, **overrides)
 
     @property
@@ -262,6 +265,10 @@ def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
 
 def _validate(r: Rules) -> None:
     _check_choice("name", r.name, PRESETS)
+    if not (isinstance(r.powers, tuple) and [p[0] for p in r.powers] == list(RANKS)
+            and all(isinstance(t, tuple) and all(isinstance(x, str) for x in t)
+                    for _, t in r.powers)):
+        raise RulesError("powers must give every rank its tuple of power tokens")
     _check_int("players", r.players, 2, 10)
     _check_int("teams", r.teams, 0, r.players)
     if r.teams == 1 or (r.teams and (r.players % r.teams or r.players // r.teams < 2)):
