@@ -1,0 +1,374 @@
+"""The ``pegs`` command, run as a subprocess like a user would."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pegs.rules import IMPLEMENTED, PRESETS, Rules
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = ROOT / "tests" / "scenarios"
+
+
+def pegs(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pegs.cli", *args],
+        capture_output=True, text=True, timeout=300, cwd=cwd,
+    )
+
+
+def no_traceback(proc: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stdout
+
+
+# --- demo and replay -----------------------------------------------------------------------
+
+WIN = re.compile(r"wins after (\d+) turns")
+
+
+def test_demo_ends_with_a_winner_and_is_repeatable() -> None:
+    first = pegs("demo", "--seed", "2")
+    assert first.returncode == 0, first.stderr
+    no_traceback(first)
+    lines = first.stdout.strip().splitlines()
+    m = WIN.search(lines[-1])
+    assert m, lines[-1]
+    numbered = [ln for ln in lines if re.match(r"\s*\d+\. Seat \d", ln)]
+    assert len(numbered) == int(m.group(1))
+    second = pegs("demo", "--seed", "2")
+    assert second.stdout == first.stdout
+    other = pegs("demo", "--seed", "3")
+    assert other.stdout != first.stdout
+
+
+def test_demo_announces_in_the_pegoo_style() -> None:
+    out = pegs("demo", "--seed", "2").stdout
+    moves = [ln.split(": ", 1)[1] for ln in out.splitlines() if re.match(r"\s*\d+\. ", ln)]
+    words = ("Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+             "Jack", "Queen", "King", "Joker")
+    assert moves
+    for text in moves:
+        assert text.split(".")[0] in words, text
+        assert text.endswith(".")
+
+
+def test_demo_save_then_replay_verifies(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    demo = pegs("demo", "--seed", "5", "--quiet", "--save", str(path))
+    assert demo.returncode == 0, demo.stderr
+    m = WIN.search(demo.stdout)
+    assert m
+    data = json.loads(path.read_text())
+    assert data["seed"] == 5 and data["rules"]["name"] == "pegoo"
+    assert len(data["actions"]) == int(m.group(1))
+    replay = pegs("replay", str(path))
+    assert replay.returncode == 0, replay.stderr
+    no_traceback(replay)
+    assert f"All {len(data['actions'])} actions verified." in replay.stdout
+    assert f"after {m.group(1)} turns" in replay.stdout
+    quiet = pegs("replay", "--quiet", str(path))
+    assert quiet.returncode == 0
+    assert len(quiet.stdout.splitlines()) < 5
+
+
+@pytest.mark.parametrize("preset", sorted(IMPLEMENTED))
+def test_demo_for_every_implemented_preset(preset: str, tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    proc = pegs("demo", "--rules", preset, "--seed", "1", "--quiet", "--save", str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert WIN.search(proc.stdout)
+    replay = pegs("replay", "--quiet", str(path))
+    assert replay.returncode == 0, replay.stderr
+    assert "verified" in replay.stdout
+
+
+def test_demo_table_options() -> None:
+    proc = pegs("demo", "--rules", "basic", "--players", "6", "--teams", "3",
+                "--set", "holes_per_side=20", "--seed", "1", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    assert "6 players" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["demo", "--players", "7", "--teams", "2"],
+        ["demo", "--set", "holes_per_side=30"],
+        ["demo", "--set", "pegs=2"],
+        ["demo", "--players", "11"],
+        ["demo", "--set", "nonsense=1"],
+        ["demo", "--set", "novalue"],
+    ],
+)
+def test_impossible_tables_are_one_line_errors(args: list[str]) -> None:
+    proc = pegs(*args)
+    assert proc.returncode == 2
+    no_traceback(proc)
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert proc.stderr.startswith("pegs: ")
+
+
+@pytest.fixture(scope="module")
+def good_record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    path = tmp_path_factory.mktemp("rec") / "good.json"
+    assert pegs("demo", "--seed", "2", "--quiet", "--save", str(path)).returncode == 0
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+def _tampered(data: dict[str, Any], how: str) -> str:
+    if how == "truncated":
+        text = json.dumps(data)
+        return text[: len(text) // 3]
+    data = json.loads(json.dumps(data))
+    if how == "action":
+        data["actions"][9] = "K: 9.1>9.11"
+    elif how == "garbled-action":
+        data["actions"][9] = "not a move"
+    elif how == "version":
+        data["version"] = 99
+    elif how == "format":
+        data["format"] = "chess"
+    elif how == "settings":
+        data["rules"]["players"] = 11
+    elif how == "powers":
+        data["rules"]["powers"] = 5
+    elif how == "actions-not-list":
+        data["actions"] = "A: S>0.5"
+    elif how == "result":
+        data["result"]["seats"] = [9]
+    elif how == "seed":
+        data["seed"] = "two"
+    elif how == "array":
+        data = [data]
+    elif how == "null":
+        data = None
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["truncated", "action", "garbled-action", "version", "format", "settings", "powers",
+     "actions-not-list", "result", "seed", "array", "null"],
+)
+def test_replay_of_a_bad_record_is_a_one_line_error(
+    tmp_path: Path, how: str, good_record: dict[str, Any]
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(_tampered(good_record, how))
+    proc = pegs("replay", str(path))
+    no_traceback(proc)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("pegs: ")
+    if how in ("action", "garbled-action"):
+        assert "action 10" in lines[0]
+
+
+def test_replay_of_a_missing_file(tmp_path: Path) -> None:
+    proc = pegs("replay", str(tmp_path / "missing.json"))
+    no_traceback(proc)
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_replay_of_a_directory(tmp_path: Path) -> None:
+    proc = pegs("replay", str(tmp_path))
+    no_traceback(proc)
+    assert proc.returncode == 2
+
+
+# --- cue cards ------------------------------------------------------------------------------
+
+
+def _card_line(text: str, name: str) -> str:
+    for line in text.splitlines():
+        if line.strip().startswith(name + " "):
+            return line
+    raise AssertionError(f"no {name} line in:\n{text}")
+
+
+def test_havasu_cue_card_has_high_faces() -> None:
+    proc = pegs("rules", "havasu")
+    assert proc.returncode == 0
+    for name, n in (("Jack", "11"), ("Queen", "12"), ("King", "13")):
+        line = _card_line(proc.stdout, name)
+        assert re.search(rf"\b{n}\b", line), line
+        assert "out" in line.lower()
+
+
+def test_basic_cue_card_faces_move_ten() -> None:
+    proc = pegs("rules", "basic")
+    for name in ("Jack", "Queen", "King"):
+        line = _card_line(proc.stdout, name)
+        assert re.search(r"\b10\b", line) and not re.search(r"\b1[123]\b", line)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_cue_card_for_every_preset(preset: str) -> None:
+    proc = pegs("rules", preset)
+    assert proc.returncode == 0, proc.stderr
+    assert f"({preset})" in proc.stdout.splitlines()[0]
+    r = Rules.preset(preset)
+    assert f"{r.holes_per_side} holes" in proc.stdout
+    for name in ("Ace", "Joker"):
+        _card_line(proc.stdout, name)
+
+
+def test_cue_card_with_table_options() -> None:
+    proc = pegs("rules", "pegoo", "--players", "6", "--teams", "3")
+    assert proc.returncode == 0
+    assert "3 teams of 2" in proc.stdout
+
+
+def test_unknown_preset_is_refused() -> None:
+    proc = pegs("rules", "wahoo")
+    assert proc.returncode == 2
+    no_traceback(proc)
+
+
+# --- conformance ----------------------------------------------------------------------------
+
+SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
+
+
+def _conformance(*paths: Path | str, extra: tuple[str, ...] = ()
+                 ) -> tuple[subprocess.CompletedProcess[str], int, int]:
+    proc = pegs("conformance", *extra, *map(str, paths))
+    no_traceback(proc)
+    lines = proc.stdout.strip().splitlines()
+    m = SUMMARY.match(lines[-1])
+    assert m, lines[-1]
+    for line in lines[:-1]:
+        if not extra:
+            assert line.startswith(("PASS ", "FAIL ")), line
+    return proc, int(m.group(1)), int(m.group(2))
+
+
+def _scenario(**changes: Any) -> dict[str, Any]:
+    sc: dict[str, Any] = {
+        "name": "ace-comes-out",
+        "rules": "pegoo",
+        "pegs": {"0": ["S", "S", "S", "S"]},
+        "to_move": 0,
+        "hand": ["A"],
+        "expect": {"exactly": [{"card": "A", "pegs": {"0": ["0.5", "S", "S", "S"]}}]},
+    }
+    sc.update(changes)
+    return sc
+
+
+def _write(tmp_path: Path, name: str, content: Any) -> Path:
+    path = tmp_path / name
+    path.write_text(content if isinstance(content, str) else json.dumps(content))
+    return path
+
+
+def test_conformance_passing_file(tmp_path: Path) -> None:
+    path = _write(tmp_path, "ok.json", [_scenario(), _scenario(name="second")])
+    proc, passed, failed = _conformance(path)
+    assert (passed, failed) == (2, 0)
+    assert proc.returncode == 0
+    assert "PASS ace-comes-out" in proc.stdout
+
+
+def test_conformance_failing_scenario_names_missing_and_unexpected(tmp_path: Path) -> None:
+    wrong = _scenario(expect={"exactly": [{"card": "A", "pegs": {"0": ["0.6", "S", "S", "S"]}}]})
+    path = _write(tmp_path, "wrong.json", [_scenario(), wrong])
+    proc, passed, failed = _conformance(path)
+    assert (passed, failed) == (1, 1)
+    assert proc.returncode == 1
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("FAIL"))
+    assert "missing" in line and "unexpected" in line and "0.6" in line and "0.5" in line
+
+
+def test_conformance_json_prints_outcomes(tmp_path: Path) -> None:
+    path = _write(tmp_path, "ok.json", [_scenario()])
+    proc, passed, _ = _conformance(path, extra=("--json",))
+    assert passed == 1
+    outs = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    assert outs and outs[0]["outcomes"] == [{"card": "A", "pegs": {"0": ["0.5", "S", "S", "S"]}}]
+
+
+BAD_SCENARIOS: dict[str, Any] = {
+    "invalid-json": "[{\"name\": ",
+    "not-an-array": "5",
+    "missing-expect": [{k: v for k, v in _scenario().items() if k != "expect"}],
+    "missing-hand": [{k: v for k, v in _scenario().items() if k != "hand"}],
+    "missing-rules": [{k: v for k, v in _scenario().items() if k != "rules"}],
+    "missing-to-move": [{k: v for k, v in _scenario().items() if k != "to_move"}],
+    "wrong-seat": [_scenario(pegs={"7": ["S", "S", "S", "S"]})],
+    "to-move-out-of-range": [_scenario(to_move=4)],
+    "unknown-preset": [_scenario(rules="wahoo")],
+    "bad-position": [_scenario(pegs={"0": ["0.99", "S", "S", "S"]})],
+    "wrong-peg-count": [_scenario(pegs={"0": ["S", "S"]})],
+    "two-pegs-one-hole": [_scenario(pegs={"0": ["0.5", "S", "S", "S"], "1": ["0.5", "S", "S",
+                                                                                "S"]})],
+    "bad-card": [_scenario(hand=["Z"])],
+    "bad-setup": [_scenario(setup={"players": 7, "teams": 2})],
+    "expect-empty": [_scenario(expect={})],
+    "not-an-object": [5],
+    "outcome-for-a-missing-seat": [_scenario(expect={"exactly": [
+        {"card": "A", "pegs": {"9": ["0.5", "S", "S", "S"]}}]})],
+    "outcome-pegs-not-an-object": [_scenario(expect={"exactly": [
+        {"card": "A", "pegs": ["0.5", "S", "S", "S"]}]})],
+    "outcome-without-card": [_scenario(expect={"exactly": [{"pegs": {}}]})],
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_SCENARIOS))
+def test_conformance_malformed_scenarios_fail_cleanly(tmp_path: Path, case: str) -> None:
+    bad = _write(tmp_path, "bad.json", BAD_SCENARIOS[case])
+    good = _write(tmp_path, "good.json", [_scenario()])
+    proc, passed, failed = _conformance(good, bad)
+    assert proc.returncode == 1
+    assert passed == 1 and failed >= 1
+    fails = [ln for ln in proc.stdout.splitlines() if ln.startswith("FAIL")]
+    assert fails and all(len(ln) > len("FAIL x: ") for ln in fails)
+
+
+def test_conformance_missing_file_fails(tmp_path: Path) -> None:
+    proc, _, failed = _conformance(tmp_path / "nope.json")
+    assert proc.returncode == 1 and failed == 1
+
+
+def test_conformance_of_nothing_is_not_a_pass(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    proc = pegs("conformance", str(tmp_path / "empty"))
+    assert proc.returncode == 1
+    assert proc.stdout.strip().splitlines()[-1] == "0 passed, 0 failed"
+
+
+def test_conformance_not_implemented_preset(tmp_path: Path) -> None:
+    missing = sorted(set(PRESETS) - set(IMPLEMENTED))
+    path = _write(tmp_path, "presets.json", [
+        _scenario(name=f"sc-{p}", rules=p, pegs={}, hand=["A"],
+                  expect={"includes": [{"card": "A", "pegs": {"0": (
+                      ["0.5"] + ["S"] * (Rules.preset(p).pegs - 1))}}]})
+        for p in PRESETS
+    ])
+    proc, passed, failed = _conformance(path)
+    assert passed == len(IMPLEMENTED)
+    assert failed == len(missing)
+    for p in missing:
+        assert f"FAIL sc-{p}: preset not implemented" in proc.stdout
+    for p in IMPLEMENTED:
+        assert f"PASS sc-{p}" in proc.stdout
+
+
+def test_conformance_on_the_project_scenarios() -> None:
+    proc, passed, _ = _conformance(SCENARIOS)
+    fails = [ln for ln in proc.stdout.splitlines() if ln.startswith("FAIL")]
+    for line in fails:
+        assert "preset not implemented" in line, line
+    assert passed > 0
+    assert proc.returncode == (1 if fails else 0)
