@@ -1,0 +1,770 @@
+"""A heuristic bot that plays like a good club player, from its seat's view only.
+
+For every legal action it looks at the peg layout the action leads to and scores it with
+a weighted evaluation (:class:`Weights`), then subtracts what the card played was worth
+keeping in the hand.  Only the view and the legal actions are used.  Layouts of plain
+moves and swaps are read off the action's steps (:func:`quick_result`); the others (hits,
+decisions) come from one state sampled from the view per decision
+(:func:`pegs.rules.determinize.sample_state` and ``result_of``): the board result of an
+action never depends on the hidden cards, so any sample gives the right layout.  The
+evaluation is incremental: per-seat values are cached by the seat's pegs and the danger
+map of the board before the decision is corrected only for the pegs an action moves, so
+the hundreds of North Carolina tens cost little.
+
+The evaluation, from the side of the seat to decide (partners' pegs count as its own):
+
+- progress: a peg out of start is worth ``out``; each hole travelled from the out-hole
+  towards the door ``hole``; a peg in home ``home`` more plus its depth; a peg settled at
+  the far end of home ``settled`` more;
+- binding up home ("Kiss of Death"): ``bind`` per empty hole ahead of a home peg that is
+  not all the way in, ``block`` per peg still outside that can no longer fit behind it;
+- pegs on the ring: ``few_out`` per missing movable peg below two per player;
+- danger: each own-team ring peg loses ``danger`` times its value times the chance that an
+  opponent hits it before the team moves again (opponents' out-holes while they have pegs
+  in start, 8 behind an out-hole, opponents' doors, opponents' pegs within reach behind
+  or 8 ahead);
+- opponents: their progress counts against (with several opposing teams, half the mean
+  and half the leader), so hits are worth more the further the victim had come;
+- ``partner_door`` extra for sending a partner's peg to its door.
+
+Cards kept in the hand are worth something too (:func:`keep_values`): the joker a lot
+(``joker_keep``, ``joker_endgame`` once the team is close to winning), come-out cards while
+pegs wait in start, small cards while pegs are near home.  Playing or discarding a card
+costs its keep value, so the bot holds jokers, uses the least useful card and throws away
+the least useful one when it cannot move.
+
+Bluffing Joker: the bot picks the best move over every declarable rank; if a card in the
+hand makes that move truly it declares that card, otherwise it bluffs with its least
+valuable card, paying ``bluff`` plus the chance of a doubt (``doubted`` at least, more for
+ranks the table has mostly seen, and for the rare joker) times what a doubt costs: the
+move and its most advanced ring peg.  Asked to doubt, it doubts rarely (``doubt_base``),
+more when the declared rank is unlikely given the cards it has seen (:func:`likelihood`:
+the chance that the declarer's hand holds the rank, against a rank with no copy seen;
+always when every copy is accounted for) and when the move hurts its team.  Choosing the
+peg to send back, it sends the one whose loss helps its team most (the most advanced).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
+from functools import lru_cache
+from typing import Any
+
+from ..rules import Action, Rules, View
+from ..rules.bluff import DOUBT, PASS, redo
+from ..rules.board import START, Geometry, geometry
+from ..rules.determinize import sample_state
+from ..rules.legal import card_plans, controlled
+from ..rules.state import GameState
+
+Pegs = tuple[tuple[int, ...], ...]
+
+#: Score of a layout in which the deciding seat's team has won.
+WIN = 100_000.0
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The weights of the evaluation (in "holes" of progress); any may be given as a bot option."""
+
+    out: float = 12.0  # a peg out of start
+    hole: float = 1.0  # per hole travelled from the out-hole
+    home: float = 10.0  # a peg in home (safe)
+    settled: float = 12.0  # a peg settled at the far end of home
+    bind: float = 2.5  # per empty home hole ahead of a peg not all the way in
+    block: float = 4.0  # per outside peg that no longer fits behind such a peg
+    few_out: float = 5.0  # per movable peg missing below two on the ring per player
+    danger: float = 1.0  # times the expected loss of own-team ring pegs
+    partner_door: float = 4.0  # a partner's peg sent to its door by a landing
+    opponents: float = 1.0  # weight of the opponents' progress
+    joker_keep: float = 30.0  # the value of holding a joker
+    joker_endgame: float = 5.0  # ... once the team is close to winning
+    come_out_keep: float = 5.0  # an A, J, Q or K while pegs wait in start
+    small_keep: float = 2.5  # A to 6 while pegs are near home
+    bluff: float = 1.0  # a declaration with another card than the declared rank ...
+    doubted: float = 0.12  # ... is doubted this often at least (then costs move and a peg)
+    doubt_base: float = 0.02  # chance to doubt a plausible declaration
+
+
+WEIGHT_NAMES = frozenset(f.name for f in fields(Weights))
+
+_CARD_BASE = {
+    "A": 2.5, "2": 1.5, "3": 1.0, "4": 1.5, "5": 1.0, "6": 1.0, "7": 3.0, "8": 2.5,
+    "9": 2.0, "10": 1.5, "J": 1.5, "Q": 1.5, "K": 1.5, "Joker": 0.0,
+}
+_COME_OUT = ("A", "J", "Q", "K")
+_SMALL = ("A", "2", "3", "4", "5", "6")
+
+
+# --- tables per rule set -------------------------------------------------------------------
+
+
+class Tables:
+    """What the evaluation needs that follows from the rules alone."""
+
+    def __init__(self, rules: Rules) -> None:
+        geo = geometry(rules)
+        self.geo: Geometry = geo
+        ring = geo.ring_size
+        self.ring = ring
+        #: holes from the out-hole to the door
+        self.track = ring - 5
+        #: to_door[q][h]: holes from ring hole h forward to seat q's door
+        self.to_door = tuple(
+            tuple((geo.door[q] - h) % ring for h in range(ring)) for q in range(geo.players)
+        )
+        plans = card_plans(rules)
+        total = rules.total_cards
+        per_rank = Counter({r: 4 * rules.decks for r in plans})
+        per_rank["Joker"] = rules.decks * rules.jokers_per_deck + rules.extra_jokers
+        hand = rules.hand_size + (1 if rules.turn_order == "draw_then_play" else 0)
+        fwd = [0.0] * 14
+        back = [0.0] * 14
+        out = 0.0
+        jokers = per_rank["Joker"] / total
+        for rank, plan in plans.items():
+            share = per_rank[rank] / total
+            if plan.out:
+                out += share
+            for n in plan.forward:
+                fwd[n] += share
+            for n in plan.backward:
+                back[n] += share
+            if plan.split == 7:
+                for n in range(1, 7):
+                    fwd[n] += 0.5 * share
+            elif plan.split == 9:
+                for n in range(1, 9):
+                    fwd[n] += 0.3 * share
+                    back[n] += 0.3 * share
+            elif plan.split == 10:
+                for n in range(1, 10):
+                    fwd[n] += 0.2 * share
+                    back[n] += 0.2 * share
+
+        def chance(share: float) -> float:
+            return 1.0 - (1.0 - min(share, 1.0)) ** hand
+
+        #: chance that an opponent peg d holes behind (ahead) can land on a hole, d 0..13
+        self.p_fwd = tuple(chance(s) * 0.8 for s in fwd)
+        self.p_back = tuple(chance(s) * 0.8 for s in back)
+        self.reach_fwd = max((d for d in range(14) if fwd[d] > 0), default=0)
+        self.reach_back = max((d for d in range(14) if back[d] > 0), default=0)
+        #: an opponent with pegs in start comes out on its out-hole
+        self.p_out = chance(out) * 0.6
+        #: ... and then goes back 8 (two turns away)
+        self.p_corner = chance(out) * chance(back[8]) * 0.3
+        self.p_door = 0.05
+        self.p_joker = 0.25 * chance(jokers) if rules.joker_rule != "hit_start_first" else 0.0
+        self.per_rank = per_rank
+        self.plans = plans
+
+
+@lru_cache(maxsize=64)
+def tables(rules: Rules) -> Tables:
+    return Tables(rules)
+
+
+# --- the evaluation ------------------------------------------------------------------------
+
+
+class Evaluator:
+    """Scores peg layouts from one seat's side.
+
+    Built around a base layout (the board before the decision): a layout that differs from
+    it in a peg or two costs a few dictionary look-ups for the seats' progress and a short
+    loop over the team's ring pegs for the danger, whose distance part is the base's
+    threat map corrected for the opponents' pegs that moved.
+    """
+
+    def __init__(self, rules: Rules, seat: int, weights: Weights, base: Pegs) -> None:
+        t = tables(rules)
+        self.t = t
+        self.w = weights
+        geo = t.geo
+        self.geo = geo
+        self.seat = seat
+        self.team = geo.team_seats[seat]
+        self.opps = tuple(q for q in range(geo.players) if geo.opponent[seat][q])
+        teams: dict[int, list[int]] = {}
+        for q in self.opps:
+            teams.setdefault(geo.team_of[q], []).append(q)
+        self.opp_teams = tuple(tuple(v) for v in teams.values())
+        self._seat: dict[tuple[int, tuple[int, ...]], float] = {}
+        self._static: dict[tuple[bool, ...], list[float]] = {}
+        ring = t.ring
+        #: log of the chance to miss a hole d holes ahead of an opponent's peg (d mod ring)
+        rel = [0.0] * ring
+        for d in range(1, t.reach_fwd + 1):
+            rel[d] += math.log(1.0 - t.p_fwd[d])
+        for d in range(1, t.reach_back + 1):
+            rel[ring - d] += math.log(1.0 - t.p_back[d])
+        self.rel = rel
+        self.offsets = [(d, v) for d, v in enumerate(rel) if v]
+        self.base = base
+        threat = [0.0] * ring
+        for q in self.opps:
+            for g in base[q]:
+                if 0 <= g < ring:
+                    for d, v in self.offsets:
+                        threat[(g + d) % ring] += v
+        self.threat = threat
+        self.base_static = self.static_danger(base)
+
+    # -- progress of one seat ---------------------------------------------------------------
+    def ring_value(self, q: int, h: int) -> float:
+        w, t = self.w, self.t
+        return w.out + w.hole * (t.track - t.to_door[q][h])
+
+    def seat_value(self, q: int, ps: tuple[int, ...]) -> float:
+        key = (q, ps)
+        got = self._seat.get(key)
+        if got is not None:
+            return got
+        w, t = self.w, self.t
+        ring, holes = t.ring, t.geo.home_holes
+        value = 0.0
+        start = on_ring = 0
+        home: list[int] = []
+        for p in ps:
+            if p == START:
+                start += 1
+            elif p < ring:
+                on_ring += 1
+                value += w.out + w.hole * (t.track - t.to_door[q][p])
+            else:
+                home.append(p - ring + 1)
+        if home:
+            home.sort()
+            top = holes
+            i = len(home) - 1
+            while i >= 0 and home[i] == top:
+                top -= 1
+                i -= 1
+            settled = len(home) - 1 - i
+            base = w.out + w.hole * t.track + w.home
+            value += sum(base + w.hole * k for k in home) + w.settled * settled
+            if i >= 0:  # pegs in home not all the way in
+                outside = start + on_ring
+                ahead = 0
+                nxt = top + 1
+                for k in reversed(home[: i + 1]):
+                    ahead += nxt - k - 1
+                    nxt = k
+                value -= w.bind * ahead * (1.0 if outside else 0.5)
+                value -= w.block * max(0, outside - (home[0] - 1))
+        missing = max(0, min(2, start + on_ring) - on_ring)
+        value -= w.few_out * missing
+        self._seat[key] = value
+        return value
+
+    # -- danger to the team's ring pegs ----------------------------------------------------
+    def static_danger(self, pegs: Pegs) -> list[float]:
+        """Per ring hole: the log of the chance to escape the hits that do not depend on
+        distance (a joker, an opponent's door, out-hole and the hole 8 behind it)."""
+        mask = tuple(START in pegs[q] for q in self.opps)
+        got = self._static.get(mask)
+        if got is not None:
+            return got
+        t, geo = self.t, self.geo
+        miss = [math.log(1.0 - t.p_joker)] * t.ring
+        for q, waiting in zip(self.opps, mask, strict=True):
+            miss[geo.door[q]] += math.log(1.0 - t.p_door)
+            if waiting:
+                out = geo.out_hole[q]
+                miss[out] += math.log(1.0 - t.p_out)
+                miss[(out - 8) % t.ring] += math.log(1.0 - t.p_corner)
+        self._static[mask] = miss
+        return miss
+
+    def danger(self, pegs: Pegs) -> float:
+        """The expected loss of the team's ring pegs before the team moves again."""
+        t, base = self.t, self.base
+        ring = t.ring
+        static = self.base_static
+        added: list[int] = []
+        removed: list[int] = []
+        for q in self.opps:
+            now, was = pegs[q], base[q]
+            if now is not was and now != was:
+                static = self.static_danger(pegs)
+                added += [g for g in now if 0 <= g < ring and g not in was]
+                removed += [g for g in was if 0 <= g < ring and g not in now]
+        threat, rel, exp = self.threat, self.rel, math.exp
+        loss = 0.0
+        for q in self.team:
+            for h in pegs[q]:
+                if not 0 <= h < ring:
+                    continue
+                log = static[h] + threat[h]
+                for g in added:
+                    log += rel[(h - g) % ring]
+                for g in removed:
+                    log -= rel[(h - g) % ring]
+                loss += (1.0 - exp(log)) * self.ring_value(q, h)
+        return self.w.danger * loss
+
+    # -- the whole board ---------------------------------------------------------------------
+    def team_value(self, pegs: Pegs, seats: Sequence[int]) -> float:
+        return sum(self.seat_value(q, pegs[q]) for q in seats)
+
+    def board(self, pegs: Pegs) -> float:
+        """The layout's worth for the deciding seat's team (higher is better)."""
+        home = self.geo.all_home
+        if all(pegs[q] == home for q in self.team):
+            return WIN
+        own = self.team_value(pegs, self.team) - self.danger(pegs)
+        if not self.opp_teams:
+            return own
+        values = [self.team_value(pegs, seats) for seats in self.opp_teams]
+        opp = values[0]
+        if len(values) > 1:  # several opposing teams: half the mean, half the leader
+            opp = 0.5 * sum(values) / len(values) + 0.5 * max(values)
+        return own - self.w.opponents * opp
+
+
+# --- layouts without the engine ----------------------------------------------------------------
+
+
+@lru_cache(maxsize=256)
+def _position_names(rules: Rules, mover: int) -> dict[str, tuple[int, int]]:
+    """Step text -> (owner, position) as ``mover`` writes them; owner -1 for a ring hole
+    (whoever stands there)."""
+    geo = geometry(rules)
+    names = geo.names_for(mover)
+    out: dict[str, tuple[int, int]] = {}
+    for q, row in enumerate(names):
+        for i, text in enumerate(row):
+            pos = i - 1
+            if 0 <= pos < geo.ring_size:
+                out[text] = (-1, pos)
+            elif "@" in text or q == mover:
+                out[text] = (q, pos)
+    return out
+
+
+def quick_result(rules: Rules, pegs: Pegs, mover: int, action: Action) -> Pegs | None:
+    """The layout after ``action`` when no peg lands on another (plain moves and swaps),
+    read off its steps; None when the engine must resolve hits."""
+    if action.decision:
+        return None
+    if not action.steps:
+        return pegs
+    names = _position_names(rules, mover)
+    ring = geometry(rules).ring_size
+    moves: list[tuple[int, int, int]] = []
+    occupant = {p: q for q, ps in enumerate(pegs) for p in ps if 0 <= p < ring}
+    for step in action.steps:
+        if step.hit:
+            return None
+        a, b = names.get(step.src), names.get(step.dst)
+        if a is None or b is None:
+            return None
+        owner, src = a
+        dst = b[1]
+        if owner < 0:
+            owner = occupant.get(src, -1)
+            if owner < 0:
+                return None
+        if step.op == "~":
+            other = occupant.get(dst, -1)
+            if other < 0:
+                return None
+            moves += [(owner, src, dst), (other, dst, src)]
+            occupant[src], occupant[dst] = other, owner
+            continue
+        if dst in occupant:  # a landing (a ten may land on its own colour, unmarked)
+            return None
+        moves.append((owner, src, dst))
+        occupant.pop(src, None)
+        if 0 <= dst < ring:
+            occupant[dst] = owner
+    out = list(pegs)
+    for q, src, dst in moves:
+        lst = list(out[q])
+        if src not in lst:
+            return None
+        lst[lst.index(src)] = dst
+        lst.sort()
+        out[q] = tuple(lst)
+    return tuple(out)
+
+
+# --- the hand --------------------------------------------------------------------------------
+
+
+def endgame(view: View) -> bool:
+    """Is the viewing seat's team (or an opponent) close to winning?"""
+    geo = geometry(view.rules)
+    ring = geo.ring_size
+
+    def left(seats: Sequence[int]) -> int:
+        return sum(1 for q in seats for p in view.pegs[q] if p < ring)
+
+    team = geo.team_seats[view.seat]
+    if left(team) <= len(team):
+        return True
+    opponents = [q for q in range(geo.players) if geo.opponent[view.seat][q]]
+    return any(left(geo.team_seats[q]) <= 1 for q in opponents)
+
+
+def keep_values(view: View, weights: Weights) -> dict[str, float]:
+    """What each card of the hand is worth keeping (the cost of playing or discarding it)."""
+    geo = geometry(view.rules)
+    ring = geo.ring_size
+    seats = controlled(geo, view.pegs, view.seat) or (view.seat,)
+    start = any(START in view.pegs[q] for q in seats)
+    near = False
+    for q in seats:
+        door = geo.door[q]
+        for p in view.pegs[q]:
+            on_ring_near = 0 <= p < ring and (door - p) % ring <= 8
+            if on_ring_near or (p >= ring and view.pegs[q] != geo.all_home):
+                near = True
+    counts = Counter(view.hand)
+    values: dict[str, float] = {}
+    for card, n in counts.items():
+        v = _CARD_BASE.get(card, 1.0)
+        if card == "Joker":
+            v = weights.joker_endgame if endgame(view) else weights.joker_keep
+        if start and card in _COME_OUT:
+            v += weights.come_out_keep
+        if near and card in _SMALL:
+            v += weights.small_keep
+        if tables(view.rules).plans[card].split == 10:  # the North Carolina ten
+            v += 2.0
+        values[card] = v if n == 1 else v * 0.6
+    return values
+
+
+# --- Bluffing Joker decisions --------------------------------------------------------------
+
+
+def _none_held(unseen: int, left: int, held: int) -> float:
+    """The chance that ``held`` cards drawn from ``unseen`` miss all ``left`` copies."""
+    none = 1.0
+    for i in range(min(held, unseen)):
+        none *= max(0.0, (unseen - left - i) / (unseen - i))
+    return none
+
+
+def likelihood(view: View, rank: str, held: int, public_only: bool = False) -> float:
+    """How likely a hand of ``held`` unseen cards holds ``rank``, relative to a rank none of
+    whose copies (4 per deck) has been seen: 1.0 or more is plausible, 0.0 impossible.
+
+    Counts the cards this seat has seen: the public discards and piles, and its own hand
+    unless ``public_only`` (what the other seats know of it)."""
+    rules = view.rules
+    total = tables(rules).per_rank[rank]
+    seen = view.discards.count(rank) + sum(pile.count(rank) for pile in view.piles)
+    known = len(view.discards) + sum(len(pile) for pile in view.piles)
+    if not public_only:
+        seen += view.hand.count(rank)
+        known += len(view.hand)
+    left = total - seen
+    if left <= 0:
+        return 0.0
+    unseen = rules.total_cards - known
+    typical = 1.0 - _none_held(unseen, 4 * rules.decks, held)
+    return (1.0 - _none_held(unseen, left, held)) / typical if typical > 0 else 1.0
+
+
+def doubt_chance(likely: float, base: float) -> float:
+    """How often to doubt a declaration of a rank this ``likely`` (see :func:`likelihood`):
+    rarely when it is as plausible as any, more as its copies run out, always at none."""
+    if likely <= 0.0:
+        return 1.0
+    return min(1.0, base + (1.0 - base) * max(0.0, 1.0 - likely) ** 3)
+
+
+# --- the bot -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Choice:
+    action: Action
+    after: Pegs
+    score: float
+
+
+class Results:
+    """The layouts that actions lead to: plain moves read off their steps, the rest from
+    one state sampled from the view (made when first needed)."""
+
+    def __init__(self, view: View, rng: random.Random) -> None:
+        self.view = view
+        self.rng = rng
+        self._state: GameState | None = None
+
+    def state(self) -> GameState:
+        if self._state is None:
+            self._state = sample_state(self.view, self.rng)
+        return self._state
+
+    def after(self, action: Action) -> Pegs:
+        v = self.view
+        quick = quick_result(v.rules, v.pegs, v.turn, action)
+        return quick if quick is not None else self.state().result_of(action)
+
+
+class HeuristicBot:
+    """Scores every legal action with a club player's evaluation; ties broken by its seed."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0, **options: Any) -> None:
+        unknown = set(options) - WEIGHT_NAMES
+        if unknown:
+            raise ValueError(
+                f"unknown heuristic option {sorted(unknown)[0]!r}; options are: "
+                + ", ".join(sorted(WEIGHT_NAMES))
+            )
+        self.weights = replace(Weights(), **{k: float(v) for k, v in options.items()})
+        self.rng = random.Random(seed)
+        self._sample_rng = random.Random(f"heuristic-sample-{seed}")
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        return self._decide(view, legal).action
+
+    def explain(self, view: View, legal: Sequence[Action]) -> tuple[Action, str]:
+        """The chosen action and a one-line reason in plain words."""
+        choice = self._decide(view, legal)
+        return choice.action, reason(view, choice.action, view.pegs, choice.after)
+
+    # -- deciding -------------------------------------------------------------------------------
+    def _decide(self, view: View, legal: Sequence[Action]) -> Choice:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 2 and legal[0] == DOUBT and legal[1] == PASS:
+            return self._doubt_or_pass(view)
+        results = Results(view, self._sample_rng)
+        if len(legal) == 1:
+            only = legal[0]
+            return Choice(only, view.pegs if only.decision else results.after(only), 0.0)
+        ev = Evaluator(view.rules, view.seat, self.weights, view.pegs)
+        if legal[0].decision:
+            return self._send(view, legal, results, ev)
+        return self._best_play(view, legal, results, ev)
+
+    def _pick(self, scored: list[Choice]) -> Choice:
+        best = max(c.score for c in scored)
+        top = [c for c in scored if c.score >= best - 1e-9]
+        return top[0] if len(top) == 1 else top[self.rng.randrange(len(top))]
+
+    def _best_play(self, view: View, legal: Sequence[Action], results: Results,
+                   ev: Evaluator) -> Choice:
+        w = self.weights
+        keep = keep_values(view, w)
+        geo = ev.geo
+        partners = [q for q in ev.team if q != view.seat]
+        before = view.pegs
+        now = ev.board(before)
+        best_peg = 0.0
+        if view.rules.bluffing:  # a doubted bluff costs the move and the best ring peg
+            ring = geo.ring_size
+            best_peg = max((ev.ring_value(view.seat, p) for p in before[view.seat]
+                            if 0 <= p < ring), default=0.0)
+        risks: dict[str, float] = {}
+        doubters = len(ev.opps)
+        boards: dict[Pegs, float] = {}
+        scores: list[float] = []
+        afters: list[Pegs] = []
+        for action in legal:
+            after = results.after(action)
+            value = boards.get(after)
+            if value is None:
+                value = ev.board(after)
+                for q in partners:
+                    door = geo.door[q]
+                    if after[q] != before[q] and door in after[q] and door not in before[q]:
+                        value += w.partner_door
+                boards[after] = value
+            score = value - keep.get(action.card, 0.0)
+            if action.declared and action.declared != action.card:
+                risk = risks.get(action.declared)
+                if risk is None:
+                    likely = likelihood(view, action.declared, len(view.hand), True)
+                    p = 1.0 - (1.0 - doubt_chance(likely, w.doubt_base)) ** doubters
+                    risk = risks[action.declared] = max(w.doubted, p)
+                score -= w.bluff + risk * (value - now + best_peg)
+            scores.append(score)
+            afters.append(after)
+        if view.rules.bluffing:  # never bluff a move that a card in the hand makes truly
+            true_moves = {afters[i] for i, a in enumerate(legal) if a.card == a.declared}
+            for i, a in enumerate(legal):
+                if a.card != a.declared and afters[i] in true_moves:
+                    scores[i] = -math.inf
+        best = max(scores)
+        top = [i for i, v in enumerate(scores) if v >= best - 1e-9]
+        i = top[0] if len(top) == 1 else top[self.rng.randrange(len(top))]
+        return Choice(legal[i], afters[i], scores[i])
+
+    def _send(self, view: View, legal: Sequence[Action], results: Results,
+              ev: Evaluator) -> Choice:
+        state = results.state()
+        pending = state.pending
+        scored: list[Choice] = []
+        for action in legal:
+            after = state.result_of(action)
+            final = after
+            if pending is not None and pending.declarer == view.seat and not pending.bluff:
+                made = redo(state, pending, after)  # our true declaration is made next
+                final = after if made is None else made
+            scored.append(Choice(action, after, ev.board(final)))
+        return self._pick(scored)
+
+    def _doubt_or_pass(self, view: View) -> Choice:
+        pending = view.pending
+        assert pending is not None
+        held = view.hand_sizes[pending.declarer] + 1  # the declarer's hand before playing
+        likely = likelihood(view, pending.action.declared, held)
+        ev = Evaluator(view.rules, view.seat, self.weights, view.pegs)
+        harm = ev.board(view.pegs) - ev.board(pending.result)
+        # doubt rarely: more when the declared rank is mostly seen and when the move hurts
+        p = doubt_chance(likely, self.weights.doubt_base)
+        if harm > 0 and p < 1.0:
+            p = min(1.0, p * (1.0 + min(harm, 60.0) / 120.0))
+        doubt = self.rng.random() < p
+        return Choice(DOUBT if doubt else PASS, view.pegs, p)
+
+
+# --- reasons -----------------------------------------------------------------------------------
+
+
+def _moves(before: Pegs, after: Pegs, seat: int) -> tuple[list[int], list[int]]:
+    gone = Counter(before[seat]) - Counter(after[seat])
+    came = Counter(after[seat]) - Counter(before[seat])
+    return sorted(gone.elements()), sorted(came.elements())
+
+
+def _peg_moves(view: View, action: Action, before: Pegs, after: Pegs
+               ) -> list[tuple[int, int, int, bool]]:
+    """(seat, from, to, by_step) for every peg that moved: first the action's steps in
+    order, then the pegs moved by landings (hits), read off the layouts."""
+    ring = geometry(view.rules).ring_size
+    names = _position_names(view.rules, view.turn)
+    occupant = {p: q for q, ps in enumerate(before) for p in ps if 0 <= p < ring}
+    out: list[tuple[int, int, int, bool]] = []
+    for step in action.steps:
+        a, b = names.get(step.src), names.get(step.dst)
+        if a is None or b is None:
+            continue
+        owner, src = a
+        dst = b[1]
+        if owner < 0:
+            owner = occupant.get(src, -1)
+        if owner < 0:
+            continue
+        if step.op == "~":
+            other = occupant.get(dst, -1)
+            out.append((owner, src, dst, True))
+            if other >= 0:
+                out.append((other, dst, src, True))
+            continue
+        out.append((owner, src, dst, True))
+        occupant.pop(src, None)
+    # what the steps do not explain moved by a landing
+    for q in range(len(before)):
+        gone = Counter(before[q]) - Counter(after[q])
+        came = Counter(after[q]) - Counter(before[q])
+        for owner, src, dst, _ in list(out):
+            if owner != q:
+                continue
+            if gone[src]:
+                gone[src] -= 1
+            else:
+                came[src] += 1
+            if came[dst]:
+                came[dst] -= 1
+            else:
+                gone[dst] += 1
+        froms = sorted((+gone).elements())
+        tos = sorted((+came).elements())
+        out += [(q, f, t, False) for f, t in zip(froms, tos, strict=False)]
+    return out
+
+
+def reason(view: View, action: Action, before_pegs: Pegs, after_pegs: Pegs) -> str:
+    """Why ``action`` is good, in plain words with Pegoo hole numbers, e.g. ``sends the
+    opponent at 17 back to start``, ``enters home exactly``, ``brings a peg out``."""
+    geo = geometry(view.rules)
+    ring = geo.ring_size
+    num = geo.pegoo_number
+    seat = view.seat
+    declared = view.pending.action.declared if view.pending is not None else ""
+    if action.decision == "doubt":
+        return f"doubts the declared {declared or 'card'}: unlikely after the cards seen"
+    if action.decision == "pass":
+        return f"lets the declared {declared or 'card'} pass: it is probably true"
+    if action.decision:
+        for q in range(geo.players):
+            gone, came = _moves(before_pegs, after_pegs, q)
+            if gone and came == [START]:
+                return f"sends the opponent at {num(gone[0])} back to start"
+        return "sends an opponent's peg back to start"
+    if action.discard and not action.steps:
+        return f"no move possible: discards the least useful card ({action.card})"
+    team = geo.team_seats[seat]
+    danger_spots = {geo.out_hole[q] for q in range(geo.players)
+                    if geo.opponent[seat][q] and START in before_pegs[q]}
+    first: list[str] = []  # the headline effects
+    parts: list[str] = []
+    for q, g, c, by_step in _peg_moves(view, action, before_pegs, after_pegs):
+        if geo.opponent[seat][q]:
+            if c == START:
+                first.append(f"sends the opponent at {num(g)} back to start")
+            elif by_step:
+                way = "back" if (g - c) % ring < ring // 2 else "on"
+                parts.append(f"moves the opponent at {num(g)} {way} to {num(c)}")
+            continue
+        peg = "the peg" if q == seat else ("the partner's peg" if q in team else "a peg")
+        if g == START:
+            parts.append("brings a peg out" if q == seat else f"brings {peg} out")
+        elif c == START:
+            parts.append(f"loses {peg} at {num(g)}")
+        elif not by_step and c == geo.door[q]:
+            first.append("moves the partner's peg to its door" if q != seat
+                         else f"sends its own peg at {num(g)} to its door")
+        elif c >= ring and g < ring:
+            if _settled(geo, after_pegs[q], c):
+                first.append(f"{peg} at {num(g)} enters home exactly at {num(c)}")
+            else:
+                parts.append(f"moves {peg} at {num(g)} into home at {num(c)}")
+        elif c >= ring:
+            parts.append(f"moves {peg} deeper into home, {num(g)} to {num(c)}")
+        elif g in danger_spots:
+            parts.append(f"moves {peg} at {num(g)} off an opponent's out-hole to {num(c)}")
+        else:
+            parts.append(f"moves {peg} at {num(g)} to {num(c)}")
+    text = "; ".join(first + parts) or "makes the move"
+    if action.card == "Joker" or action.declared == "Joker":
+        text = "uses the joker: " + text
+    elif "Joker" in view.hand:
+        text += "; keeps the joker"
+    if action.declared and action.declared != action.card:
+        text += f" (bluffs a {action.declared} with a {action.card})"
+    if action.discard:
+        text = f"discards the {action.card} and {text}"
+    return text
+
+
+def _settled(geo: Geometry, ps: tuple[int, ...], pos: int) -> bool:
+    """Does the home peg at ``pos`` sit at the far end with every hole after it filled?"""
+    last = geo.ring_size + geo.home_holes - 1
+    return all(h in ps for h in range(pos, last + 1))
+
+
+__all__ = [
+    "WEIGHT_NAMES",
+    "Evaluator",
+    "HeuristicBot",
+    "Weights",
+    "doubt_chance",
+    "keep_values",
+    "likelihood",
+    "reason",
+]
