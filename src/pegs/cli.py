@@ -6,13 +6,17 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from .bots import make_bot
 from .conformance import run_paths
 from .cue import cue_card
+from .hint import DEFAULT_SECONDS, HintError, format_hint, hint
 from .notation import announce, seat_name
 from .record import Record, RecordError, load
 from .rules import PRESETS, GameState, Rules, RulesError, view
+from .sim import run as sim_run
+from .sim import stats as sim_stats
 
 DEFAULT_MAX_TURNS = 20000
 
@@ -125,6 +129,77 @@ def cmd_conformance(args: argparse.Namespace) -> int:
     return 0 if results and passed == len(results) else 1
 
 
+def cmd_simulate(args: argparse.Namespace) -> int:
+    try:
+        rules = rules_from_args(args)
+        seats = sim_run.expand_seats(args.seats.split(","), rules.players)
+        config = sim_run.Config(
+            rules, seats, args.games, args.seed,
+            sim_run.parse_bot_options(args.bot_option), args.max_actions,
+            rotate=not args.no_rotate,
+        )
+        for option, name in (("--out", args.out), ("--plot", args.plot)):
+            if name and not Path(name).resolve().parent.is_dir():
+                raise sim_run.SimulationError(f"{option} {name}: no such folder")
+        rotation = "rotated each game" if not args.no_rotate else "fixed"
+        mixed = sim_run.kinds_on_every_side(seats, rules.teams)
+        if mixed:
+            print(f"note: every team has a {' and a '.join(mixed)} bot, so the win rates per "
+                  "bot cannot tell them apart; teammates sit at seats s, s + teams, ... "
+                  "(e.g. --seats ismcts,heuristic,ismcts,heuristic)", file=sys.stderr)
+        if not args.quiet:
+            print(f"{rules.name}, {rules.players} players ({describe_table(rules)}); seats "
+                  f"{','.join(seats)} {rotation}; {args.games} games, seeds {args.seed}-"
+                  f"{args.seed + args.games - 1}", file=sys.stderr)
+
+        def started(already: int, to_play: int) -> None:
+            if already:
+                print(f"{already} of {args.games} games already in {args.out}; playing "
+                      f"{to_play}", file=sys.stderr)
+
+        progress = sim_run.Progress(args.games, quiet=args.quiet)
+        out = Path(args.out) if args.out else None
+        result = sim_run.simulate(config, out, args.jobs, progress, started)
+    except sim_run.SimulationError as e:
+        print(f"pegs: {e}", file=sys.stderr)
+        return 2
+    except sim_run.GameError as e:
+        print(f"pegs: {e}", file=sys.stderr)
+        return 1
+    if result.interrupted:
+        kept = f"; they are in {args.out} (run the same command to resume)" if out else ""
+        print(f"interrupted after {len(result.results)} of {args.games} games{kept}",
+              file=sys.stderr)
+    if args.games % rules.players and len(set(seats)) > 1 and not args.no_rotate:
+        print(f"note: {args.games} games is not a multiple of {rules.players} players, so "
+              "the seat rotation is not exactly balanced", file=sys.stderr)
+    summary = sim_stats.summarize(result.results, rules.players, rules.teams)
+    print(sim_stats.format_summary(summary))
+    if args.plot and result.results:
+        from .sim import plots  # matplotlib is imported only when a plot is asked for
+
+        try:
+            plots.plot_summary(summary, args.plot, title=(
+                f"{rules.name}, {rules.players} players: {','.join(seats)} "
+                f"({len(result.results)} games)"))
+        except (OSError, ValueError) as e:
+            print(f"pegs: cannot write the plot {args.plot}: {e}", file=sys.stderr)
+            return 2
+        print(f"plot written to {args.plot}")
+    return 130 if result.interrupted else 0
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    record = load(args.file)
+    try:
+        suggestion = hint(record, args.seat, args.time)
+    except HintError as e:
+        print(f"pegs: {e}", file=sys.stderr)
+        return 2
+    print(format_hint(suggestion, record.replay()))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pegs", description="Pegs and Jokers family of card-and-peg race games."
@@ -155,6 +230,48 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", help="scenario files or folders of *.json")
     p.add_argument("--json", action="store_true", help="also print every computed outcome")
     p.set_defaults(func=cmd_conformance)
+
+    p = sub.add_parser(
+        "simulate", help="play many bot-vs-bot games in worker processes and sum them up",
+        description=(
+            "Plays --games seeded games between bots in --jobs worker processes, appends "
+            "one JSON line per finished game to --out (an existing file with the same "
+            "settings is resumed) and prints win rates per bot and per seat with 95%% "
+            "Wilson intervals, the first-seat advantage and the game length.  Game i is "
+            "dealt with seed --seed + i and its seat s bot seeded (seed + i) * 1000 + s, so "
+            "results do not depend on --jobs.  Unless --no-rotate, game i shifts the "
+            "--seats list by i mod players (seat s plays entry (s + i) mod players): every "
+            "bot sits in every seat, teammates stay teammates."
+        ),
+    )
+    _add_table_options(p)
+    p.add_argument("--seats", default="random", metavar="BOT[,BOT...]",
+                   help="bot per seat, comma-separated: one for everyone or one per seat "
+                        "(random, heuristic, ismcts; default random)")
+    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="worker processes (default: one per CPU; 1 plays in this process)")
+    p.add_argument("--seed", type=int, default=1, help="seed of game 0 (default 1)")
+    p.add_argument("--out", metavar="FILE.jsonl",
+                   help="results file, one JSON line per game; resumed if it exists")
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="draw win rates with 95%% intervals and game lengths to FILE")
+    p.add_argument("--bot-option", action="append", default=[], metavar="BOT.NAME=VALUE",
+                   help="an option for one bot kind, e.g. ismcts.seconds=1 (repeatable)")
+    p.add_argument("--max-actions", type=int, default=sim_run.DEFAULT_MAX_ACTIONS,
+                   help="stop a game unfinished after this many actions "
+                        f"(default {sim_run.DEFAULT_MAX_ACTIONS})")
+    p.add_argument("--no-rotate", action="store_true",
+                   help="keep the --seats order in every game")
+    p.add_argument("--quiet", action="store_true", help="no progress display")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("hint", help="suggest a move for the seat to act in a game record")
+    p.add_argument("file", metavar="RECORD_FILE")
+    p.add_argument("--seat", type=int, help="the seat asking (must be the seat to act)")
+    p.add_argument("--time", type=float, default=DEFAULT_SECONDS,
+                   help=f"seconds of search for the ismcts bot (default {DEFAULT_SECONDS:g})")
+    p.set_defaults(func=cmd_hint)
     return parser
 
 

@@ -1,0 +1,42 @@
+"""Simulations: many seeded bot-vs-bot games in worker processes, their statistics and plots.
+
+:mod:`pegs.sim.run` plays the games and keeps the results file, :mod:`pegs.sim.stats`
+holds the statistics (pure functions) and :mod:`pegs.sim.plots` draws them (it imports
+matplotlib, so it is not imported here).
+"""
+
+from .run import (
+    DEFAULT_MAX_ACTIONS,
+    Config,
+    GameError,
+    Progress,
+    RunResult,
+    SimulationError,
+    expand_seats,
+    parse_bot_options,
+    play_game,
+    read_results,
+    seats_for_game,
+    simulate,
+)
+from .stats import Rate, Summary, format_summary, summarize, wilson_interval
+
+__all__ = [
+    "DEFAULT_MAX_ACTIONS",
+    "Config",
+    "GameError",
+    "Progress",
+    "Rate",
+    "RunResult",
+    "SimulationError",
+    "Summary",
+    "expand_seats",
+    "format_summary",
+    "parse_bot_options",
+    "play_game",
+    "read_results",
+    "seats_for_game",
+    "simulate",
+    "summarize",
+    "wilson_interval",
+]

@@ -1,0 +1,502 @@
+"""Running many bot-vs-bot games in worker processes, one JSON line per finished game.
+
+Determinism: game ``i`` of a run with base seed ``S`` is dealt with seed ``S + i`` and the
+bot in seat ``s`` is built as ``make_bot(kind, (S + i) * 1000 + s, **options)`` (the seat
+seeding of ``pegs demo``, so a game of random bots can be watched with
+``pegs demo --seed S+i``).  A game's line therefore depends only on its index and the
+settings, never on the number of workers or the order in which games finish; bots limited
+by time (``ismcts.seconds``) are the exception, as their search depends on the machine.
+
+Seating: ``--seats`` lists one bot kind for everyone or one per seat.  Unless rotation is
+turned off, game ``i`` shifts that list by ``i mod players``: seat ``s`` plays entry
+``(s + i) mod players``.  Over any ``players`` consecutive games every entry sits in every
+seat once, so each bot kind plays first (seat 0) equally often and the seat effect and
+the bot effect can be told apart; run a multiple of ``players`` games for an exact
+balance.  Teams are ``seat mod teams`` and teams divide the players, so a shift maps every
+team onto a team: bots listed as teammates stay teammates (``ismcts,heuristic,ismcts,
+heuristic`` is always two ismcts against two heuristic bots, seated alternately).
+
+Results file: each finished game appends one line immediately (flushed)::
+
+    {"game": 3, "seed": 4, "rules": {...settings...}, "seats": ["heuristic", "ismcts", ...],
+     "bot_options": {"ismcts": {"seconds": 1}}, "max_actions": 30000,
+     "winner_team": 1, "winner_seats": [1, 3], "turns": 812, "finished": true,
+     "seat_stats": [{"bot": "heuristic", "moves": 190, "hits": 4, "discards": 12}, ...]}
+
+``turns`` is the number of actions played (``state.ply``); ``moves`` counts a seat's
+actions that moved a peg, ``hits`` its steps marked ``x`` (landing on another colour) and
+``discards`` its discarding actions.  A game stopped at ``max_actions`` has
+``"finished": false`` and no winner.  Lines appear in the order games finish.
+
+Resume: when the file exists, the games it holds are kept and skipped, provided every line
+was made with the same settings (rules, base seed, seating, bot options, action cap);
+otherwise :class:`SimulationError` says which setting differs.  A last line cut short by
+a crash is dropped.  Ctrl-C stops the workers; finished games stay in the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..bots import make_bot
+from ..bots.base import BOTS
+from ..rules import GameState, Rules, view
+
+DEFAULT_MAX_ACTIONS = 30000
+
+#: Keys every results line has.
+LINE_KEYS = (
+    "game", "seed", "rules", "seats", "bot_options", "max_actions", "winner_team",
+    "winner_seats", "turns", "finished", "seat_stats",
+)
+
+BotOptions = dict[str, dict[str, Any]]
+
+
+class SimulationError(ValueError):
+    """A simulation that cannot start: bad seats, options or results file."""
+
+
+class GameError(RuntimeError):
+    """A game that failed in a worker (with the worker's traceback in the message)."""
+
+
+# --- settings ---------------------------------------------------------------------------
+
+
+def option_value(text: str) -> Any:
+    """A command-line option value: true/false, a whole number, a decimal, else text."""
+    low = text.lower()
+    if low in ("true", "yes"):
+        return True
+    if low in ("false", "no"):
+        return False
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_bot_options(items: Iterable[str]) -> BotOptions:
+    """``["ismcts.seconds=1", "random.doubt_rate=0.2"]`` -> ``{"ismcts": {"seconds": 1}, ...}``."""
+    out: BotOptions = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        kind, dot, name = key.strip().partition(".")
+        if not eq or not dot or not kind or not name:
+            raise SimulationError(
+                f"--bot-option needs BOT.NAME=VALUE (e.g. ismcts.seconds=1), not {item!r}")
+        if kind not in BOTS:
+            raise SimulationError(f"--bot-option {item!r}: unknown bot {kind!r}; "
+                                  f"bots are: {', '.join(BOTS)}")
+        out.setdefault(kind, {})[name.strip()] = option_value(value.strip())
+    return out
+
+
+def expand_seats(kinds: Sequence[str], players: int) -> tuple[str, ...]:
+    """One bot kind per seat from a list of one (everyone) or ``players`` kinds."""
+    kinds = [k.strip() for k in kinds]
+    if not kinds or any(not k for k in kinds):
+        raise SimulationError("--seats needs bot names separated by commas, e.g. "
+                              "ismcts,heuristic,ismcts,heuristic")
+    for kind in kinds:
+        if kind not in BOTS:
+            raise SimulationError(f"unknown bot {kind!r} in --seats; bots are: {', '.join(BOTS)}")
+    if len(kinds) == 1:
+        return tuple(kinds) * players
+    if len(kinds) != players:
+        raise SimulationError(
+            f"--seats lists {len(kinds)} bots for {players} players: give one bot for "
+            f"everyone or exactly one per seat")
+    return tuple(kinds)
+
+
+def seats_for_game(seats: Sequence[str], game: int, rotate: bool = True) -> tuple[str, ...]:
+    """The bot kind per seat in game ``game``: the list shifted by ``game mod players``."""
+    n = len(seats)
+    shift = game % n if rotate else 0
+    return tuple(seats[(s + shift) % n] for s in range(n))
+
+
+def kinds_on_every_side(seats: Sequence[str], teams: int) -> list[str]:
+    """The bot kinds that sit on every side (team, or every seat without teams) when more
+    than one kind plays: their win rates cannot tell the kinds apart."""
+    kinds = list(dict.fromkeys(seats))
+    if len(kinds) < 2:
+        return []
+    sides = teams or len(seats)
+    return [k for k in kinds
+            if all(any(seats[s] == k for s in range(t, len(seats), sides))
+                   for t in range(sides))]
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` (as in ``pegs demo``)."""
+    return game_seed * 1000 + seat
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as it reads back from JSON (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+@dataclass(frozen=True)
+class Config:
+    """What a simulation plays: the same for every game except the seed and the seating."""
+
+    rules: Rules
+    seats: tuple[str, ...]
+    games: int
+    seed: int = 1
+    bot_options: BotOptions = field(default_factory=dict)
+    max_actions: int = DEFAULT_MAX_ACTIONS
+    rotate: bool = True
+
+    def __post_init__(self) -> None:
+        if len(self.seats) != self.rules.players:
+            raise SimulationError(f"{len(self.seats)} seats for {self.rules.players} players")
+        if self.games < 1:
+            raise SimulationError(f"--games must be 1 or more, not {self.games}")
+        if self.max_actions < 1:
+            raise SimulationError(f"--max-actions must be 1 or more, not {self.max_actions}")
+        unused = sorted(set(self.bot_options) - set(self.seats))
+        if unused:
+            raise SimulationError(
+                f"--bot-option for {unused[0]!r}, which plays no seat "
+                f"(seats: {','.join(self.seats)})")
+
+    def game_seats(self, game: int) -> tuple[str, ...]:
+        return seats_for_game(self.seats, game, self.rotate)
+
+    def task(self, game: int) -> Task:
+        return Task(game, self.seed + game, self.rules.settings(), self.game_seats(game),
+                    self.bot_options, self.max_actions)
+
+    def expected(self, game: int) -> dict[str, Any]:
+        """The settings part of game ``game``'s line, as read back from JSON."""
+        return {
+            "seed": self.seed + game,
+            "rules": _plain(self.rules.settings()),
+            "seats": list(self.game_seats(game)),
+            "bot_options": _plain(self.bot_options),
+            "max_actions": self.max_actions,
+        }
+
+
+def check_bots(config: Config) -> None:
+    """Build one bot of each kind with its options, so a missing bot module or a bad option
+    is reported before any game starts."""
+    for kind in dict.fromkeys(config.seats):
+        options = config.bot_options.get(kind, {})
+        try:
+            make_bot(kind, 0, **options)
+        except ImportError as e:
+            raise SimulationError(f"bot {kind!r} is not available here: {e}") from e
+        except (TypeError, ValueError) as e:
+            shown = ", ".join(f"{k}={v!r}" for k, v in options.items()) or "no options"
+            raise SimulationError(f"bot {kind!r} with {shown}: {e}") from e
+
+
+# --- one game -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Task:
+    """One game to play, in plain picklable values."""
+
+    game: int
+    seed: int
+    settings: dict[str, Any]
+    seats: tuple[str, ...]
+    bot_options: BotOptions
+    max_actions: int
+
+
+def play_game(task: Task) -> dict[str, Any]:
+    """Play one game and return its results line (as a dict)."""
+    try:
+        return _play(task)
+    except Exception as e:
+        detail = traceback.format_exc()
+        raise GameError(f"game {task.game} (seed {task.seed}, seats {','.join(task.seats)}) "
+                        f"failed: {type(e).__name__}: {e}\n{detail}") from None
+
+
+def _play(task: Task) -> dict[str, Any]:
+    rules = Rules.from_settings(task.settings)
+    state = GameState.new(rules, task.seed)
+    bots = [make_bot(kind, bot_seed(task.seed, s), **task.bot_options.get(kind, {}))
+            for s, kind in enumerate(task.seats)]
+    n = rules.players
+    moves, hits, discards = [0] * n, [0] * n, [0] * n
+    while not state.is_over() and state.ply < task.max_actions:
+        seat = state.current_player
+        legal = state.legal_actions()
+        if not legal:
+            break
+        action = bots[seat].choose(view(state, seat), legal)
+        if action.steps:
+            moves[seat] += 1
+            hits[seat] += sum(step.hit for step in action.steps)
+        if action.discard:
+            discards[seat] += 1
+        state = state.apply(action)
+    outcome = state.outcome()
+    return {
+        "game": task.game,
+        "seed": task.seed,
+        "rules": rules.settings(),
+        "seats": list(task.seats),
+        "bot_options": task.bot_options,
+        "max_actions": task.max_actions,
+        "winner_team": outcome.team if outcome else None,
+        "winner_seats": list(outcome.seats) if outcome else [],
+        "turns": state.ply,
+        "finished": outcome is not None,
+        "seat_stats": [
+            {"bot": kind, "moves": moves[s], "hits": hits[s], "discards": discards[s]}
+            for s, kind in enumerate(task.seats)
+        ],
+    }
+
+
+# --- the results file ---------------------------------------------------------------------
+
+
+def _difference(line: Mapping[str, Any], expected: Mapping[str, Any]) -> str:
+    for key, want in expected.items():
+        have = line.get(key)
+        if have == want:
+            continue
+        if key == "rules" and isinstance(have, dict):
+            for name in sorted(set(have) | set(want)):
+                if have.get(name) != want.get(name):
+                    return (f"rules setting {name} is {have.get(name)!r} there, "
+                            f"{want.get(name)!r} now")
+        return f"{key} is {json.dumps(have)} there, {json.dumps(want)} now"
+    return "they differ"
+
+
+def read_results(path: Path, config: Config) -> dict[int, dict[str, Any]]:
+    """The games already in the results file (by game number), checked against ``config``.
+
+    A last line cut short (no newline, not JSON) is removed from the file; any other bad
+    line, or a line made with other settings, raises :class:`SimulationError`.
+    """
+    if not path.exists():
+        return {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise SimulationError(f"cannot read the results file {path}: {e}") from e
+    lines = text.split("\n")
+    done: dict[int, dict[str, Any]] = {}
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+        except json.JSONDecodeError as e:
+            if number == len(lines):  # the last line, without its newline: a cut write
+                print(f"pegs: dropping the unfinished last line of {path}", file=sys.stderr)
+                text = text[: len(text) - len(raw)]
+                with path.open("r+", encoding="utf-8") as f:
+                    f.truncate(len(text.encode("utf-8")))
+                break
+            raise SimulationError(f"{path} line {number} is not JSON ({e.msg}); "
+                                  "is it a pegs simulate results file?") from e
+        if not isinstance(line, dict) or any(k not in line for k in LINE_KEYS) or not (
+            isinstance(line["game"], int) and line["game"] >= 0
+        ):
+            raise SimulationError(f"{path} line {number} is not a pegs simulate result")
+        game = line["game"]
+        expected = config.expected(game)
+        if any(line.get(k) != v for k, v in expected.items()):
+            raise SimulationError(
+                f"{path} holds games of other settings (line {number}, game {game}: "
+                f"{_difference(line, expected)}); use another --out, or the settings the "
+                "file was made with to resume it")
+        done.setdefault(game, line)
+    if text and not text.endswith("\n") and done:
+        with path.open("a", encoding="utf-8") as f:
+            f.write("\n")
+    return done
+
+
+# --- progress -----------------------------------------------------------------------------
+
+
+def _duration(seconds: float) -> str:
+    s = int(seconds + 0.5)
+    if s >= 3600:
+        return f"{s // 3600}h{s % 3600 // 60:02d}m"
+    if s >= 60:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s}s"
+
+
+class Progress:
+    """Games done / total, games per second and time left, on a stream (stderr).
+
+    On a terminal one line is redrawn with ``\\r`` (at most every ``interval`` seconds,
+    and at the end); otherwise a line is printed at each tenth of the work.  ``quiet``
+    prints nothing.
+    """
+
+    def __init__(self, total: int, done: int = 0, stream: TextIO | None = None,
+                 quiet: bool = False, tty: bool | None = None, interval: float = 0.1) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        self.total = total
+        self.done = done
+        self.first = done
+        self.quiet = quiet
+        self.tty = self.stream.isatty() if tty is None else tty
+        self.start = time.monotonic()
+        self.tenth = 0
+        self.interval = interval
+        self.drawn = -math.inf
+
+    def text(self) -> str:
+        played = self.done - self.first
+        elapsed = time.monotonic() - self.start
+        rate = played / elapsed if elapsed > 0 else 0.0
+        width = 24
+        filled = width * self.done // self.total if self.total else width
+        bar = "#" * filled + "." * (width - filled)
+        eta = _duration((self.total - self.done) / rate) if rate > 0 else "?"
+        return (f"[{bar}] {self.done}/{self.total} games  {rate:.2f} games/s  "
+                f"ETA {eta}  ({_duration(elapsed)} so far)")
+
+    def update(self, done: int) -> None:
+        self.done = done
+        if self.quiet:
+            return
+        if self.tty:
+            now = time.monotonic()
+            if now - self.drawn >= self.interval or done >= self.total:
+                self.drawn = now
+                self.stream.write("\r" + self.text() + "\x1b[K")
+                self.stream.flush()
+            return
+        tenth = 10 * done // self.total if self.total else 10
+        if tenth > self.tenth:
+            self.tenth = tenth
+            self.stream.write(self.text() + "\n")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if not self.quiet and self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+# --- running ------------------------------------------------------------------------------
+
+
+@dataclass
+class RunResult:
+    """What :func:`simulate` did: every result of the requested games (sorted by game),
+    how many were already in the file, and whether Ctrl-C stopped it."""
+
+    results: list[dict[str, Any]]
+    already: int
+    played: int
+    interrupted: bool = False
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _in_workers(tasks: Sequence[Task], jobs: int) -> Generator[dict[str, Any], None, None]:
+    """Results of ``tasks`` in the order they finish, from ``jobs`` spawned processes.
+    Closing the generator (or Ctrl-C in the parent) terminates the workers."""
+    ctx = multiprocessing.get_context("spawn")
+    # Workers ignore SIGINT (Ctrl-C reaches the whole process group; the parent stops
+    # them): ignored from birth, as an ignored signal stays ignored across exec.
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        pool = ctx.Pool(processes=jobs, initializer=_ignore_sigint)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+    try:
+        yield from pool.imap_unordered(play_game, tasks, chunksize=1)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _in_process(tasks: Sequence[Task]) -> Generator[dict[str, Any], None, None]:
+    for task in tasks:
+        yield play_game(task)
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+def simulate(
+    config: Config,
+    out: Path | None = None,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+) -> RunResult:
+    """Play the games of ``config`` not yet in ``out``, appending each result to ``out`` as
+    it finishes; ``jobs`` worker processes (default: one per CPU; 1 plays in this process).
+
+    ``on_start(already, to_play)`` is called once the results file has been read.  Ctrl-C
+    returns the games finished so far with ``interrupted`` set.
+    """
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise SimulationError(f"--jobs must be 1 or more, not {jobs}")
+    check_bots(config)
+    done = read_results(out, config) if out is not None else {}
+    wanted = {g: r for g, r in done.items() if g < config.games}
+    tasks = [config.task(g) for g in range(config.games) if g not in wanted]
+    if on_start is not None:
+        on_start(len(wanted), len(tasks))
+    already = len(wanted)
+    if progress is not None:
+        progress.total, progress.done, progress.first = config.games, already, already
+    interrupted = False
+    if tasks:
+        jobs = min(jobs, len(tasks))
+        stream = _in_process(tasks) if jobs == 1 else _in_workers(tasks, jobs)
+        with contextlib.ExitStack() as stack:
+            f = stack.enter_context(out.open("a", encoding="utf-8")) if out else None
+            stack.callback(stream.close)
+            try:
+                for result in stream:
+                    if f is not None:
+                        f.write(json.dumps(result) + "\n")
+                        f.flush()
+                    wanted[result["game"]] = result
+                    if progress is not None:
+                        progress.update(len(wanted))
+            except KeyboardInterrupt:
+                interrupted = True
+            finally:
+                if progress is not None:
+                    progress.close()
+    results = [wanted[g] for g in sorted(wanted)]
+    return RunResult(results, already, len(results) - already, interrupted)
