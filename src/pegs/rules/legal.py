@@ -8,7 +8,7 @@ same result and are listed under ``aliases`` so that ``apply`` accepts them too.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import overload
 
@@ -53,7 +53,6 @@ class Turn:
 LazyTen = tuple[str, int, int, int, str, int, int, int, str]
 
 
-@dataclass
 class Legal:
     """The legal actions in order, their resulting layouts, and accepted aliases.
 
@@ -61,16 +60,21 @@ class Legal:
     can have hundreds of legal splits, and a player uses one).
     """
 
-    actions: list[Action] = field(default_factory=list)
-    results: dict[Action, Pegs] = field(default_factory=dict)
-    changes: dict[Action, Change] = field(default_factory=dict)
-    aliases: dict[Action, Action] = field(default_factory=dict)
-    moving_ranks: set[str] = field(default_factory=set)
-    lazy: list[LazyTen] = field(default_factory=list)
-    base: Pegs = ()
-    names: tuple[tuple[str, ...], ...] = ()
-    _made: dict[Action, int] = field(default_factory=dict)
-    _listing: Sequence[Action] | None = None
+    __slots__ = ("_listing", "_made", "actions", "aliases", "base", "changes", "lazy",
+                 "moving_ranks", "names", "results")
+
+    def __init__(self, base: Pegs = (), names: tuple[tuple[str, ...], ...] = (),
+                 moving_ranks: set[str] | None = None) -> None:
+        self.actions: list[Action] = []
+        self.results: dict[Action, Pegs] = {}
+        self.changes: dict[Action, Change] = {}
+        self.aliases: dict[Action, Action] = {}
+        self.moving_ranks: set[str] = set() if moving_ranks is None else moving_ranks
+        self.lazy: list[LazyTen] = []
+        self.base = base
+        self.names = names
+        self._made: dict[Action, int] = {}
+        self._listing: Sequence[Action] | None = None
 
     def size(self) -> int:
         return len(self.actions) + len(self.lazy)

@@ -346,7 +346,8 @@ class GameState:
         draft.discards += discarded
         if face_down:
             draft.face_down += ((seat, card),)
-        if _find_winner(self.geo, result) is None:
+        winner = _find_winner(self.geo, result)
+        if winner is None:
             if rules.turn_order == "play_then_draw":
                 draft.draw(seat, rules.hand_size - len(hands[seat]))
             if owed[seat] > int(granted_now):
@@ -355,12 +356,13 @@ class GameState:
                 seat = (seat + 1) % rules.players
             if rules.turn_order == "draw_then_play":
                 draft.draw(seat, 1)
-        return GameState._make(
-            rules, self.geo, seed=self.seed, pegs=result, hands=tuple(draft.hands),
-            draw_pile=draft.pile, discards=draft.discards, piles=piles,
-            turn=seat, stuck=tuple(stuck), turns_taken=tuple(taken), ply=self.ply + 1,
-            rng=draft.rng, pending=None, extra=tuple(owed), face_down=draft.face_down,
-        )
+        nxt = object.__new__(GameState)
+        nxt.rules, nxt.geo, nxt.seed, nxt.pegs = rules, self.geo, self.seed, result
+        nxt.hands, nxt.draw_pile, nxt.discards = tuple(draft.hands), draft.pile, draft.discards
+        nxt.piles, nxt.turn, nxt.stuck, nxt.turns_taken = piles, seat, tuple(stuck), tuple(taken)
+        nxt.ply, nxt.rng, nxt.pending, nxt.extra = self.ply + 1, draft.rng, None, tuple(owed)
+        nxt.face_down, nxt._legal, nxt._winner = draft.face_down, None, winner
+        return nxt
 
     # --- comparing ----------------------------------------------------------------------------
     def key(self) -> tuple[object, ...]:

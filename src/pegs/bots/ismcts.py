@@ -1,0 +1,393 @@
+"""Information Set Monte Carlo Tree Search (single observer, Cowling, Powley & Whitehouse 2012).
+
+The bot sees only its seat's :class:`~pegs.rules.View` and the legal actions.  Each
+iteration deals the unseen cards at random with
+:func:`pegs.rules.determinize.sample_state` (a *determinization*) and walks one tree
+whose edges are actions, so every determinization shares the same nodes:
+
+* **selection**: among the children whose action is legal in this determinization, UCB1
+  ``mean + c * sqrt(ln(available) / visits)``, where ``available`` counts the iterations
+  in which the child's action was legal when its parent was visited;
+* **expansion**: one untried legal action (see *widening* below);
+* **rollout**: random play (:func:`~pegs.bots.random_bot.random_action`) or the heuristic
+  bot, for at most ``rollout_depth`` actions; a position the rollout leaves unfinished is
+  scored by :func:`progress_rewards` (each team's pegs' progress toward home against the
+  others', mapped to ``[0, 1]``), worth at most ``SCORED_WEIGHT`` of a real win; a result
+  ``k`` actions below the root is weighed by ``discount ** k`` against the even share of
+  the teams, so the search prefers quick wins (without it every move of a won position
+  looks the same);
+* **backup**: a result is one reward per seat (1 for every seat of the winning team, or
+  only the winner's seat without teams; partners share a win), and each node adds the
+  reward of the seat that chose the action leading to it.
+
+**Rollout depth.**  Games last hundreds of actions, so rollouts are always cut off.  The
+default ``rollout_depth`` is 0: the new leaf is scored by progress at once and the tree
+itself (which deals the opponents' cards anew every iteration) supplies the look-ahead.
+In 2v2 pegoo games at 100 iterations per move, depth 0 beat random rollouts of depth 20
+in 6 of 8 games and of depth 4 in 7 of 8, and heuristic-bot rollouts of depth 4 in 5 of
+8, while running 5-10 times more iterations per second: a few random actions mostly add
+noise to the score.  ``rollout_depth=20`` (or ``None``, to the end) restores the classic
+rollout.
+
+Children are keyed by ``(seat to act, action)``: with a Bluffing Joker the seat that acts
+after a doubt (the doubter or the declarer) depends on the face-down card, i.e. on the
+determinization, and one node must not mix the statistics of two seats.
+
+**Widening.**  North Carolina tens and Arizona jokers can give hundreds of legal actions.
+A node holds at most ``max(WIDEN_MIN, widening * sqrt(visits))`` children (progressive
+widening): it expands a new child only while under that limit (or when none of its
+children is legal in the current determinization) and otherwise selects among the
+children it has.  Untried actions are expanded at random, except at the root, where they
+are tried best first by the progress of the layout they lead to, so an immediately winning
+or strongly advancing move is among the first children even when the widening leaves most
+of the root's actions untried.
+
+The hidden cards of the real game never reach this module: the only full game states it
+handles are the ones ``sample_state`` returns (and their successors).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from ..rules import Action, Outcome, Rules, View, determinize, geometry
+from ..rules.board import START
+from ..rules.board_work import Pegs
+from ..rules.view import view as view_of
+from .random_bot import DEFAULT_DOUBT_RATE, random_action
+
+#: Iterations per decision when neither ``iterations`` nor ``seconds`` is given.
+DEFAULT_ITERATIONS = 500
+#: Actions a rollout plays before the position is scored by progress (see the module notes).
+DEFAULT_ROLLOUT_DEPTH = 0
+#: A position scored by progress is worth at most this share of a win (the rest is spread
+#: evenly), so a won game always beats a position that merely looks won.
+SCORED_WEIGHT = 0.9
+#: Safety cap of a rollout asked to play to the end (``rollout_depth=None``).
+UNLIMITED_ROLLOUT_CAP = 20_000
+#: Per action from the root, a result's weight against the even share of the teams.
+DEFAULT_DISCOUNT = 0.99
+#: A node may always hold this many children, however few its visits.
+WIDEN_MIN = 8
+#: Sharpness of the progress score: a team ahead by one peg of eight carried from start to
+#: home (a team score lead of 1/8) is worth about 0.73 against one other team.
+PROGRESS_SHARPNESS = 8.0
+#: Random picks tried for an untried action before the whole legal list is scanned.
+_UNTRIED_PROBES = 8
+
+Rewards = tuple[float, ...]
+
+
+class _Game(Protocol):
+    """What the search uses of a determinized game state (from ``sample_state``)."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def pegs(self) -> Pegs: ...
+
+    @property
+    def current_player(self) -> int: ...
+
+    def is_over(self) -> bool: ...
+
+    def outcome(self) -> Outcome | None: ...
+
+    def legal_actions(self) -> Sequence[Action]: ...
+
+    def result_of(self, action: Action) -> Pegs: ...
+
+    def apply(self, action: Action) -> _Game: ...
+
+
+class Node:
+    """One tree node: the statistics of the action that leads to it, from the point of view
+    of the seat that chose it, and its children by ``(seat to act, action)``."""
+
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[tuple[int, Action], Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+
+
+# --- evaluation ------------------------------------------------------------------------------
+
+
+def seat_progress(rules: Rules, pegs: Pegs) -> list[float]:
+    """Each seat's progress in ``[0, 1]``: the mean over its pegs of 0 in start, 1 at home,
+    and in between on the ring by the distance still to go to its door."""
+    geo = geometry(rules)
+    ring = geo.ring_size
+    out: list[float] = []
+    for seat, ps in enumerate(pegs):
+        door = geo.door[seat]
+        score = 0.0
+        for p in ps:
+            if p == START:
+                continue
+            if p >= ring:
+                score += 1.0
+            else:
+                score += 0.2 + 0.7 * (1.0 - ((door - p) % ring) / ring)
+        out.append(score / len(ps))
+    return out
+
+
+def progress_rewards(rules: Rules, pegs: Pegs) -> Rewards:
+    """A cheap score of an unfinished position, one reward in ``[0, 1]`` per seat.
+
+    Each team's (or, without teams, each seat's) progress is the mean of its seats'
+    :func:`seat_progress`; the teams' rewards are a softmax of those progresses, so equal
+    teams share evenly, the rewards of the teams sum to 1 like win chances, and every seat
+    gets its team's reward.
+    """
+    geo = geometry(rules)
+    progress = seat_progress(rules, pegs)
+    teams = sorted(set(geo.team_of))
+    team_score = {
+        t: sum(progress[q] for q in range(geo.players) if geo.team_of[q] == t)
+        / sum(1 for q in range(geo.players) if geo.team_of[q] == t)
+        for t in teams
+    }
+    top = max(team_score.values())
+    weight = {t: math.exp(PROGRESS_SHARPNESS * (s - top)) for t, s in team_score.items()}
+    norm = sum(weight.values())
+    return tuple(weight[geo.team_of[q]] / norm for q in range(geo.players))
+
+
+def discounted(rules: Rules, rewards: Rewards, weight: float) -> Rewards:
+    """``rewards`` pulled toward the even share ``1 / teams`` by ``weight`` (1: unchanged),
+    so that a quicker win is worth more and a later loss costs less."""
+    even = (1.0 - weight) / len(set(geometry(rules).team_of))
+    return tuple(weight * r + even for r in rewards)
+
+
+def outcome_rewards(players: int, outcome: Outcome) -> Rewards:
+    """1 for every winning seat (the whole team), 0 for the others."""
+    return tuple(1.0 if q in outcome.seats else 0.0 for q in range(players))
+
+
+# --- the bot ---------------------------------------------------------------------------------
+
+
+class IsmctsBot:
+    """Single-observer ISMCTS; see the module docstring.
+
+    ``iterations`` (deterministic: a bot built with the same seed gives the same choices for
+    the same views and count)
+    and/or ``seconds`` (wall clock) bound each decision, whichever ends first; with neither
+    it runs :data:`DEFAULT_ITERATIONS`.  ``rollout`` is ``"random"`` or ``"heuristic"``
+    (the heuristic bot, or random if that bot is not available).  ``rollout_depth`` caps
+    the actions of a rollout (``None``: play to the end); ``exploration`` is the UCB1
+    constant; ``widening`` the progressive widening factor (``None``: no limit);
+    ``discount`` (at most 1) weighs a result reached ``k`` actions below the root by
+    ``discount ** k`` against the even share ``1 / teams``, so quicker wins score higher;
+    ``doubt_rate`` is the rollouts' chance of doubting a Bluffing Joker declaration.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        rollout: str = "random",
+        exploration: float = 0.7,
+        rollout_depth: int | None = DEFAULT_ROLLOUT_DEPTH,
+        widening: float | None = 2.0,
+        discount: float = DEFAULT_DISCOUNT,
+        doubt_rate: float = DEFAULT_DOUBT_RATE,
+    ) -> None:
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be 1 or more, not {iterations}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"seconds must be positive, not {seconds}")
+        if rollout not in ("random", "heuristic"):
+            raise ValueError(f"rollout must be 'random' or 'heuristic', not {rollout!r}")
+        if not 0 < discount <= 1:
+            raise ValueError(f"discount must be in (0, 1], not {discount}")
+        if rollout_depth is not None and rollout_depth < 0:
+            raise ValueError(f"rollout_depth must be 0 or more, not {rollout_depth}")
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        if iterations is None and seconds is None:
+            self.iterations = DEFAULT_ITERATIONS
+        self.exploration = exploration
+        self.rollout_depth = rollout_depth
+        self.widening = widening
+        self.discount = discount
+        self.doubt_rate = doubt_rate
+        self.rollout = rollout
+        self._policy: Callable[[View, Sequence[Action]], Action] | None = None
+        if rollout == "heuristic":
+            self._policy = _heuristic_policy(seed)
+            if self._policy is None:
+                self.rollout = "random"
+        #: Iterations run by the last :meth:`choose` (0 when it had a single choice).
+        self.last_iterations = 0
+        #: The last root's children: action -> (visits, mean reward), for inspection.
+        self.last_stats: dict[Action, tuple[int, float]] = {}
+
+    # --- the decision --------------------------------------------------------------------
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        self.last_iterations = 0
+        self.last_stats = {}
+        if len(legal) == 1:
+            return legal[0]
+        if view.seat < 0 or view.current_player != view.seat:
+            raise ValueError(f"seat {view.seat} is not the seat to act ({view.current_player})")
+        root = Node()
+        order: list[Action] | None = None
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while True:
+            state = determinize.sample_state(view, self.rng)
+            if order is None:
+                order = self._root_order(state, legal)
+            self._iterate(root, state, legal, order)
+            done += 1
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.last_iterations = done
+        return self._best(root, view.seat, legal)
+
+    def _best(self, root: Node, seat: int, legal: Sequence[Action]) -> Action:
+        stats = {a: root.children[(m, a)] for m, a in root.children if m == seat}
+        self.last_stats = {a: (c.visits, c.total / c.visits) for a, c in stats.items()
+                           if c.visits}
+        if not stats:
+            return legal[0]
+        best = max(stats.values(), key=lambda c: (c.visits, c.total / max(c.visits, 1)))
+        return next(a for a, c in stats.items() if c is best)
+
+    def _root_order(self, state: _Game, legal: Sequence[Action]) -> list[Action]:
+        """The root's actions, best progress of the seat's team first (ties at random)."""
+        actions = list(legal)
+        self.rng.shuffle(actions)
+        if self.widening is None or len(actions) <= WIDEN_MIN:
+            return actions
+        seat = state.current_player
+        scores = {a: progress_rewards(state.rules, state.result_of(a))[seat] for a in actions}
+        actions.sort(key=lambda a: -scores[a])
+        return actions
+
+    # --- one iteration -------------------------------------------------------------------
+    def _limit(self, node: Node) -> float:
+        if self.widening is None:
+            return math.inf
+        return max(WIDEN_MIN, self.widening * math.sqrt(node.visits))
+
+    def _iterate(self, root: Node, state: _Game, root_legal: Sequence[Action],
+                 root_order: list[Action]) -> None:
+        rng = self.rng
+        path: list[tuple[Node, int]] = []
+        node = root
+        expanded = False
+        while not state.is_over() and not expanded:
+            mover = state.current_player
+            legal = root_legal if node is root else state.legal_actions()
+            children = node.children
+            available = [(a, c) for (m, a), c in children.items() if m == mover and a in legal]
+            action: Action | None = None
+            if len(available) < len(legal) and (len(children) < self._limit(node)
+                                                or not available):
+                if node is root:
+                    action = next(a for a in root_order if (mover, a) not in children)
+                else:
+                    action = _untried(rng, legal, children, mover)
+            if action is not None:
+                child = children[(mover, action)] = Node()
+                available.append((action, child))
+                expanded = True
+            else:
+                action, child = self._select(available)
+            for _, c in available:
+                c.available += 1
+            state = state.apply(action)
+            path.append((child, mover))
+            node = child
+        rewards = self._rollout(state, len(path))
+        for n, mover in path:
+            n.visits += 1
+            n.total += rewards[mover]
+
+    def _select(self, available: list[tuple[Action, Node]]) -> tuple[Action, Node]:
+        """The available child with the best UCB1 score (availability counts for ln N)."""
+        c = self.exploration
+        best, best_score = available[0], -math.inf
+        for pair in available:
+            child = pair[1]
+            if child.visits == 0:
+                return pair
+            score = child.total / child.visits + c * math.sqrt(
+                math.log(child.available) / child.visits)
+            if score > best_score:
+                best, best_score = pair, score
+        return best
+
+    def _rollout(self, state: _Game, plies: int) -> Rewards:
+        """Play on from ``state`` (``plies`` actions below the root) and score the end:
+        the outcome, or the progress of an unfinished position, discounted by the actions
+        from the root to it."""
+        rng = self.rng
+        limit = UNLIMITED_ROLLOUT_CAP if self.rollout_depth is None else self.rollout_depth
+        policy = self._policy
+        for _ in range(limit):
+            if state.is_over():
+                break
+            legal = state.legal_actions()
+            if policy is None:
+                action = random_action(rng, legal, self.doubt_rate)
+            else:
+                seen = view_of(state, state.current_player)  # type: ignore[arg-type]
+                action = policy(seen, legal)
+            state = state.apply(action)
+            plies += 1
+        rules = state.rules
+        outcome = state.outcome()
+        if outcome is not None:
+            rewards = outcome_rewards(rules.players, outcome)
+        else:
+            rewards = discounted(rules, progress_rewards(rules, state.pegs), SCORED_WEIGHT)
+        return discounted(rules, rewards, self.discount ** plies)
+
+
+def _untried(rng: random.Random, legal: Sequence[Action],
+             children: dict[tuple[int, Action], Node], mover: int) -> Action | None:
+    """A random legal action that ``mover`` has not tried at this node (None if none)."""
+    n = len(legal)
+    for _ in range(_UNTRIED_PROBES):
+        a = legal[rng.randrange(n)]
+        if (mover, a) not in children:
+            return a
+    left = [a for a in legal if (mover, a) not in children]
+    return left[rng.randrange(len(left))] if left else None
+
+
+def _heuristic_policy(seed: int) -> Callable[[View, Sequence[Action]], Action] | None:
+    """The heuristic bot's ``choose`` for rollouts, or None (with a warning) if there is none."""
+    try:
+        from .heuristic import HeuristicBot  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        warnings.warn("pegs.bots.heuristic is not available; ISMCTS rolls out at random",
+                      RuntimeWarning, stacklevel=3)
+        return None
+    bot = HeuristicBot(seed)
+    choose: Callable[[View, Sequence[Action]], Action] = bot.choose
+    return choose
