@@ -236,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Plays --games seeded games between bots in --jobs worker processes, appends "
             "one JSON line per finished game to --out (an existing file with the same "
-            "settings is resumed) and prints win rates per bot and per seat with 95%% "
+            "settings is resumed) and prints win rates per bot and per seat with 95% "
             "Wilson intervals, the first-seat advantage and the game length.  Game i is "
             "dealt with seed --seed + i and its seat s bot seeded (seed + i) * 1000 + s, so "
             "results do not depend on --jobs.  Unless --no-rotate, game i shifts the "
