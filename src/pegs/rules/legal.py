@@ -386,15 +386,20 @@ class _Generator:
         if moves is not None:
             return moves
         moves = []
-        board = self.board
+        board, occ, names = self.board, self.board.occ, self.names
+        ring = self.geo.ring_size
+        op = "<" if backward else ">"
         for q, p in self.own_movable:
             if backward:
                 dests = [board.backward(q, p, n, self.pass_own)]
             else:
                 dests = self.base_forward(q, p, n)
             for d in dests:
-                if d != IN_HAND:
-                    m = self.single(q, p, d, "<" if backward else ">")
+                if d >= ring or (d >= 0 and occ[d] == -1):  # no hit: the common case
+                    nq = names[q]
+                    moves.append(((_new(Step, (nq[p + 1], nq[d + 1], op, False)),), (q, p, d)))
+                elif d != IN_HAND:
+                    m = self.single(q, p, d, op)
                     if m:
                         moves.append(m)
         self._cache[key] = moves
