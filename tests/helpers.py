@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 
 from pegs.rules import IMPLEMENTED, GameState, Rules, RulesError, geometry
 from pegs.rules.board import START
@@ -135,3 +138,16 @@ def random_game(
 
 def all_start(rules: Rules) -> Pegs:
     return tuple((START,) * rules.pegs for _ in range(rules.players))
+
+
+def pegs(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the ``pegs`` command in a fresh interpreter."""
+    return subprocess.run(
+        [sys.executable, "-m", "pegs.cli", *args],
+        capture_output=True, text=True, timeout=300, cwd=cwd,
+    )
+
+
+def no_traceback(proc: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stdout

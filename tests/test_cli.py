@@ -5,28 +5,18 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from helpers import no_traceback, pegs
 from pegs.rules import IMPLEMENTED, PRESETS, Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "tests" / "scenarios"
 
 
-def pegs(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pegs.cli", *args],
-        capture_output=True, text=True, timeout=300, cwd=cwd,
-    )
-
-
-def no_traceback(proc: subprocess.CompletedProcess[str]) -> None:
-    assert "Traceback" not in proc.stderr, proc.stderr
-    assert "Traceback" not in proc.stdout
 
 
 # --- demo and replay -----------------------------------------------------------------------

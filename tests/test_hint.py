@@ -2,32 +2,18 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import pegs.hint as hint_module
-from helpers import position
+from helpers import no_traceback, pegs, position
 from pegs.bots import make_bot
 from pegs.hint import Hint, HintError, choose, describe, hint
 from pegs.notation import announce
 from pegs.record import Record, load
 from pegs.rules import Action, GameState, Rules
-
-
-def pegs(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pegs.cli", *args],
-        capture_output=True, text=True, timeout=300, cwd=cwd,
-    )
-
-
-def no_traceback(proc: subprocess.CompletedProcess[str]) -> None:
-    assert "Traceback" not in proc.stderr, proc.stderr
-    assert "Traceback" not in proc.stdout
 
 
 @pytest.fixture(scope="module")

@@ -31,18 +31,6 @@ def _add_table_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _value(text: str) -> object:
-    low = text.lower()
-    if low in ("true", "yes"):
-        return True
-    if low in ("false", "no"):
-        return False
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
 def rules_from_args(args: argparse.Namespace) -> Rules:
     overrides: dict[str, object] = {}
     if args.players is not None:
@@ -53,7 +41,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         name, eq, value = item.partition("=")
         if not eq:
             raise RulesError(f"--set needs NAME=VALUE, not {item!r}")
-        overrides[name.strip()] = _value(value.strip())
+        overrides[name.strip()] = sim_run.option_value(value.strip())
     return Rules.preset(args.rules, **overrides)
 
 
