@@ -99,6 +99,16 @@ def test_north_carolina_tens_with_many_actions() -> None:
     assert len(bot.last_stats) < len(state.legal_actions())
 
 
+def test_progressive_widening_grows_with_the_visits() -> None:
+    rules = Rules.preset("bluffing-joker")  # every card may be declared as any rank
+    state = _random_position(rules, 2, 0, lambda s: len(s.legal_actions()) > 100)
+    few, many = IsmctsBot(seed=1, iterations=10), IsmctsBot(seed=1, iterations=200)
+    for bot in (few, many):
+        assert _choose(bot, state) in state.legal_actions()
+    assert len(few.last_stats) == ismcts.WIDEN_MIN
+    assert ismcts.WIDEN_MIN < len(many.last_stats) <= 2 * 200**0.5 + 1
+
+
 def test_single_legal_action_returned_without_search(monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(*_: object) -> GameState:
         raise AssertionError("searched with a single choice")

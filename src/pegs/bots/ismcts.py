@@ -23,11 +23,11 @@ whose edges are actions, so every determinization shares the same nodes:
 **Rollout depth.**  Games last hundreds of actions, so rollouts are always cut off.  The
 default ``rollout_depth`` is 0: the new leaf is scored by progress at once and the tree
 itself (which deals the opponents' cards anew every iteration) supplies the look-ahead.
-In 2v2 pegoo games at 100 iterations per move, depth 0 beat random rollouts of depth 20
-in 6 of 8 games and of depth 4 in 7 of 8, and heuristic-bot rollouts of depth 4 in 5 of
-8, while running 5-10 times more iterations per second: a few random actions mostly add
-noise to the score.  ``rollout_depth=20`` (or ``None``, to the end) restores the classic
-rollout.
+In 2v2 pegoo (10 games each) depth 0 and random rollouts of depth 20 split 5-5 at 300
+iterations per move, and 5-5 again with depth 0 at 1500 iterations (about the time depth
+20 spends on 300); both beat random bots 10-0.  Depth 0 runs about five times as many
+iterations per second (``benchmarks/ismcts_speed.py``), so it is the default;
+``rollout_depth=20`` (or ``None``, to the end) gives the classic rollout.
 
 Children are keyed by ``(seat to act, action)``: with a Bluffing Joker the seat that acts
 after a doubt (the doubter or the declarer) depends on the face-down card, i.e. on the
@@ -323,6 +323,7 @@ class IsmctsBot:
             path.append((child, mover))
             node = child
         rewards = self._rollout(state, len(path))
+        root.visits += 1
         for n, mover in path:
             n.visits += 1
             n.total += rewards[mover]
