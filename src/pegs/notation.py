@@ -94,7 +94,7 @@ def announce(state: GameState, action: Action) -> str:
     text = f"{card}. " + " and ".join(parts) + "."
     if action.discard:
         text = f"{card}. Discards; " + " and ".join(parts) + " free."
-    for _seat, src, dst in _hits(state.pegs, after, explained):
+    for _seat, src, dst in peg_hits(state.pegs, after, explained):
         where = "back to START" if dst == START else f"to {geo.pegoo_number(dst)}"
         text += f" {geo.pegoo_number(src)} {where}."
     return text
@@ -117,7 +117,7 @@ def _decision_words(state: GameState, action: Action) -> str:
     return f"{state.geo.pegoo_number(hole)} back to START."
 
 
-def _hits(
+def peg_hits(
     before: tuple[tuple[int, ...], ...],
     after: tuple[tuple[int, ...], ...],
     explained: list[tuple[int, int, int]],

@@ -54,6 +54,7 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
 
+from ..notation import peg_hits
 from ..rules import Action, Rules, View
 from ..rules.bluff import DOUBT, PASS, redo
 from ..rules.board import START, Geometry, geometry
@@ -668,23 +669,8 @@ def _peg_moves(view: View, action: Action, before: Pegs, after: Pegs
         out.append((owner, src, dst, True))
         occupant.pop(src, None)
     # what the steps do not explain moved by a landing
-    for q in range(len(before)):
-        gone = Counter(before[q]) - Counter(after[q])
-        came = Counter(after[q]) - Counter(before[q])
-        for owner, src, dst, _ in list(out):
-            if owner != q:
-                continue
-            if gone[src]:
-                gone[src] -= 1
-            else:
-                came[src] += 1
-            if came[dst]:
-                came[dst] -= 1
-            else:
-                gone[dst] += 1
-        froms = sorted((+gone).elements())
-        tos = sorted((+came).elements())
-        out += [(q, f, t, False) for f, t in zip(froms, tos, strict=False)]
+    explained = [(q, src, dst) for q, src, dst, _ in out]
+    out += [(q, f, t, False) for q, f, t in peg_hits(before, after, explained)]
     return out
 
 
