@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-import pegs.hint as hint_module
 from helpers import no_traceback, pegs, position
-from pegs.bots import make_bot
-from pegs.hint import Hint, HintError, choose, describe, hint
+from pegs.bots.heuristic import reason as heuristic_reason
+from pegs.hint import Hint, HintError, choose, hint
 from pegs.notation import announce
 from pegs.record import Record, load
-from pegs.rules import Action, GameState, Rules
+from pegs.rules import Action, GameState, Rules, view
 
 
 @pytest.fixture(scope="module")
@@ -86,59 +84,47 @@ def test_hint_on_a_bad_file_is_an_error(tmp_path: Path) -> None:
     assert proc.returncode == 2
 
 
-# --- in process, with only the random bot --------------------------------------------------
+# --- in process, with quicker bots ------------------------------------------------------------
 
 
-@pytest.fixture
-def only_random(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Pretend the stronger bots and the heuristic reasons are not installed."""
-
-    def fake_make_bot(kind: str, seed: int, **options: Any) -> Any:
-        if kind != "random":
-            raise ModuleNotFoundError(f"No module named 'pegs.bots.{kind}'")
-        return make_bot(kind, seed, **options)
-
-    monkeypatch.setattr(hint_module, "make_bot", fake_make_bot)
-    monkeypatch.setattr(hint_module, "_heuristic_function", lambda name: None)
-
-
-def test_hint_falls_back_to_the_random_bot(only_random: None, records: dict[str, Path]) -> None:
+def test_hint_by_a_quicker_bot_is_legal_reasoned_and_repeatable(
+    records: dict[str, Path]
+) -> None:
     record = load(records["open"])
     state = record.replay()
-    h = hint(record)
-    assert isinstance(h, Hint) and h.bot == "random" and h.seat == state.current_player
-    assert h.action in state.legal_actions()
-    assert h.announcement == announce(state, h.action)
-    assert h.reason == describe(state, h.action)
-    assert hint(record) == h  # the same record gives the same hint
+    for bot in ("random", "heuristic"):
+        h = hint(record, bot=bot)
+        assert isinstance(h, Hint) and h.bot == bot and h.seat == state.current_player
+        assert h.action in state.legal_actions()
+        assert h.announcement == announce(state, h.action)
+        why = heuristic_reason(view(state, h.seat), h.action, state.pegs,
+                               state.result_of(h.action))
+        assert h.reason.lower() == " ".join(why.split()).rstrip(".").lower() + "."
+        assert hint(record, bot=bot) == h  # the same record gives the same hint
     with pytest.raises(HintError, match="turn, not seat"):
-        hint(record, (state.current_player + 1) % 4)
+        hint(record, (state.current_player + 1) % 4, bot="random")
 
 
-def test_hint_during_a_bluffing_declaration_is_for_the_seat_asked(only_random: None) -> None:
+def test_hint_during_a_bluffing_declaration_is_for_the_seat_asked() -> None:
     rules = Rules.preset("bluffing-joker", players=2)
     state = GameState.new(rules, 1)
     first = state.legal_actions()[0]
     record = Record(rules, 1, [first])
     after = record.replay()
     assert after.pending is not None and after.current_player == 1 != after.turn
-    h = hint(record)
+    h = hint(record, bot="heuristic")
     assert h.seat == 1 and h.action.decision in ("doubt", "pass")
     assert h.announcement in ("I doubt it.", "Pass.")
     with pytest.raises(HintError, match="it is seat 1's turn, not seat 0's"):
-        hint(record, 0)
+        hint(record, 0, bot="heuristic")
 
 
-def test_describe_says_what_a_move_does() -> None:
+def test_the_reason_says_what_the_move_does() -> None:
     rules = Rules.preset("basic", players=4)
     state = position(rules, {1: ["0.5"]}, ["A", "2", "3", "4", "5"])
-    come_out = [a for a in state.legal_actions() if a.card == "A"]
-    assert come_out, state.legal_actions()
-    text = describe(state, come_out[0])
-    assert text.startswith("Brings a peg out of start")
-    assert "sends an opponent's peg back to start" in text and text.endswith(".")
-    state = position(rules, {0: ["0.7"]}, ["3", "4", "5", "6", "9"])
-    assert describe(state, state.legal_actions()[0]) == "Advances a peg."
+    h = choose(state, 0, 1.0, bot="heuristic")
+    assert h.action.card == "A"  # coming out onto the opponent is the obvious play
+    assert "back to start" in h.reason.lower() and h.reason.endswith(".")
 
 
 def test_choose_refuses_a_finished_game_and_a_bad_time(records: dict[str, Path]) -> None:
