@@ -94,10 +94,12 @@ class Action(NamedTuple):
         return f"{head}: {', '.join(parts)}"
 
     @classmethod
-    def parse(cls, text: str) -> Action:
-        """The action written in canonical notation; :class:`NotationError` if malformed."""
-        if not isinstance(text, str):
-            raise NotationError(f"an action must be text, not {type(text).__name__}")
+    def parse(cls, source: object) -> Action:
+        """The action written in canonical notation; :class:`NotationError` if malformed
+        (or not text at all: the text may come straight from a file or a message)."""
+        if not isinstance(source, str):
+            raise NotationError(f"an action must be text, not {type(source).__name__}")
+        text = source
         word = text.strip()
         if word in ("doubt", "pass"):
             return cls("", decision=word)

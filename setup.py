@@ -1,0 +1,26 @@
+"""Build hook: compiles the rules engine's hot modules to C with mypyc.
+
+The move generator and the scratch board run millions of small steps in simulations and
+searches; compiled, they run about three times as fast as the same code interpreted.
+The sources stay plain, typed Python (mypy --strict); set ``PEGS_PURE=1`` when installing
+to skip compiling (for working on the engine without rebuilding).
+"""
+
+import os
+
+from setuptools import setup
+
+COMPILED = [
+    "src/pegs/rules/actions.py",
+    "src/pegs/rules/board.py",
+    "src/pegs/rules/board_work.py",
+    "src/pegs/rules/legal.py",
+]
+
+ext_modules = []
+if os.environ.get("PEGS_PURE", "") in ("", "0"):
+    from mypyc.build import mypycify
+
+    ext_modules = mypycify(COMPILED, opt_level="3")
+
+setup(ext_modules=ext_modules)
