@@ -15,6 +15,7 @@ COMPILED = [
     "src/pegs/rules/board.py",
     "src/pegs/rules/board_work.py",
     "src/pegs/rules/legal.py",
+    "src/pegs/rules/state.py",
 ]
 
 ext_modules = []

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import table, tables
+from pegs.notation import announce
 from pegs.record import Record, from_json
 from pegs.rules import Action, GameState, Rules, View, view
 
@@ -115,7 +116,9 @@ def play(rules: Rules, seed: int, choice_seed: int, views_every: int = 1,
         if ply % all_actions_every == 0:
             for a in legal:
                 check_invariants(state.apply(a))
+                assert announce(state, a).endswith((".", "!"))  # every move can be said aloud
         action = choose(state, legal, rng)
+        assert announce(state, action).endswith((".", "!"))
         actions.append(action)
         turns += not action.decision
         ply += 1

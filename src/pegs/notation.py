@@ -11,6 +11,7 @@ from collections import Counter
 
 from .rules import Action, GameState, Geometry, Step
 from .rules.board import START
+from .rules.board_work import WorkBoard
 
 CARD_WORDS = {
     "A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six",
@@ -35,15 +36,14 @@ def seat_name(seat: int) -> str:
     return f"Seat {seat} ({colour}, {letter})"
 
 
-def _owner_and_pos(geo: Geometry, text: str, mover: int, before: GameState) -> tuple[int, int]:
+def _owner_and_pos(geo: Geometry, text: str, mover: int, board: WorkBoard) -> tuple[int, int]:
+    """The seat whose peg stands on ``text`` now (``board``: the move's earlier steps done)."""
     name, _, owner = text.partition("@")
     pos = geo.parse(name)
     if owner:
         return int(owner), pos
-    if 0 <= pos < geo.ring_size:
-        for q, ps in enumerate(before.pegs):
-            if pos in ps:
-                return q, pos
+    if 0 <= pos < geo.ring_size and board.occ[pos] != -1:
+        return board.occ[pos], pos
     return mover, pos
 
 
@@ -83,13 +83,15 @@ def announce(state: GameState, action: Action) -> str:
     mover = state.turn
     parts: list[str] = []
     explained: list[tuple[int, int, int]] = []
+    board = WorkBoard(geo, state.pegs, mover)  # follows the steps, hits and all
     for step in action.steps:
-        owner, src = _owner_and_pos(geo, step.src, mover, state)
-        dst_owner, dst = _owner_and_pos(geo, step.dst, owner, state)
+        owner, src = _owner_and_pos(geo, step.src, mover, board)
+        dst_owner, dst = _owner_and_pos(geo, step.dst, owner, board)
         if step.op == "~":
             explained += [(owner, src, dst), (dst_owner, dst, src)]
         else:
             explained.append((owner, src, dst))
+            board.land(owner, src, dst)
         parts.append(_step_words(geo, step, owner, src, dst, len(action.steps) > 1))
     text = f"{card}. " + " and ".join(parts) + "."
     if action.discard:
@@ -108,8 +110,9 @@ def _decision_words(state: GameState, action: Action) -> str:
         truth = ""
         if pending is not None:
             real = CARD_WORDS[pending.action.card]
-            truth = (f" The card is a {real}: a bluff!" if pending.bluff
-                     else f" The card is a {real}: it was true.")
+            card = f"an {real}" if real[0] in "AEIOU" else f"a {real}"
+            truth = (f" The card is {card}: a bluff!" if pending.bluff
+                     else f" The card is {card}: it was true.")
         return "Doubt!" + truth
     if word == "pass":
         return "No doubt."

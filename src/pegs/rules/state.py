@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from . import bluff
 from .actions import Action
@@ -110,8 +111,9 @@ class GameState:
 
     # --- creation ---------------------------------------------------------------------------
     @classmethod
-    def new(cls, rules: Rules, seed: int) -> GameState:
-        """A freshly dealt game: shuffled shoe, ``hand_size`` cards each, seat 0 to play."""
+    def new(cls, rules: Rules, seed: object) -> GameState:
+        """A freshly dealt game: shuffled shoe, ``hand_size`` cards each, seat 0 to play
+        (``seed`` is checked here: it may come straight from a file or a message)."""
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise RulesError(f"seed must be a whole number, not {seed!r}")
         rng = random.Random(seed)
@@ -146,21 +148,29 @@ class GameState:
                                    face_down=draft.face_down)
         return state
 
-    @classmethod
-    def _make(cls, rules: Rules, geo: Geometry | None = None, **values: object) -> GameState:
-        self = object.__new__(cls)
-        self.rules = rules
-        self.geo = geo or geometry(rules)
-        for name, value in values.items():
-            object.__setattr__(self, name, value)
+    def __init__(self, rules: Rules, geo: Geometry, *, seed: int, pegs: Pegs,
+                 hands: tuple[tuple[str, ...], ...], draw_pile: tuple[str, ...],
+                 discards: tuple[str, ...], piles: tuple[tuple[str, ...], ...], turn: int,
+                 stuck: tuple[int, ...], turns_taken: tuple[int, ...], ply: int,
+                 rng: random.Random, pending: Pending | None, extra: tuple[int, ...],
+                 face_down: tuple[tuple[int, str], ...]) -> None:
+        """Every field of a state.  Build states with :meth:`new`, :meth:`from_position`
+        and :meth:`apply`."""
+        self.rules, self.geo, self.seed, self.pegs = rules, geo, seed, pegs
+        self.hands, self.draw_pile, self.discards, self.piles = hands, draw_pile, discards, piles
+        self.turn, self.stuck, self.turns_taken, self.ply = turn, stuck, turns_taken, ply
+        self.rng, self.pending, self.extra, self.face_down = rng, pending, extra, face_down
         self._legal = None
-        self._winner = _find_winner(self.geo, self.pegs)
-        return self
+        self._winner = _find_winner(geo, pegs)
 
-    def _replace(self, **changes: object) -> GameState:
+    @classmethod
+    def _make(cls, rules: Rules, geo: Geometry | None = None, **values: Any) -> GameState:
+        return GameState(rules, geo or geometry(rules), **values)
+
+    def _replace(self, **changes: Any) -> GameState:
         values = {name: getattr(self, name) for name in _FIELDS}
         values.update(changes)
-        return GameState._make(self.rules, self.geo, **values)
+        return GameState(self.rules, self.geo, **values)
 
     @classmethod
     def from_position(
@@ -356,13 +366,11 @@ class GameState:
                 seat = (seat + 1) % rules.players
             if rules.turn_order == "draw_then_play":
                 draft.draw(seat, 1)
-        nxt = object.__new__(GameState)
-        nxt.rules, nxt.geo, nxt.seed, nxt.pegs = rules, self.geo, self.seed, result
-        nxt.hands, nxt.draw_pile, nxt.discards = tuple(draft.hands), draft.pile, draft.discards
-        nxt.piles, nxt.turn, nxt.stuck, nxt.turns_taken = piles, seat, tuple(stuck), tuple(taken)
-        nxt.ply, nxt.rng, nxt.pending, nxt.extra = self.ply + 1, draft.rng, None, tuple(owed)
-        nxt.face_down, nxt._legal, nxt._winner = draft.face_down, None, winner
-        return nxt
+        return GameState(
+            rules, self.geo, seed=self.seed, pegs=result, hands=tuple(draft.hands),
+            draw_pile=draft.pile, discards=draft.discards, piles=piles, turn=seat,
+            stuck=tuple(stuck), turns_taken=tuple(taken), ply=self.ply + 1, rng=draft.rng,
+            pending=None, extra=tuple(owed), face_down=draft.face_down)
 
     # --- comparing ----------------------------------------------------------------------------
     def key(self) -> tuple[object, ...]:
