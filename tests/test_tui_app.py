@@ -64,7 +64,7 @@ async def press_until_over(pilot: Pilot[None], app: PegsApp) -> int:
         before = mark()
         app.simulate_key("enter")
         presses += 1
-        await until(pilot, lambda: mark() != before)
+        await until(pilot, lambda before=before: mark() != before)  # type: ignore[misc]
     return presses
 
 
