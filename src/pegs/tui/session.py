@@ -83,7 +83,7 @@ class Session:
             raise SetupError(f"{len(seats)} seats given for {rules.players} players")
         self.rules = rules
         self.seed = seed
-        self.seats = tuple(seats)
+        self.seats = tuple(seat_kind(s) for s in seats)
         self.path = path
         self.think = think
         self.state = GameState.new(rules, seed)
