@@ -16,7 +16,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer, VerticalScroll
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
@@ -53,16 +53,16 @@ class PegsApp(App[None]):
     TITLE = "Pegs & Jokers"
     CSS = """
     #main { height: 1fr; }
-    #board-box { width: 1fr; height: 1fr; }
+    #board-box { width: 1fr; height: 1fr; overflow: auto auto; }
     #board { width: auto; padding: 0 1; }
-    #side { width: 58; height: 1fr; }
+    #side { width: 52; height: 1fr; }
     #status { height: auto; }
     #hand { height: auto; margin-top: 1; }
     #prompt { height: auto; margin-top: 1; text-style: bold; }
     #options { height: auto; max-height: 16; }
     #message { height: auto; min-height: 1; }
     #message.error { color: $error; }
-    #log { height: 9; border-top: solid $accent; }
+    #log { height: 7; border-top: solid $accent; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "go_back", "Back"),
@@ -92,10 +92,10 @@ class PegsApp(App[None]):
     # --- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
-            with VerticalScroll(id="board-box"):
+            with ScrollableContainer(id="board-box"):
                 yield Static(id="board")
                 yield Static(LEGEND, id="legend")
-            with Vertical(id="side"):
+            with VerticalScroll(id="side"):
                 yield Static(id="status")
                 yield Static(id="hand")
                 yield Static(id="prompt")
