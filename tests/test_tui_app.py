@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, OptionList, RichLog, Static
 
 from pegs.record import load
 from pegs.rules import Rules
@@ -64,7 +64,7 @@ async def press_until_over(pilot: Pilot[None], app: PegsApp) -> int:
         before = mark()
         app.simulate_key("enter")
         presses += 1
-        await until(pilot, lambda before=before: mark() != before)  # type: ignore[misc]
+        await until(pilot, lambda before=before: mark() != before)
     return presses
 
 
@@ -124,6 +124,10 @@ def test_quit_and_resume_continue_the_same_game(tmp_path: Path) -> None:
     async def carry_on() -> str:
         async with second.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: my_turn(second))
+            log = "".join("".join(line.text.split())
+                          for line in second.query_one("#log", RichLog).lines)
+            assert "".join(first.recent[-1].split()) in log  # wrapping aside
+            assert f"Resumedafter{len(first.actions)}actions" in log
             hand = text_of(second, "#hand")
             await pilot.press("enter")
             await until(pilot, lambda: len(again.actions) > len(first.actions))

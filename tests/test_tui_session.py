@@ -10,6 +10,7 @@ import pytest
 from helpers import no_traceback, pegs
 from pegs.record import Record, load
 from pegs.rules import Rules
+from pegs.tui.launch import farewell
 from pegs.tui.session import Session, SetupError, default_path, games_dir, parse_seats
 
 
@@ -58,6 +59,7 @@ def test_every_action_is_saved_and_resumes_exactly(tmp_path: Path) -> None:
     record = load(path)
     assert record.replay() == session.state
     resumed = Session.resume(path)
+    assert resumed.recent == session.recent and len(resumed.recent) == 8
     assert resumed.state == session.state
     assert resumed.seats == session.seats
     assert resumed.path == path
@@ -112,3 +114,16 @@ def test_play_help_documents_the_seats_and_strengths() -> None:
     for words in ("easy", "random bot", "normal", "heuristic bot", "strong", "ismcts bot",
                   "--resume", "PEGS_DATA_DIR", "hot seat"):
         assert words in proc.stdout, words
+
+
+def test_the_words_after_the_screen_closes(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    session = Session(Rules.preset("pegoo"), 1, ("human",) * 4, path)
+    assert farewell(session, "") == (
+        "Game saved after 0 actions, Seat 0 (Red, R) to act.\n"
+        f"Continue with: pegs play --resume {path}")
+    done = farewell(session, "Team 0 wins after 9 actions: Seat 0 (Red, R).")
+    assert done.splitlines() == [
+        "Team 0 wins after 9 actions: Seat 0 (Red, R).",
+        f"Record saved to {path} (replay it with: pegs replay {path})",
+    ]

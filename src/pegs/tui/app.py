@@ -111,6 +111,8 @@ class PegsApp(App[None]):
         self.title = f"Pegs & Jokers: {PRESET_TITLES[rules.name]}"
         log = self.query_one("#log", RichLog)
         if self.session.actions:
+            for words in self.session.recent:
+                log.write(words)
             log.write(f"Resumed after {len(self.session.actions)} actions "
                       f"(saved in {self.session.path}).")
         else:
@@ -192,7 +194,7 @@ class PegsApp(App[None]):
         self.query_one("#log", RichLog).write(self.finished)
         self.shown_seat = self.shown_seat if not self.hot_seat else -1
         self.refresh_all()
-        self.tell("Press q to leave; the record is saved for pegs replay.")
+        self.tell(f"Press q to leave. The record: pegs replay {self.session.path}")
 
     # --- words ------------------------------------------------------------------------------
     def say(self, action: Action) -> str:

@@ -94,12 +94,15 @@ def play(args: argparse.Namespace, rules: Rules | None) -> int:
 
     app = PegsApp(session, delay=args.delay, hint_seconds=args.hint_time)
     app.run()
-    path = session.path
-    if app.finished:
-        print(app.finished)
-        print(f"Record saved to {path} (replay it with: pegs replay {path})")
-    else:
-        to_act = session.state.current_player
-        print(f"Game saved after {len(session.actions)} actions, {seat_name(to_act)} to act.")
-        print(f"Continue with: pegs play --resume {path}")
+    print(farewell(session, app.finished))
     return 0
+
+
+def farewell(session: Session, finished: str) -> str:
+    """What is printed when the screen closes: the result and the record, or how to go on."""
+    path = session.path
+    if finished:
+        return f"{finished}\nRecord saved to {path} (replay it with: pegs replay {path})"
+    to_act = session.state.current_player
+    return (f"Game saved after {len(session.actions)} actions, {seat_name(to_act)} to act.\n"
+            f"Continue with: pegs play --resume {path}")

@@ -29,6 +29,7 @@ STRENGTHS = {"easy": "random", "normal": "heuristic", "strong": "ismcts"}
 KINDS = (HUMAN, "random", "heuristic", "ismcts")
 DATA_ENV = "PEGS_DATA_DIR"
 DEFAULT_THINK = 1.0
+RECENT = 8
 
 
 class SetupError(ValueError):
@@ -88,9 +89,14 @@ class Session:
         self.think = think
         self.state = GameState.new(rules, seed)
         self.actions: list[Action] = []
-        for action in actions:
-            self.state = self.state.apply(action)
-            self.actions.append(action)
+        #: Announcements of the latest actions (kept from a resumed record too).
+        self.recent: list[str] = []
+        for i, action in enumerate(actions):
+            if i >= len(actions) - RECENT:
+                self.play(action)
+            else:
+                self.state = self.state.apply(action)
+                self.actions.append(action)
         self._bots: dict[int, Bot] = {}
 
     # --- resuming ---------------------------------------------------------------------------
@@ -152,6 +158,7 @@ class Session:
         words = f"{seat_name(before.current_player)}: {move_words(before, action)}"
         self.state = before.apply(action)
         self.actions.append(action)
+        self.recent = [*self.recent[1 - RECENT:], words]
         return words
 
     # --- saving -----------------------------------------------------------------------------
