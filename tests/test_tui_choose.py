@@ -75,6 +75,7 @@ def test_a_split_starts_from_either_peg_and_ends_with_the_split() -> None:
     assert seconds_from == {"0.5": {"whole", "0.14"}, "0.14": {"whole", "0.5"}}
     both = picker.pick("0.14").pick("0.5")
     assert both.level == "move"
+    assert both.trail() == ["Seven: 8 moves", "R peg at 14 (0.14)", "and the R peg at 5 (0.5)"]
     splits = {c.key for c in both.options()}
     legal_splits = {str(a) for a in state.legal_actions() if len(a.steps) == 2}
     assert splits == legal_splits and len(splits) == 6

@@ -276,8 +276,8 @@ class PegsApp(App[None]):
                     f"{seat_name(seat)}: doubt it?")
         elif pending is not None:
             head = f"{seat_name(seat)}: choose the peg to send back to START"
-        chosen = " > ".join(k for k in self.picker.chosen if k)
-        prompt.update(Text(head + (f"\n  ({chosen})" if chosen else "")))
+        trail = "".join(f"\n  {label}" for label in self.picker.trail())
+        prompt.update(Text(head + trail))
         options.add_options([
             Option(f"{i}. {c.label}" if i <= 9 else f"   {c.label}", id=f"opt{i}")
             for i, c in enumerate(self.picker.options(), 1)

@@ -162,6 +162,15 @@ class Picker:
                 out[key] = self._choice(n, key, action)
         return list(out.values())
 
+    def trail(self) -> list[str]:
+        """The labels of the choices made so far (levels with nothing to choose left out)."""
+        out = []
+        for n, key in enumerate(self.chosen):
+            if key and key != NO_SECOND:
+                action = next(a for p, a in self.routes if p[: n + 1] == self.chosen[: n + 1])
+                out.append(self._choice(n, key, action).label)
+        return out
+
     def _choice(self, n: int, key: str, action: Action) -> Choice:
         level = LEVELS[n]
         if level == "card":
