@@ -7,6 +7,7 @@ import random
 import pytest
 
 from helpers import position
+from pegs.notation import CARD_WORDS
 from pegs.rules import Action, GameState, Rules
 from pegs.tui.choose import DISCARD, Picker, move_words
 
@@ -121,7 +122,9 @@ def test_back_returns_to_the_card_and_bad_keys_are_refused() -> None:
 def test_bluffing_asks_for_the_declared_rank_and_decisions_stand_alone() -> None:
     state = GameState.new(Rules.preset("bluffing-joker"), 1)
     picker = picker_for(state)
-    card = picker.options()[0].key
+    first = picker.options()[0]
+    card = first.key
+    assert first.label.startswith(f"{CARD_WORDS[card]}: ") and "face down as" in first.label
     declare = picker.pick(card)
     assert declare.level == "declare"
     assert {c.key for c in declare.options()} == {

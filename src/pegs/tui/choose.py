@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import permutations
 
 from ..notation import CARD_WORDS, NUMBER_WORDS, SEAT_COLOURS, announce
-from ..rules import Action, GameState, Geometry
+from ..rules import RANKS, Action, GameState, Geometry
 from ..rules.board import START
 
 LEVELS = ("card", "declare", "peg", "second", "move")
@@ -179,9 +179,16 @@ class Picker:
             same = {str(a): a for p, a in self.routes if p[0] == key}
             if all(not a.steps for a in same.values()):
                 return Choice(key, f"{card_word(key)}: no move, discard it")
-            moves = len(same)
-            more = self.say(action).removeprefix(card_word(key) + ". ") if moves == 1 \
-                else f"{moves} moves"
+            declared = sorted({a.declared for a in same.values() if a.declared},
+                              key=RANKS.index)
+            moves = len({(a.steps, a.discard) for a in same.values()})
+            if declared:
+                as_ = "/".join(declared)
+                more = f"{moves} move{'s' if moves > 1 else ''}, face down as {as_}"
+            elif moves == 1:
+                more = self.say(action).removeprefix(card_word(key) + ". ")
+            else:
+                more = f"{moves} moves"
             return Choice(key, f"{card_word(key)}: {more}")
         if level == "declare":
             return Choice(key, f"as {card_word(key)}")
