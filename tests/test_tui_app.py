@@ -251,3 +251,42 @@ def test_hint_cue_card_and_pace_keys(tmp_path: Path) -> None:
     hint, cue = asyncio.run(run())
     assert "bot):" in hint
     assert cue.startswith("Pegoo") and "Cards" in cue
+
+
+def test_bots_wait_for_the_pace_and_all_bot_runs_play_out(tmp_path: Path) -> None:
+    session = Session(Rules.preset("pegoo"), 3, ("human", "random", "random", "random"),
+                      tmp_path / "g.json")
+    app = PegsApp(session, delay=0.4)
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            while session.state.ply == 0:
+                played = time.monotonic()  # the move is made during this press
+                await pilot.press("enter")
+            assert session.state.current_player == 1 and "thinking" in text_of(app, "#prompt")
+            await until(pilot, lambda: session.state.ply == 2)
+            assert time.monotonic() - played >= 0.35
+            await until(pilot, lambda: my_turn(app))
+            assert session.state.ply == 4 and session.state.current_player == 0
+
+    asyncio.run(run())
+
+
+def test_a_failed_save_is_reported_and_the_game_goes_on(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("", encoding="utf-8")
+    session = Session(quick_table(), 13, ("human", "random"), blocker / "game.json")
+    app = PegsApp(session, delay=0)
+
+    async def run() -> str:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            while session.state.ply == 0:
+                await pilot.press("enter")
+            await until(pilot, lambda: my_turn(app))
+            return "".join(line.text for line in app.query_one("#log", RichLog).lines)
+
+    log = asyncio.run(run())
+    assert "Warning: cannot save the game to" in log
+    assert session.state.ply >= 2

@@ -153,35 +153,49 @@ class PegsApp(App[None]):
         self.query_one("#options", OptionList).focus()
 
     async def bot_turn(self) -> None:
-        started = time.monotonic()
-        action = await asyncio.to_thread(self.session.bot_choice)
-        wait = self.delay - (time.monotonic() - started)
-        if wait > 0:
-            await asyncio.sleep(wait)
+        """Bots move until a human is to act or the game ends, each at the chosen pace
+        (at pace 0 the screen is drawn once for the whole run of bot moves)."""
+        while True:
+            started = time.monotonic()
+            action = await asyncio.to_thread(self.session.bot_choice)
+            wait = self.delay - (time.monotonic() - started)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.record(action)
+            state = self.session.state
+            if state.is_over() or self.session.is_human(state.current_player):
+                break
+            if self.delay > 0:
+                self.refresh_all()
         self.thinking = False
-        self.play(action)
+        self.advance()
 
     def play(self, action: Action) -> bool:
-        """Play ``action`` for the seat to act; a clear message if it is not legal."""
+        """Play ``action`` for the seat to act, or say clearly why it is not legal."""
+        if not self.record(action):
+            return False
+        self.advance()
+        return True
+
+    def record(self, action: Action) -> bool:
+        """Apply, save and announce ``action`` (False, with the reason shown, if illegal)."""
         before = self.session.state.pegs
         try:
             words = self.session.play(action)
         except (IllegalActionError, ValueError) as e:
             self.tell(f"Not legal: {e}", error=True)
             return False
-        saved = True
-        try:
-            self.session.save()
-        except SetupError as e:
-            saved = False
-            self.query_one("#log", RichLog).write(f"Warning: {e}")
         after = self.session.state.pegs
         self.touched = {(seat, pos) for seat in range(len(after))
                         for pos in (Counter(after[seat]) - Counter(before[seat]))}
-        self.query_one("#log", RichLog).write(words)
-        if saved:
+        log = self.query_one("#log", RichLog)
+        log.write(words)
+        try:
+            self.session.save()
+        except SetupError as e:
+            log.write(f"Warning: {e}")
+        else:
             self.tell("")
-        self.advance()
         return True
 
     def finish(self) -> None:
