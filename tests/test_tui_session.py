@@ -58,6 +58,8 @@ def test_every_action_is_saved_and_resumes_exactly(tmp_path: Path) -> None:
     assert len(data["actions"]) == 30
     record = load(path)
     assert record.replay() == session.state
+    replayed = pegs("replay", str(path))
+    assert replayed.returncode == 0 and "All 30 actions verified." in replayed.stdout
     resumed = Session.resume(path)
     assert resumed.recent == session.recent and len(resumed.recent) == 8
     assert resumed.state == session.state

@@ -62,7 +62,7 @@ def test_play_in_a_real_terminal(tmux: list[str], tmp_path: Path) -> None:
     subprocess.run([*tmux, "resize-window", "-t", "play", "-x", "160", "-y", "50"],
                    check=True, timeout=10)
     for words in ("Choose a card", "Red R", "Blue B", "Hand of Seat 0 (Red, R)", "Draw pile",
-                  "8 back from the out-hole", "New game, seed 13"):
+                  "8 back from the out-hole", "New game, saved as it goes"):
         wait_for(tmux, words)
     keys(tmux, "c")
     wait_for(tmux, "press any key to close")

@@ -116,8 +116,9 @@ class PegsApp(App[None]):
             log.write(f"Resumed after {len(self.session.actions)} actions "
                       f"(saved in {self.session.path}).")
         else:
-            log.write(f"New game, seed {self.session.seed}; saved as it goes to "
-                      f"{self.session.path}. Press ? for the keys.")
+            # (the seed stays off the screen: it would tell every hand)
+            log.write(f"New game, saved as it goes to {self.session.path}. "
+                      "Press ? for the keys.")
         self.advance()
 
     # --- the flow of turns ------------------------------------------------------------------
