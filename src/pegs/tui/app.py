@@ -181,16 +181,19 @@ class PegsApp(App[None]):
     def record(self, action: Action) -> bool:
         """Apply, save and announce ``action`` (False, with the reason shown, if illegal)."""
         before = self.session.state.pegs
+        seat = self.session.to_act
         try:
             words = self.session.play(action)
         except (IllegalActionError, ValueError) as e:
             self.tell(f"Not legal: {e}", error=True)
             return False
         after = self.session.state.pegs
-        self.touched = {(seat, pos) for seat in range(len(after))
-                        for pos in (Counter(after[seat]) - Counter(before[seat]))}
+        self.touched = {(q, pos) for q in range(len(after))
+                        for pos in (Counter(after[q]) - Counter(before[q]))}
         log = self.query_one("#log", RichLog)
-        log.write(words)
+        line = Text(words)
+        line.stylize(seat_style(seat), 0, len(seat_name(seat)))
+        log.write(line)
         try:
             self.session.save()
         except SetupError as e:
