@@ -136,3 +136,17 @@ def test_bluffing_asks_for_the_declared_rank_and_decisions_stand_alone() -> None
     assert decisions.prompt() == "Decide"
     assert [c.key for c in decisions.options()] == ["doubt", "pass"]
     assert decisions.pick("pass").result() == Action.parse("pass")
+
+
+def test_a_split_whose_second_peg_arrives_by_the_first_step_starts_with_the_first() -> None:
+    state = positions("north-carolina", 4, seed=3, count=3)[2]
+    (action,) = [a for a in state.legal_actions() if str(a) == "10: 1.7<0.16x, 3.18>H1@0"]
+    picker = picker_for(state).pick("10")
+    firsts = {c.key: c for c in picker.options()}
+    assert "1.7" in firsts and "3.18" not in firsts  # 3.18 is empty before the move
+    second = picker.pick("1.7")
+    label = {c.key: c.label for c in second.options()}["3.18"]
+    assert label == "and the peg at 18 (3.18)"
+    both = second.pick("3.18")
+    assert both.level == "move"
+    assert both.pick(str(action)).result() == action

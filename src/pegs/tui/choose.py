@@ -83,7 +83,8 @@ def card_word(rank: str) -> str:
 
 
 def paths(action: Action) -> list[Path]:
-    """The key paths that lead to ``action``: one per order of its steps."""
+    """The key paths that lead to ``action``: one per order of its steps (the listed
+    order first)."""
     if action.decision:
         return [(action.decision, "", "", "", str(action))]
     if not action.steps:
@@ -115,13 +116,19 @@ class Picker:
         say: Callable[[Action], str],
     ) -> Picker:
         """A picker over ``legal`` for the seat ``mover``; ``say`` words a whole move."""
-        routes = tuple((p, a) for a in legal for p in paths(a))
         peg_names: dict[str, tuple[str, Spot]] = {}
         for action in legal:
             for step in action.steps:
                 if step.src not in peg_names:
                     spot = owner_and_position(geo, pegs, mover, step.src)
                     peg_names[step.src] = (peg_label(geo, spot), spot)
+
+        def on_board(path: Path) -> bool:  # a split starts from a peg that is there now
+            src = path[2].removeprefix(DISCARD + "+")
+            return src not in peg_names or peg_names[src][1][0] >= 0
+
+        routes = tuple((p, a) for a in legal
+                       for i, p in enumerate(paths(a)) if i == 0 or on_board(p))
         return cls(routes, (), say, peg_names)._settle()
 
     # --- reading ----------------------------------------------------------------------------
