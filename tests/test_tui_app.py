@@ -190,9 +190,12 @@ def test_hot_seat_covers_the_table_between_humans(tmp_path: Path) -> None:
             await pilot.press("space")
             assert not isinstance(app.screen, CoverScreen)
             assert hand_of(0) in text_of(app, "#hand")
-            while session.state.current_player == 0:
+            for _ in range(6):  # a move takes at most card, peg, second peg, split
+                if session.state.current_player != 0:
+                    break
                 await pilot.press("enter")
             await pilot.pause()
+            assert session.state.current_player == 1
             assert isinstance(app.screen, CoverScreen)
             assert "Seat 1" in str(app.screen.query_one("#cover", Static).render())
             assert text_of(app, "#hand") == "Hands are hidden."

@@ -38,6 +38,10 @@ def test_games_are_saved_under_the_data_dir(private_data_dir: Path) -> None:
     path = default_path(Rules.preset("pegoo"), 42)
     assert path.parent == private_data_dir / "games"
     assert path.name.endswith("-pegoo-4p-42.json")
+    path.parent.mkdir(parents=True)
+    path.write_text("{}", encoding="utf-8")
+    again = default_path(Rules.preset("pegoo"), 42)
+    assert again != path and again.name.endswith("-42-2.json")  # never over another game
 
 
 def test_every_action_is_saved_and_resumes_exactly(tmp_path: Path) -> None:
@@ -96,11 +100,14 @@ def test_bad_records_are_refused_clearly(tmp_path: Path) -> None:
 
 
 def test_play_command_errors_are_clear(tmp_path: Path) -> None:
+    existing = tmp_path / "old-game.json"
+    existing.write_text("kept", encoding="utf-8")
     for args, message in [
         (("--seats", "human,wizard,easy,easy"), "unknown seat 'wizard'"),
         (("--players", "3", "--seats", "human,easy"), "one entry per seat"),
         (("--resume", str(tmp_path / "nothing.json")), "cannot read"),
         (("--delay", "-1"), "--delay cannot be negative"),
+        (("--save", str(existing)), "already exists: continue it with --resume"),
         (("--players", "11"), "players"),
     ]:
         proc = pegs("play", *args)
@@ -108,6 +115,7 @@ def test_play_command_errors_are_clear(tmp_path: Path) -> None:
         assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
         assert message in proc.stderr, (args, proc.stderr)
     assert not (tmp_path / "data").exists()
+    assert existing.read_text(encoding="utf-8") == "kept"
 
 
 def test_play_help_documents_the_seats_and_strengths() -> None:

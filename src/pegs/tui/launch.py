@@ -54,7 +54,9 @@ def add_play_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strength", default="normal", choices=sorted(STRENGTHS),
                    help="strength of the bots when --seats is not given (default normal)")
     p.add_argument("--seed", type=int, help="game seed (default: a new random game)")
-    p.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE")
+    p.add_argument("--resume", metavar="FILE",
+                   help="continue the game saved in FILE, with its rules and seats "
+                        "(--seats may change who plays them)")
     p.add_argument("--save", metavar="FILE",
                    help=f"save the game to FILE (default: a new file in the games folder; "
                         f"${DATA_ENV} overrides the folder)")
@@ -74,6 +76,10 @@ def build_session(args: argparse.Namespace, rules: Rules | None) -> Session:
     if args.delay < 0:
         raise SetupError("--delay cannot be negative")
     save = Path(args.save) if args.save else None
+    if save is not None and save.exists() and not (
+            args.resume and save.resolve() == Path(args.resume).resolve()):
+        raise SetupError(f"{save} already exists: continue it with --resume {save}, or save "
+                         "the new game under another name")
     if args.resume:
         return Session.resume(Path(args.resume), args.seats, save, args.think)
     assert rules is not None

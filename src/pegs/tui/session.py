@@ -71,8 +71,15 @@ def games_dir() -> Path:
 
 
 def default_path(rules: Rules, seed: int) -> Path:
+    """A new file in the games folder, named by date, preset, table size and seed."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return games_dir() / f"{stamp}-{rules.name}-{rules.players}p-{seed}.json"
+    name = f"{stamp}-{rules.name}-{rules.players}p-{seed}"
+    path = games_dir() / f"{name}.json"
+    count = 1
+    while path.exists():
+        count += 1
+        path = games_dir() / f"{name}-{count}.json"
+    return path
 
 
 class Session:
