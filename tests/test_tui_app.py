@@ -14,6 +14,7 @@ from textual.widgets import Input, OptionList, RichLog, Static
 from pegs.record import load
 from pegs.rules import Rules
 from pegs.tui.app import PegsApp
+from pegs.tui.board import POINTER, layout
 from pegs.tui.screens import CoverScreen, TextScreen
 from pegs.tui.session import Session
 
@@ -293,3 +294,23 @@ def test_a_failed_save_is_reported_and_the_game_goes_on(tmp_path: Path) -> None:
     log = asyncio.run(run())
     assert "Warning: cannot save the game to" in log
     assert session.state.ply >= 2
+
+
+def test_the_board_points_at_where_the_option_under_the_cursor_goes(tmp_path: Path) -> None:
+    session = Session(Rules.preset("pegoo"), 5, ("human", "random", "random", "random"),
+                      tmp_path / "g.json")
+    app = PegsApp(session, delay=0)
+    lay = layout(session.state.geo)
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            await pilot.pause()
+            (king,) = app.picker.options() if app.picker else ()
+            assert king.label == "King: START to 5."
+            row, col = lay.ring[4]  # Red's out-hole
+            lines = text_of(app, "#board").split("\n")
+            assert lines[row][2 * col - 1] == POINTER
+            assert sum(line.count(POINTER) for line in lines) == 1
+
+    asyncio.run(run())

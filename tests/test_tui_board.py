@@ -16,7 +16,16 @@ import pytest
 from pegs.notation import SEAT_COLOURS
 from pegs.rules import GameState, Rules, geometry
 from pegs.rules.board import START
-from pegs.tui.board import EIGHT_BACK, FIFTH, HOLE, HOME_HOLE, START_HOLE, layout, render
+from pegs.tui.board import (
+    EIGHT_BACK,
+    FIFTH,
+    HOLE,
+    HOME_HOLE,
+    POINTER,
+    START_HOLE,
+    layout,
+    render,
+)
 
 SNAPSHOTS = Path(__file__).parent / "tui_boards"
 REGENERATE = os.environ.get("PEGS_REGENERATE") == "1"
@@ -124,3 +133,15 @@ def test_pegs_at_home_and_in_start_and_highlights() -> None:
     styles = {str(span.style) for span in text.spans}
     assert any("reverse" in s for s in styles)
     assert any("underline" in s for s in styles)
+
+
+def test_the_option_under_the_cursor_is_pointed_at() -> None:
+    rules = Rules.preset("pegoo", players=4)
+    geo = geometry(rules)
+    pegs = ((START, 4, START, START), (START,) * 4, (START,) * 4, (START,) * 4)
+    lay = layout(geo)
+    lines = grid(render(geo, pegs, pointed={(0, 4), (0, 11), (0, geo.ring_size)}).plain)
+    for row, col in (lay.ring[4], lay.ring[11], lay.home[0][0]):
+        assert lines[row][2 * col - 1] == POINTER
+    assert sum(line.count(POINTER) for line in lines) == 3
+    assert POINTER not in render(geo, pegs).plain

@@ -80,6 +80,8 @@ def test_a_split_starts_from_either_peg_and_ends_with_the_split() -> None:
     splits = {c.key for c in both.options()}
     legal_splits = {str(a) for a in state.legal_actions() if len(a.steps) == 2}
     assert splits == legal_splits and len(splits) == 6
+    assert {frozenset(c.targets) for c in both.options()} == {
+        frozenset({(0, 4 + k), (0, 13 + 7 - k)}) for k in range(1, 7)}  # 0.5 and 0.14 after
     labels = [c.label for c in both.options()]
     assert all(label.startswith("Seven. ") and " and " in label for label in labels)
     assert picker.pick("0.5").pick("whole").result() == Action.parse("7: 0.5>0.12")
@@ -91,6 +93,7 @@ def test_a_card_with_one_move_ends_at_once_and_shows_the_move() -> None:
     picker = picker_for(state)
     (king,) = [c for c in picker.options() if c.key == "K"]
     assert king.label == "King: START to 5."
+    assert king.targets == ((0, 4),)
     assert picker.pick("K").result() == Action.parse("K: S>0.5")
 
 

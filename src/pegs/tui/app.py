@@ -26,7 +26,7 @@ from ..hint import choose as hint_choose
 from ..notation import CARD_WORDS, SEAT_COLOURS, seat_name
 from ..rules import PRESET_TITLES, Action, IllegalActionError, NotationError, View
 from .board import LEGEND, render, seat_style
-from .choose import Picker, move_words, peg_label
+from .choose import Choice, Picker, move_words, peg_label
 from .screens import CoverScreen, TextScreen
 from .session import Session, SetupError
 
@@ -237,14 +237,30 @@ class PegsApp(App[None]):
     # --- drawing ----------------------------------------------------------------------------
     def refresh_all(self) -> None:
         seen = self.session.view_for(self.shown_seat)
-        highlight = set()
-        if self.picker is not None:
-            highlight = {c.spot for c in self.picker.options() if c.spot is not None}
-        geo = self.session.state.geo
-        self.query_one("#board", Static).update(render(geo, seen.pegs, highlight, self.touched))
+        self.refresh_board(seen)
         self.query_one("#status", Static).update(self.status_text(seen))
         self.query_one("#hand", Static).update(self.hand_text(seen))
         self.refresh_choices(seen)
+
+    def refresh_board(self, seen: View, pointed: Choice | None = None) -> None:
+        """The board: pegs that may be picked reversed, the option under the cursor
+        pointed at, the last move's pegs underlined."""
+        highlight = set()
+        if self.picker is not None:
+            highlight = {c.spot for c in self.picker.options() if c.spot is not None}
+        spots: tuple[tuple[int, int], ...] = ()
+        if pointed is not None:
+            spots = pointed.targets or ((pointed.spot,) if pointed.spot else ())
+        board = render(self.session.state.geo, seen.pegs, highlight, self.touched, spots)
+        self.query_one("#board", Static).update(board)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if self.picker is None:
+            return
+        options = self.picker.options()
+        if 0 <= event.option_index < len(options):
+            self.refresh_board(self.session.view_for(self.shown_seat),
+                               options[event.option_index])
 
     def status_text(self, seen: View) -> Text:
         session, rules = self.session, self.session.rules

@@ -27,6 +27,7 @@ FIFTH = "○"
 EIGHT_BACK = "◇"
 START_HOLE = "□"
 HOME_HOLE = "▫"
+POINTER = "▸"
 
 #: Terminal colours for the seats (same order as ``SEAT_COLOURS``).
 TERMINAL_COLOURS = (
@@ -35,7 +36,7 @@ TERMINAL_COLOURS = (
 )
 
 LEGEND = (f"{HOLE} hole   {FIFTH} 5, 10, 15, 20   {EIGHT_BACK} 8 back from the out-hole   "
-          f"{START_HOLE} start   {HOME_HOLE} home")
+          f"{START_HOLE} start   {HOME_HOLE} home   {POINTER} the option under the cursor")
 
 #: Horizontal stretch of the polygon (terminals are wider than tall).
 STRETCH = 1.0
@@ -152,10 +153,12 @@ def render(
     pegs: Sequence[Sequence[int]],
     highlight: Collection[tuple[int, int]] = (),
     last: Collection[tuple[int, int]] = (),
+    pointed: Collection[tuple[int, int]] = (),
 ) -> Text:
     """The board with the pegs of ``pegs`` (``view.pegs``): ``highlight`` marks pegs a player
-    may pick (reverse video) and ``last`` the pegs the last move touched (underlined);
-    both are ``(seat, position)`` pairs."""
+    may pick (reverse video), ``last`` the pegs the last move touched (underlined) and
+    ``pointed`` the peg or holes of the option under the cursor (a ``POINTER`` before
+    each); all are ``(seat, position)`` pairs."""
     lay = layout(geo)
     grid: list[list[tuple[str, Style | None]]] = [
         [(" ", None)] * (2 * lay.cols) for _ in range(lay.rows)
@@ -198,6 +201,15 @@ def render(
             if (seat, pos) in touched:
                 style += Style(underline=True)
             put(c, letter, style)
+    for seat, pos in pointed:
+        if pos == START:
+            row, col = lay.start[seat][0]
+        elif pos < geo.ring_size:
+            row, col = lay.ring[pos]
+        else:
+            row, col = lay.home[seat][pos - geo.ring_size]
+        if col > 0:
+            grid[row][2 * col - 1] = (POINTER, Style(bold=True))
     text = Text()
     for i, cells in enumerate(grid):
         if i:

@@ -11,7 +11,7 @@ may be started from either of its pegs.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import permutations
 
 from ..notation import CARD_WORDS, NUMBER_WORDS, SEAT_COLOURS, announce
@@ -35,11 +35,13 @@ Path = tuple[str, ...]
 
 @dataclass(frozen=True)
 class Choice:
-    """One option of a level: the key that picks it, its label, and the peg it names."""
+    """One option of a level: the key that picks it, its label, the peg it names and
+    (for a whole move) the holes its pegs go to."""
 
     key: str
     label: str
     spot: Spot | None = None
+    targets: tuple[Spot, ...] = ()
 
 
 def move_words(state: GameState, action: Action) -> str:
@@ -105,6 +107,8 @@ class Picker:
     chosen: Path
     say: Callable[[Action], str]  # words a whole move
     peg_names: dict[str, tuple[str, Spot]]  # step source -> (label, peg)
+    geo: Geometry
+    mover: int
 
     @classmethod
     def build(
@@ -129,7 +133,7 @@ class Picker:
 
         routes = tuple((p, a) for a in legal
                        for i, p in enumerate(paths(a)) if i == 0 or on_board(p))
-        return cls(routes, (), say, peg_names)._settle()
+        return cls(routes, (), say, peg_names, geo, mover)._settle()
 
     # --- reading ----------------------------------------------------------------------------
     def _matching(self) -> list[tuple[Path, Action]]:
@@ -194,6 +198,8 @@ class Picker:
                 more = f"{moves} move{'s' if moves > 1 else ''}, face down as {as_}"
             elif moves == 1:
                 more = self.say(action).removeprefix(card_word(key) + ". ")
+                return Choice(key, f"{card_word(key)}: {more}",
+                              targets=self.destinations(action))
             else:
                 more = f"{moves} moves"
             return Choice(key, f"{card_word(key)}: {more}")
@@ -213,14 +219,23 @@ class Picker:
                 return Choice(key, f"no split: the whole {count} on one peg")
             label, spot = self.peg_names[key]
             return Choice(key, f"and the {label}", spot if spot[0] >= 0 else None)
-        return Choice(key, self.say(action))
+        return Choice(key, self.say(action), targets=self.destinations(action))
+
+    def destinations(self, action: Action) -> tuple[Spot, ...]:
+        """Where the steps of ``action`` put pegs: (seat, position), the seat only telling
+        whose home a home hole is."""
+        out = []
+        for step in action.steps:
+            name, _, owner = step.dst.partition("@")
+            out.append((int(owner) if owner else self.mover, self.geo.parse(name)))
+        return tuple(out)
 
     # --- choosing ---------------------------------------------------------------------------
     def pick(self, key: str) -> Picker:
         """The picker after choosing ``key`` at this level (ValueError if not offered)."""
         if key not in {c.key for c in self.options()}:
             raise ValueError(f"{key!r} is not one of the options")
-        return Picker(self.routes, (*self.chosen, key), self.say, self.peg_names)._settle()
+        return replace(self, chosen=(*self.chosen, key))._settle()
 
     def _settle(self) -> Picker:
         """Take every following level that offers a single option (never the card)."""
@@ -229,15 +244,14 @@ class Picker:
             options = picker.options()
             if len(options) != 1:
                 break
-            picker = Picker(picker.routes, (*picker.chosen, options[0].key), picker.say,
-                            picker.peg_names)
+            picker = replace(picker, chosen=(*picker.chosen, options[0].key))
         return picker
 
     def back(self) -> Picker:
         """Undo the last choice the player made (levels taken without asking go too)."""
         picker = self
         while picker.chosen:
-            picker = Picker(picker.routes, picker.chosen[:-1], picker.say, picker.peg_names)
+            picker = replace(picker, chosen=picker.chosen[:-1])
             if len(picker.options()) > 1 or not picker.chosen:
                 break
         return picker
