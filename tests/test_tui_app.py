@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -11,8 +12,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, RichLog, Static
 
+from pegs.notation import seat_name
 from pegs.record import load
-from pegs.rules import Rules
+from pegs.rules import GameState, Rules
 from pegs.tui.app import PegsApp
 from pegs.tui.board import POINTER, layout
 from pegs.tui.screens import CoverScreen, TextScreen
@@ -89,7 +91,7 @@ def test_a_human_plays_a_whole_game_against_a_random_bot(
     assert outcome is not None and presses >= 10
     assert (outcome.seats == (0,)) is human_wins
     winner = "Seat 0 (Red, R)" if human_wins else "Seat 1 (Blue, B)"
-    assert app.finished == f"The winner wins after {session.state.ply} actions: {winner}."
+    assert app.finished == f"{winner} wins after {session.state.ply} actions."
     record = load(path)  # verifies every action
     human = [a for state, a in record.states() if a is not None and state.current_player == 0]
     assert len(human) >= 10
@@ -314,3 +316,27 @@ def test_the_board_points_at_where_the_option_under_the_cursor_goes(tmp_path: Pa
             assert sum(line.count(POINTER) for line in lines) == 1
 
     asyncio.run(run())
+
+
+def test_a_finished_team_game_shows_the_winning_team(tmp_path: Path) -> None:
+    rules = Rules.preset("pegoo", players=4, pegs=3, holes_per_side=18)
+    state, rng, actions = GameState.new(rules, 2), random.Random(2), []
+    while not state.is_over():
+        action = rng.choice(state.legal_actions())
+        actions.append(action)
+        state = state.apply(action)
+    outcome = state.outcome()
+    assert outcome is not None
+    session = Session(rules, 2, ("human",) + ("random",) * 3, tmp_path / "g.json", actions)
+    app = PegsApp(session, delay=0)
+
+    async def run() -> str:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: bool(app.finished))
+            return text_of(app, "#prompt")
+
+    prompt = asyncio.run(run())
+    a, b = (seat_name(s) for s in outcome.seats)
+    expected = f"Team {outcome.team} wins after {len(actions)} actions: {a} and {b}."
+    assert app.finished == expected
+    assert prompt == f"Game over. {expected}"

@@ -207,8 +207,10 @@ class PegsApp(App[None]):
         outcome = state.outcome()
         assert outcome is not None
         who = " and ".join(seat_name(s) for s in outcome.seats)
-        label = f"Team {outcome.team}" if state.rules.teams else "The winner"
-        self.finished = f"{label} wins after {state.ply} actions: {who}."
+        if state.rules.teams:
+            self.finished = f"Team {outcome.team} wins after {state.ply} actions: {who}."
+        else:
+            self.finished = f"{who} wins after {state.ply} actions."
         self.query_one("#log", RichLog).write(self.finished)
         self.shown_seat = self.shown_seat if not self.hot_seat else -1
         self.refresh_all()
@@ -294,6 +296,7 @@ class PegsApp(App[None]):
         prompt = self.query_one("#prompt", Static)
         options = self.query_one("#options", OptionList)
         options.clear_options()
+        options.display = self.picker is not None and not self.finished
         if self.finished:
             prompt.update(Text(f"Game over. {self.finished}"))
             return
