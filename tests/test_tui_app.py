@@ -190,6 +190,7 @@ def test_hot_seat_covers_the_table_between_humans(tmp_path: Path) -> None:
             assert isinstance(app.screen, CoverScreen)
             assert "Seat 0" in str(app.screen.query_one("#cover", Static).render())
             assert text_of(app, "#hand") == "Hands are hidden."
+            await pilot.pause(CoverScreen.GUARD)
             await pilot.press("space")
             assert not isinstance(app.screen, CoverScreen)
             assert hand_of(0) in text_of(app, "#hand")
@@ -203,6 +204,9 @@ def test_hot_seat_covers_the_table_between_humans(tmp_path: Path) -> None:
             assert "Seat 1" in str(app.screen.query_one("#cover", Static).render())
             assert text_of(app, "#hand") == "Hands are hidden."
             assert app.picker is None
+            await pilot.press("enter")  # one press too many right after the move
+            assert isinstance(app.screen, CoverScreen)
+            await pilot.pause(CoverScreen.GUARD)
             await pilot.press("x")
             assert "Seat 1" in text_of(app, "#hand")
             assert hand_of(1) in text_of(app, "#hand")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Center, Middle, VerticalScroll
@@ -10,7 +12,13 @@ from textual.widgets import Static
 
 
 class CoverScreen(Screen[None]):
-    """Hides the whole table between two human players' turns (hot seat)."""
+    """Hides the whole table between two human players' turns (hot seat).
+
+    Keys in the first ``GUARD`` seconds are ignored, so that a player who presses one key
+    too many after a move does not uncover the next player's hand.
+    """
+
+    GUARD = 0.5
 
     DEFAULT_CSS = """
     CoverScreen { align: center middle; background: $surface; }
@@ -20,6 +28,7 @@ class CoverScreen(Screen[None]):
     def __init__(self, who: str) -> None:
         super().__init__()
         self.who = who
+        self.shown_at = time.monotonic()
 
     def compose(self) -> ComposeResult:
         with Middle(), Center():
@@ -27,9 +36,13 @@ class CoverScreen(Screen[None]):
                          "Everyone else: look away.\n\n"
                          "Press any key to show your hand.", id="cover")
 
+    def on_mount(self) -> None:
+        self.shown_at = time.monotonic()
+
     def on_key(self, event: events.Key) -> None:
         event.stop()
-        self.dismiss()
+        if time.monotonic() - self.shown_at >= self.GUARD:
+            self.dismiss()
 
 
 class TextScreen(ModalScreen[None]):
