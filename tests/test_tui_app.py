@@ -266,17 +266,20 @@ def test_hint_cue_card_and_pace_keys(tmp_path: Path) -> None:
 def test_bots_wait_for_the_pace_and_all_bot_runs_play_out(tmp_path: Path) -> None:
     session = Session(Rules.preset("pegoo"), 3, ("human", "random", "random", "random"),
                       tmp_path / "g.json")
-    app = PegsApp(session, delay=0.4)
+    app = PegsApp(session, delay=1.0)
 
     async def run() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: my_turn(app))
             while session.state.ply == 0:
-                played = time.monotonic()  # the move is made during this press
-                await pilot.press("enter")
+                pressed = time.monotonic()  # the human's move is made after this
+                before = app.picker.chosen if app.picker else None
+                app.simulate_key("enter")
+                await until(pilot, lambda before=before: session.state.ply > 0 or (
+                    app.picker is not None and app.picker.chosen != before))
             assert session.state.current_player == 1 and "thinking" in text_of(app, "#prompt")
             await until(pilot, lambda: session.state.ply == 2)
-            assert time.monotonic() - played >= 0.35
+            assert time.monotonic() - pressed >= 1.0
             await until(pilot, lambda: my_turn(app))
             assert session.state.ply == 4 and session.state.current_player == 0
 

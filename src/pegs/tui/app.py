@@ -91,25 +91,35 @@ class PegsApp(App[None]):
 
     # --- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        # kept as attributes: events may arrive while another screen is on top or after
+        # the main one is gone, when a query would find nothing
+        self.board_view = Static(id="board")
+        self.status_view = Static(id="status")
+        self.hand_view = Static(id="hand")
+        self.prompt_view = Static(id="prompt")
+        self.options_view = OptionList(id="options")
+        self.notation_input = Input(placeholder="t: type a move, e.g. 7: 0.5>0.9, 0.12>0.15",
+                                    id="notation")
+        self.message_view = Static(id="message")
+        self.log_view = RichLog(id="log", wrap=True, markup=False, max_lines=500)
         with Horizontal(id="main"):
             with ScrollableContainer(id="board-box"):
-                yield Static(id="board")
+                yield self.board_view
                 yield Static(LEGEND, id="legend")
             with VerticalScroll(id="side"):
-                yield Static(id="status")
-                yield Static(id="hand")
-                yield Static(id="prompt")
-                yield OptionList(id="options")
-                yield Input(placeholder="t: type a move, e.g. 7: 0.5>0.9, 0.12>0.15",
-                            id="notation")
-                yield Static(id="message")
-        yield RichLog(id="log", wrap=True, markup=False, max_lines=500)
+                yield self.status_view
+                yield self.hand_view
+                yield self.prompt_view
+                yield self.options_view
+                yield self.notation_input
+                yield self.message_view
+        yield self.log_view
         yield Footer()
 
     def on_mount(self) -> None:
         rules = self.session.rules
         self.title = f"Pegs & Jokers: {PRESET_TITLES[rules.name]}"
-        log = self.query_one("#log", RichLog)
+        log = self.log_view
         if self.session.actions:
             for words in self.session.recent:
                 log.write(words)
@@ -151,7 +161,7 @@ class PegsApp(App[None]):
         self.picker = Picker.build(state.legal_actions(), state.geo, state.pegs,
                                    state.turn, self.say)
         self.refresh_all()
-        self.query_one("#options", OptionList).focus()
+        self.options_view.focus()
 
     async def bot_turn(self) -> None:
         """Bots move until a human is to act or the game ends, each at the chosen pace
@@ -190,7 +200,7 @@ class PegsApp(App[None]):
         after = self.session.state.pegs
         self.touched = {(q, pos) for q in range(len(after))
                         for pos in (Counter(after[q]) - Counter(before[q]))}
-        log = self.query_one("#log", RichLog)
+        log = self.log_view
         line = Text(words)
         line.stylize(seat_style(seat), 0, len(seat_name(seat)))
         log.write(line)
@@ -211,7 +221,7 @@ class PegsApp(App[None]):
             self.finished = f"Team {outcome.team} wins after {state.ply} actions: {who}."
         else:
             self.finished = f"{who} wins after {state.ply} actions."
-        self.query_one("#log", RichLog).write(self.finished)
+        self.log_view.write(self.finished)
         self.shown_seat = self.shown_seat if not self.hot_seat else -1
         self.refresh_all()
         self.tell(f"Press q to leave. The record: pegs replay {self.session.path}")
@@ -232,7 +242,7 @@ class PegsApp(App[None]):
         return move_words(state, action)
 
     def tell(self, text: str, error: bool = False) -> None:
-        message = self.query_one("#message", Static)
+        message = self.message_view
         message.update(Text(text))
         message.set_class(error, "error")
 
@@ -240,8 +250,8 @@ class PegsApp(App[None]):
     def refresh_all(self) -> None:
         seen = self.session.view_for(self.shown_seat)
         self.refresh_board(seen)
-        self.query_one("#status", Static).update(self.status_text(seen))
-        self.query_one("#hand", Static).update(self.hand_text(seen))
+        self.status_view.update(self.status_text(seen))
+        self.hand_view.update(self.hand_text(seen))
         self.refresh_choices(seen)
 
     def refresh_board(self, seen: View, pointed: Choice | None = None) -> None:
@@ -254,7 +264,7 @@ class PegsApp(App[None]):
         if pointed is not None:
             spots = pointed.targets or ((pointed.spot,) if pointed.spot else ())
         board = render(self.session.state.geo, seen.pegs, highlight, self.touched, spots)
-        self.query_one("#board", Static).update(board)
+        self.board_view.update(board)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if self.picker is None:
@@ -293,8 +303,8 @@ class PegsApp(App[None]):
         return text
 
     def refresh_choices(self, seen: View) -> None:
-        prompt = self.query_one("#prompt", Static)
-        options = self.query_one("#options", OptionList)
+        prompt = self.prompt_view
+        options = self.options_view
         options.clear_options()
         options.display = self.picker is not None and not self.finished
         if self.finished:
@@ -347,16 +357,16 @@ class PegsApp(App[None]):
         self.choose(number)
 
     def action_go_back(self) -> None:
-        notation = self.query_one("#notation", Input)
+        notation = self.notation_input
         if notation.has_focus:
-            self.query_one("#options", OptionList).focus()
+            self.options_view.focus()
             return
         if self.picker is not None:
             self.picker = self.picker.back()
             self.refresh_all()
 
     def action_type_move(self) -> None:
-        self.query_one("#notation", Input).focus()
+        self.notation_input.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -378,7 +388,7 @@ class PegsApp(App[None]):
             return
         if self.play(action):
             event.input.value = ""
-            self.query_one("#options", OptionList).focus()
+            self.options_view.focus()
 
     # --- other keys -------------------------------------------------------------------------
     def action_hint(self) -> None:
