@@ -177,6 +177,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 130 if result.interrupted else 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from .tui import launch  # the terminal UI is loaded only for this command
+
+    return launch.play(args, None if args.resume else rules_from_args(args))
+
+
 def cmd_hint(args: argparse.Namespace) -> int:
     record = load(args.file)
     try:
@@ -260,6 +266,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time", type=float, default=DEFAULT_SECONDS,
                    help=f"seconds of search for the ismcts bot (default {DEFAULT_SECONDS:g})")
     p.set_defaults(func=cmd_hint)
+
+    from .tui.launch import DESCRIPTION, EXAMPLES, add_play_options
+
+    p = sub.add_parser("play", help="play a game in the terminal against bots or friends",
+                       description=DESCRIPTION, epilog=EXAMPLES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_table_options(p)
+    add_play_options(p)
+    p.set_defaults(func=cmd_play)
     return parser
 
 

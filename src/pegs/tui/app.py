@@ -1,0 +1,423 @@
+"""The terminal game: board, seats, hand, move picker and announcements (Textual).
+
+Humans choose card, then peg, then the move from the legal list (or type a move in the
+engine's notation); bots think in a worker thread and move at a readable pace.  With two
+or more humans at one keyboard a cover screen hides the table between their turns, and a
+human only ever sees the view of the seat whose turn it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, ScrollableContainer, VerticalScroll
+from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from ..cue import cue_card
+from ..hint import HintError
+from ..hint import choose as hint_choose
+from ..notation import CARD_WORDS, SEAT_COLOURS, seat_name
+from ..rules import PRESET_TITLES, Action, IllegalActionError, NotationError, View
+from .board import LEGEND, render, seat_style
+from .choose import Choice, Picker, move_words, peg_label
+from .screens import CoverScreen, TextScreen
+from .session import Session, SetupError
+
+PACE_STEP = 0.25
+
+KEYS = """Keys
+
+  1-9, Enter   choose an option (arrows move through the list)
+  Escape       back to the previous choice
+  t            type a move in the engine's notation, e.g.  7: 0.5>0.9, 0.12>0.15
+  h            hint: the move the strongest bot would play for you
+  c            the cue card of the rules being played
+  + / -        bots move slower / faster (0 s is instant)
+  q            save and quit (continue later with: pegs play --resume FILE)
+  ?            this page
+
+Notation: S start, s.h side s hole h, Hk home hole k; FROM>TO forward, FROM<TO back,
+A~B swap; e.g. A: S>0.5, 8: 0.5<3.17, 9: H3>H4, 0.5<3.17, 5: discard."""
+
+
+class PegsApp(App[None]):
+    """One game of Pegs and Jokers at the terminal."""
+
+    TITLE = "Pegs & Jokers"
+    CSS = """
+    #main { height: 1fr; }
+    #board-box { width: 1fr; height: 1fr; overflow: auto auto; }
+    #board { width: auto; padding: 0 1; }
+    #side { width: 52; height: 1fr; }
+    #status { height: auto; }
+    #hand { height: auto; margin-top: 1; }
+    #prompt { height: auto; margin-top: 1; text-style: bold; }
+    #options { height: auto; max-height: 16; }
+    #message { height: auto; min-height: 1; }
+    #message.error { color: $error; }
+    #log { height: 7; border-top: solid $accent; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "go_back", "Back"),
+        Binding("t", "type_move", "Type"),
+        Binding("h", "hint", "Hint"),
+        Binding("c", "cue", "Cue card"),
+        Binding("plus,equals_sign", "pace(1)", "Slower"),
+        Binding("minus", "pace(-1)", "Faster"),
+        Binding("question_mark", "keys", "Keys"),
+        Binding("q", "leave", "Save & quit"),
+        *(Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)),
+    ]
+
+    def __init__(self, session: Session, delay: float = 0.8, hint_seconds: float = 1.0) -> None:
+        super().__init__()
+        self.session = session
+        self.delay = max(0.0, delay)
+        self.hint_seconds = hint_seconds
+        self.picker: Picker | None = None
+        self.hot_seat = len(session.humans) >= 2
+        self.shown_seat = session.humans[0] if len(session.humans) == 1 else -1
+        self.revealed = -1
+        self.touched: set[tuple[int, int]] = set()
+        self.finished = ""
+        self.thinking = False
+
+    # --- layout -----------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        # kept as attributes: events may arrive while another screen is on top or after
+        # the main one is gone, when a query would find nothing
+        self.board_view = Static(id="board")
+        self.status_view = Static(id="status")
+        self.hand_view = Static(id="hand")
+        self.prompt_view = Static(id="prompt")
+        self.options_view = OptionList(id="options")
+        self.notation_input = Input(placeholder="t: type a move, e.g. 7: 0.5>0.9, 0.12>0.15",
+                                    id="notation")
+        self.message_view = Static(id="message")
+        self.log_view = RichLog(id="log", wrap=True, markup=False, max_lines=500)
+        with Horizontal(id="main"):
+            with ScrollableContainer(id="board-box"):
+                yield self.board_view
+                yield Static(LEGEND, id="legend")
+            with VerticalScroll(id="side"):
+                yield self.status_view
+                yield self.hand_view
+                yield self.prompt_view
+                yield self.options_view
+                yield self.notation_input
+                yield self.message_view
+        yield self.log_view
+        yield Footer()
+
+    def on_mount(self) -> None:
+        rules = self.session.rules
+        self.title = f"Pegs & Jokers: {PRESET_TITLES[rules.name]}"
+        log = self.log_view
+        if self.session.actions:
+            for words in self.session.recent:
+                log.write(words)
+            log.write(f"Resumed after {len(self.session.actions)} actions "
+                      f"(saved in {self.session.path}).")
+        else:
+            # (the seed stays off the screen: it would tell every hand)
+            log.write(f"New game, saved as it goes to {self.session.path}. "
+                      "Press ? for the keys.")
+        self.advance()
+
+    # --- the flow of turns ------------------------------------------------------------------
+    def advance(self) -> None:
+        """Set up whatever comes next: the end, a bot's move or a human's choice."""
+        self.picker = None
+        state = self.session.state
+        if state.is_over():
+            self.finish()
+            return
+        seat = self.session.to_act
+        if self.session.is_human(seat):
+            if self.hot_seat and seat != self.revealed:
+                self.shown_seat = -1
+                self.refresh_all()
+                self.push_screen(CoverScreen(seat_name(seat)), lambda _: self.reveal(seat))
+                return
+            self.reveal(seat)
+            return
+        if self.hot_seat:
+            self.shown_seat = -1
+        self.thinking = True
+        self.refresh_all()
+        self.run_worker(self.bot_turn(), group="bot", exclusive=True)
+
+    def reveal(self, seat: int) -> None:
+        """Show ``seat``'s hand and its choices."""
+        self.revealed = self.shown_seat = seat
+        state = self.session.state
+        self.picker = Picker.build(state.legal_actions(), state.geo, state.pegs,
+                                   state.turn, self.say)
+        self.refresh_all()
+        self.options_view.focus()
+
+    async def bot_turn(self) -> None:
+        """Bots move until a human is to act or the game ends, each at the chosen pace
+        (at pace 0 the screen is drawn once for the whole run of bot moves)."""
+        while True:
+            started = time.monotonic()
+            action = await asyncio.to_thread(self.session.bot_choice)
+            wait = self.delay - (time.monotonic() - started)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.record(action)
+            state = self.session.state
+            if state.is_over() or self.session.is_human(state.current_player):
+                break
+            if self.delay > 0:
+                self.refresh_all()
+        self.thinking = False
+        self.advance()
+
+    def play(self, action: Action) -> bool:
+        """Play ``action`` for the seat to act, or say clearly why it is not legal."""
+        if not self.record(action):
+            return False
+        self.advance()
+        return True
+
+    def record(self, action: Action) -> bool:
+        """Apply, save and announce ``action`` (False, with the reason shown, if illegal)."""
+        before = self.session.state.pegs
+        seat = self.session.to_act
+        try:
+            words = self.session.play(action)
+        except (IllegalActionError, ValueError) as e:
+            self.tell(f"Not legal: {e}", error=True)
+            return False
+        after = self.session.state.pegs
+        self.touched = {(q, pos) for q in range(len(after))
+                        for pos in (Counter(after[q]) - Counter(before[q]))}
+        log = self.log_view
+        line = Text(words)
+        line.stylize(seat_style(seat), 0, len(seat_name(seat)))
+        log.write(line)
+        try:
+            self.session.save()
+        except SetupError as e:
+            log.write(f"Warning: {e}")
+        else:
+            self.tell("")
+        return True
+
+    def finish(self) -> None:
+        state = self.session.state
+        outcome = state.outcome()
+        assert outcome is not None
+        who = " and ".join(seat_name(s) for s in outcome.seats)
+        if state.rules.teams:
+            self.finished = f"Team {outcome.team} wins after {state.ply} actions: {who}."
+        else:
+            self.finished = f"{who} wins after {state.ply} actions."
+        self.log_view.write(self.finished)
+        self.shown_seat = self.shown_seat if not self.hot_seat else -1
+        self.refresh_all()
+        self.tell(f"Press q to leave. The record: pegs replay {self.session.path}")
+
+    # --- words ------------------------------------------------------------------------------
+    def say(self, action: Action) -> str:
+        """How an option reads: the move's announcement, or a decision in plain words."""
+        state = self.session.state
+        word = action.decision.split(" ")[0]
+        if word == "doubt":
+            return "Doubt it: turn the card over"
+        if word == "pass":
+            return "No doubt: let it stand"
+        if word == "send":
+            pos = state.geo.parse(action.decision[5:])
+            owner = next(s for s, pegs in enumerate(state.pegs) if pos in pegs)
+            return f"Send the {peg_label(state.geo, (owner, pos))} back to START"
+        return move_words(state, action)
+
+    def tell(self, text: str, error: bool = False) -> None:
+        message = self.message_view
+        message.update(Text(text))
+        message.set_class(error, "error")
+
+    # --- drawing ----------------------------------------------------------------------------
+    def refresh_all(self) -> None:
+        seen = self.session.view_for(self.shown_seat)
+        self.refresh_board(seen)
+        self.status_view.update(self.status_text(seen))
+        self.hand_view.update(self.hand_text(seen))
+        self.refresh_choices(seen)
+
+    def refresh_board(self, seen: View, pointed: Choice | None = None) -> None:
+        """The board: pegs that may be picked reversed, the option under the cursor
+        pointed at, the last move's pegs underlined."""
+        highlight = set()
+        if self.picker is not None:
+            highlight = {c.spot for c in self.picker.options() if c.spot is not None}
+        spots: tuple[tuple[int, int], ...] = ()
+        if pointed is not None:
+            spots = pointed.targets or ((pointed.spot,) if pointed.spot else ())
+        board = render(self.session.state.geo, seen.pegs, highlight, self.touched, spots)
+        self.board_view.update(board)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if self.picker is None:
+            return
+        options = self.picker.options()
+        if 0 <= event.option_index < len(options):
+            self.refresh_board(self.session.view_for(self.shown_seat),
+                               options[event.option_index])
+
+    def status_text(self, seen: View) -> Text:
+        session, rules = self.session, self.session.rules
+        teams = f"{rules.teams} teams" if rules.teams else "everyone for themselves"
+        text = Text(f"{rules.name}, {rules.players} players, {teams}\n")
+        geo = session.state.geo
+        for seat in range(rules.players):
+            mark = "▶ " if seat == seen.current_player else "  "
+            home = sum(1 for p in seen.pegs[seat] if p >= geo.ring_size)
+            kind = "you" if session.is_human(seat) and not self.hot_seat else session.seats[seat]
+            team = f" t{geo.team_of[seat]}" if rules.teams else ""
+            text.append(mark)
+            text.append(f"{SEAT_COLOURS[seat][1]} {SEAT_COLOURS[seat][0]:<6}", seat_style(seat))
+            text.append(f"{team} {kind:<9} {seen.hand_sizes[seat]} cards, "
+                        f"{home}/{rules.pegs} home\n")
+        top = f", top {seen.discards[-1]}" if seen.discards else ""
+        text.append(f"Draw pile {seen.draw_pile_size} cards; discards {len(seen.discards)}{top}\n")
+        pace = "instant" if self.delay == 0 else f"{self.delay:g} s a move"
+        text.append(f"Bots: {pace} (+/-)")
+        return text
+
+    def hand_text(self, seen: View) -> Text:
+        if seen.seat < 0:
+            return Text("Hands are hidden.", style="italic")
+        text = Text("Hand of ")
+        text.append(seat_name(seen.seat), seat_style(seen.seat))
+        text.append(":\n  " + "  ".join(f"[{card}]" for card in seen.hand))
+        return text
+
+    def refresh_choices(self, seen: View) -> None:
+        prompt = self.prompt_view
+        options = self.options_view
+        options.clear_options()
+        options.display = self.picker is not None and not self.finished
+        if self.finished:
+            prompt.update(Text(f"Game over. {self.finished}"))
+            return
+        seat = self.session.to_act
+        if self.picker is None:
+            what = "thinking" if self.thinking else "to play"
+            prompt.update(Text(f"{seat_name(seat)} ({self.session.seats[seat]}) {what}..."))
+            return
+        head = self.picker.prompt()
+        pending = seen.pending
+        if pending is not None and pending.chooser < 0:
+            head = (f"{seat_name(pending.declarer)} played a card face down as "
+                    f"{CARD_WORDS[pending.action.declared]} (see the last announcement). "
+                    f"{seat_name(seat)}: doubt it?")
+        elif pending is not None:
+            head = f"{seat_name(seat)}: choose the peg to send back to START"
+        trail = "".join(f"\n  {label}" for label in self.picker.trail())
+        prompt.update(Text(head + trail))
+        options.add_options([
+            Option(f"{i}. {c.label}" if i <= 9 else f"   {c.label}", id=f"opt{i}")
+            for i, c in enumerate(self.picker.options(), 1)
+        ])
+        options.highlighted = 0
+
+    # --- choosing ---------------------------------------------------------------------------
+    def choose(self, index: int) -> None:
+        """Take option ``index`` (1-based) of the current level."""
+        if self.picker is None:
+            return
+        options = self.picker.options()
+        if not 1 <= index <= len(options):
+            self.tell(f"There is no option {index}: choose 1 to {len(options)}.", error=True)
+            return
+        picker = self.picker.pick(options[index - 1].key)
+        action = picker.result()
+        if action is not None:
+            self.play(action)
+            return
+        self.picker = picker
+        self.tell("")
+        self.refresh_all()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.choose(event.option_index + 1)
+
+    def action_pick(self, number: int) -> None:
+        self.choose(number)
+
+    def action_go_back(self) -> None:
+        notation = self.notation_input
+        if notation.has_focus:
+            self.options_view.focus()
+            return
+        if self.picker is not None:
+            self.picker = self.picker.back()
+            self.refresh_all()
+
+    def action_type_move(self) -> None:
+        self.notation_input.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        if not text:
+            return
+        if self.finished:
+            self.tell("The game is over.", error=True)
+            return
+        if self.picker is None:
+            seat = self.session.to_act
+            self.tell(f"Wait: it is {seat_name(seat)}'s turn ({self.session.seats[seat]}).",
+                      error=True)
+            return
+        try:
+            action = Action.parse(text)
+        except NotationError as e:
+            self.tell(f"Cannot read that move: {e}", error=True)
+            return
+        if self.play(action):
+            event.input.value = ""
+            self.options_view.focus()
+
+    # --- other keys -------------------------------------------------------------------------
+    def action_hint(self) -> None:
+        if self.picker is None:
+            self.tell("A hint is for your own turn.", error=True)
+            return
+        self.tell("Thinking about a hint...")
+        self.run_worker(self.find_hint(), group="hint", exclusive=True)
+
+    async def find_hint(self) -> None:
+        state, seat = self.session.state, self.session.to_act
+        try:
+            found = await asyncio.to_thread(hint_choose, state, seat, self.hint_seconds)
+        except HintError as e:
+            self.tell(str(e), error=True)
+            return
+        if self.session.state is state:
+            self.tell(f"Hint ({found.bot} bot): {found.action}\n  {found.announcement}\n  "
+                      f"{found.reason}")
+
+    def action_cue(self) -> None:
+        self.push_screen(TextScreen(cue_card(self.session.rules)))
+
+    def action_keys(self) -> None:
+        self.push_screen(TextScreen(KEYS))
+
+    def action_pace(self, direction: int) -> None:
+        self.delay = max(0.0, round(self.delay + direction * PACE_STEP, 2))
+        self.refresh_all()
+
+    def action_leave(self) -> None:
+        self.exit()

@@ -1,0 +1,114 @@
+"""``pegs play``: its options, and starting (or resuming) a game at the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from pathlib import Path
+
+from ..notation import seat_name
+from ..rules import Rules
+from .session import (
+    DATA_ENV,
+    DEFAULT_THINK,
+    STRENGTHS,
+    Session,
+    SetupError,
+    default_path,
+    parse_seats,
+)
+
+DESCRIPTION = f"""\
+Play a full game in the terminal against bots or friends at one keyboard.  With no
+options: Pegoo, 4 players in two teams, you (seat 0, Red) with a heuristic partner
+against two heuristic opponents.
+
+Seats (--seats, one entry per seat, comma-separated; partners sit alternately):
+  human (or you)   a player at this keyboard; with two or more humans a cover screen
+                   hides the table between their turns (hot seat)
+  easy             random bot: any legal move
+  normal           heuristic bot: a club player's judgement
+  strong           ismcts bot: searches --think seconds a move (default {DEFAULT_THINK:g})
+  (the bot names random, heuristic, ismcts work too)
+
+Every game is saved as it goes, by default in the games folder of your data directory
+(or of ${DATA_ENV} when set); quit with q and continue with --resume FILE.  At the end
+the record can be replayed with: pegs replay FILE.
+"""
+
+EXAMPLES = """\
+examples:
+  pegs play
+  pegs play --rules basic --players 6 --teams 3 --strength strong
+  pegs play --players 4 --seats human,easy,human,easy      (two friends against bots)
+  pegs play --resume game.json
+"""
+
+
+def add_play_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``pegs play`` besides the table options (--rules, --players, ...)."""
+    p.add_argument("--seats", metavar="SEAT[,SEAT...]",
+                   help="who plays each seat: human, easy, normal or strong "
+                        "(default: human, then --strength bots)")
+    p.add_argument("--strength", default="normal", choices=sorted(STRENGTHS),
+                   help="strength of the bots when --seats is not given (default normal)")
+    p.add_argument("--seed", type=int, help="game seed (default: a new random game)")
+    p.add_argument("--resume", metavar="FILE",
+                   help="continue the game saved in FILE, with its rules and seats "
+                        "(--seats may change who plays them)")
+    p.add_argument("--save", metavar="FILE",
+                   help=f"save the game to FILE (default: a new file in the games folder; "
+                        f"${DATA_ENV} overrides the folder)")
+    p.add_argument("--delay", type=float, default=0.8,
+                   help="seconds each bot move stays before the next (default 0.8; 0 is "
+                        "instant; + and - change it while playing)")
+    p.add_argument("--think", type=float, default=DEFAULT_THINK,
+                   help=f"seconds the strong bot searches per move (default {DEFAULT_THINK:g})")
+    p.add_argument("--hint-time", type=float, default=1.0,
+                   help="seconds the hint key's bot searches (default 1)")
+
+
+def build_session(args: argparse.Namespace, rules: Rules | None) -> Session:
+    """The game asked for: resumed from --resume, or new with ``rules``."""
+    if args.think <= 0 or args.hint_time <= 0:
+        raise SetupError("--think and --hint-time must be more than 0 seconds")
+    if args.delay < 0:
+        raise SetupError("--delay cannot be negative")
+    save = Path(args.save) if args.save else None
+    if save is not None and save.exists() and not (
+            args.resume and save.resolve() == Path(args.resume).resolve()):
+        raise SetupError(f"{save} already exists: continue it with --resume {save}, or save "
+                         "the new game under another name")
+    if args.resume:
+        return Session.resume(Path(args.resume), args.seats, save, args.think)
+    assert rules is not None
+    seats = parse_seats(args.seats, rules.players, args.strength)
+    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+    return Session(rules, seed, seats, save or default_path(rules, seed), think=args.think)
+
+
+def play(args: argparse.Namespace, rules: Rules | None) -> int:
+    """Run the game; print the result and where the record is."""
+    try:
+        session = build_session(args, rules)
+        session.save()
+    except SetupError as e:
+        print(f"pegs: {e}", file=sys.stderr)
+        return 2
+    from .app import PegsApp  # Textual is loaded only for this command
+
+    app = PegsApp(session, delay=args.delay, hint_seconds=args.hint_time)
+    app.run()
+    print(farewell(session, app.finished))
+    return 0
+
+
+def farewell(session: Session, finished: str) -> str:
+    """What is printed when the screen closes: the result and the record, or how to go on."""
+    path = session.path
+    if finished:
+        return f"{finished}\nRecord saved to {path} (replay it with: pegs replay {path})"
+    to_act = session.state.current_player
+    return (f"Game saved after {len(session.actions)} actions, {seat_name(to_act)} to act.\n"
+            f"Continue with: pegs play --resume {path}")

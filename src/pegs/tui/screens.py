@@ -1,0 +1,69 @@
+"""Screens shown over the game: the hot-seat cover and the cue card / help pages."""
+
+from __future__ import annotations
+
+import time
+
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Center, Middle, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+
+class CoverScreen(Screen[None]):
+    """Hides the whole table between two human players' turns (hot seat).
+
+    Keys in the first ``GUARD`` seconds are ignored, so that a player who presses one key
+    too many after a move does not uncover the next player's hand.
+    """
+
+    GUARD = 0.5
+
+    DEFAULT_CSS = """
+    CoverScreen { align: center middle; background: $surface; }
+    CoverScreen Static { width: auto; padding: 1 4; border: heavy $accent; }
+    """
+
+    def __init__(self, who: str) -> None:
+        super().__init__()
+        self.who = who
+        self.shown_at = time.monotonic()
+
+    def compose(self) -> ComposeResult:
+        with Middle(), Center():
+            yield Static(f"{self.who}, it is your turn.\n\n"
+                         "Everyone else: look away.\n\n"
+                         "Press any key to show your hand.", id="cover")
+
+    def on_mount(self) -> None:
+        self.shown_at = time.monotonic()
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        if time.monotonic() - self.shown_at >= self.GUARD:
+            self.dismiss()
+
+
+class TextScreen(ModalScreen[None]):
+    """A page of text (the cue card, the keys); any key closes it."""
+
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    TextScreen VerticalScroll { width: 100; max-width: 95%; height: auto; max-height: 90%;
+                                border: round $accent; background: $panel; padding: 0 1; }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(self.text + "\n\n(press any key to close)", markup=False)
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("up", "down", "pageup", "pagedown", "home", "end"):
+            return
+        event.stop()
+        self.dismiss()

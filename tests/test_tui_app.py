@@ -1,0 +1,349 @@
+"""The terminal game driven by key presses through Textual's headless pilot."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, OptionList, RichLog, Static
+
+from pegs.notation import seat_name
+from pegs.record import load
+from pegs.rules import GameState, Rules
+from pegs.tui.app import PegsApp
+from pegs.tui.board import POINTER, layout
+from pegs.tui.screens import CoverScreen, TextScreen
+from pegs.tui.session import Session
+
+SIZE = (150, 48)
+
+
+@pytest.fixture(autouse=True)
+def private_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PEGS_DATA_DIR", str(tmp_path / "data"))
+
+
+def small_table() -> Rules:
+    """Two players, three pegs each: the quickest whole game."""
+    return Rules.preset("basic", players=2, teams=0, pegs=3)
+
+
+def text_of(app: PegsApp, selector: str) -> str:
+    return str(app.query_one(selector, Static).render())
+
+
+async def until(pilot: Pilot[None], test: Callable[[], bool], seconds: float = 20) -> None:
+    end = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < end, "timed out waiting"
+        await pilot.pause(0.01)
+
+
+def my_turn(app: PegsApp) -> bool:
+    return app.picker is not None and not isinstance(app.screen, CoverScreen)
+
+
+def quick_table() -> Rules:
+    """Pegoo for two with three pegs on the smallest board: whole games in under 100 plies."""
+    return Rules.preset("pegoo", players=2, teams=0, pegs=3, holes_per_side=18)
+
+
+async def press_until_over(pilot: Pilot[None], app: PegsApp) -> int:
+    """Press Enter (the first option) at every choice until the game ends; the presses."""
+    session, presses = app.session, 0
+
+    def mark() -> tuple[int, tuple[str, ...] | None]:
+        return session.state.ply, (app.picker.chosen if app.picker else None)
+
+    while not app.finished:
+        await until(pilot, lambda: my_turn(app) or bool(app.finished))
+        if app.finished:
+            break
+        before = mark()
+        app.simulate_key("enter")
+        presses += 1
+        await until(pilot, lambda before=before: mark() != before)
+    return presses
+
+
+@pytest.mark.parametrize(("seed", "human_wins"), [(13, True), (18, False)])
+def test_a_human_plays_a_whole_game_against_a_random_bot(
+    tmp_path: Path, seed: int, human_wins: bool
+) -> None:
+    path = tmp_path / "game.json"
+    session = Session(quick_table(), seed, ("human", "random"), path)
+    app = PegsApp(session, delay=0)
+
+    async def run() -> int:
+        async with app.run_test(size=SIZE) as pilot:
+            presses = await press_until_over(pilot, app)
+            assert "wins after" in text_of(app, "#prompt")
+            await pilot.press("q")
+        return presses
+
+    presses = asyncio.run(run())
+    outcome = session.state.outcome()
+    assert outcome is not None and presses >= 10
+    assert (outcome.seats == (0,)) is human_wins
+    winner = "Seat 0 (Red, R)" if human_wins else "Seat 1 (Blue, B)"
+    assert app.finished == f"{winner} wins after {session.state.ply} actions."
+    record = load(path)  # verifies every action
+    human = [a for state, a in record.states() if a is not None and state.current_player == 0]
+    assert len(human) >= 10
+    assert record.actions == session.actions
+    assert record.replay().outcome() == outcome
+
+
+def test_quit_and_resume_continue_the_same_game(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    first = Session(small_table(), 5, ("human", "random"), path)
+    app = PegsApp(first, delay=0)
+
+    async def play_some() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(6):
+                await until(pilot, lambda: my_turn(app))
+                await pilot.press("1")
+                await until(pilot, lambda: app.picker is None or app.picker.chosen == ())
+                while app.picker is not None and app.picker.chosen:
+                    await pilot.press("1")
+            await until(pilot, lambda: my_turn(app))
+            await pilot.press("q")
+
+    asyncio.run(play_some())
+    assert not app.finished
+    assert len(first.actions) >= 12
+    again = Session.resume(path)
+    assert again.seats == ("human", "random")
+    assert again.actions == first.actions
+    assert again.state == first.state
+    second = PegsApp(again, delay=0)
+
+    async def carry_on() -> str:
+        async with second.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: my_turn(second))
+            log = "".join("".join(line.text.split())
+                          for line in second.query_one("#log", RichLog).lines)
+            assert "".join(first.recent[-1].split()) in log  # wrapping aside
+            assert f"Resumedafter{len(first.actions)}actions" in log
+            hand = text_of(second, "#hand")
+            await pilot.press("enter")
+            await until(pilot, lambda: len(again.actions) > len(first.actions))
+            return hand
+
+    hand = asyncio.run(carry_on())
+    assert "  ".join(f"[{c}]" for c in first.state.hands[0]) in hand
+    assert load(path).actions[: len(first.actions)] == first.actions
+    assert len(load(path).actions) > len(first.actions)
+
+
+def test_illegal_input_shows_a_message_and_changes_nothing(tmp_path: Path) -> None:
+    session = Session(Rules.preset("pegoo"), 5, ("human", "random", "random", "random"),
+                      tmp_path / "g.json")
+    app = PegsApp(session, delay=0)
+
+    async def run() -> list[str]:
+        seen = []
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            await pilot.press("9")
+            seen.append(text_of(app, "#message"))
+            await pilot.press("t", *"7: 0.5>0.9", "enter")
+            seen.append(text_of(app, "#message"))
+            notation = app.query_one("#notation", Input)
+            assert notation.value == "7: 0.5>0.9"  # kept for correcting
+            notation.value = ""
+            await pilot.press(*"nonsense", "enter")
+            seen.append(text_of(app, "#message"))
+            assert session.state.ply == 0
+            await pilot.press("escape")
+            legal = str(session.state.legal_actions()[0])
+            await pilot.press("t")
+            notation.value = legal
+            await pilot.press("enter")
+            await until(pilot, lambda: session.state.ply > 0)
+            seen.append(legal)
+        return seen
+
+    no_option, illegal, unreadable, legal = asyncio.run(run())
+    assert "There is no option 9" in no_option
+    assert illegal.startswith("Not legal:") and "7" in illegal
+    assert "Cannot read that move" in unreadable
+    assert str(session.actions[0]) == legal
+
+
+def test_hot_seat_covers_the_table_between_humans(tmp_path: Path) -> None:
+    session = Session(small_table(), 2, ("human", "human"), tmp_path / "g.json")
+    app = PegsApp(session, delay=0)
+
+    def hand_of(seat: int) -> str:
+        return "  ".join(f"[{c}]" for c in session.view_for(seat).hand)
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, CoverScreen)
+            assert "Seat 0" in str(app.screen.query_one("#cover", Static).render())
+            assert text_of(app, "#hand") == "Hands are hidden."
+            await pilot.pause(CoverScreen.GUARD)
+            await pilot.press("space")
+            assert not isinstance(app.screen, CoverScreen)
+            assert hand_of(0) in text_of(app, "#hand")
+            for _ in range(6):  # a move takes at most card, peg, second peg, split
+                if session.state.current_player != 0:
+                    break
+                await pilot.press("enter")
+            await pilot.pause()
+            assert session.state.current_player == 1
+            assert isinstance(app.screen, CoverScreen)
+            assert "Seat 1" in str(app.screen.query_one("#cover", Static).render())
+            assert text_of(app, "#hand") == "Hands are hidden."
+            assert app.picker is None
+            await pilot.press("enter")  # one press too many right after the move
+            assert isinstance(app.screen, CoverScreen)
+            await pilot.pause(CoverScreen.GUARD)
+            await pilot.press("x")
+            assert "Seat 1" in text_of(app, "#hand")
+            assert hand_of(1) in text_of(app, "#hand")
+
+    asyncio.run(run())
+
+
+def test_bluffing_joker_asks_the_human_to_doubt(tmp_path: Path) -> None:
+    rules = Rules.preset("bluffing-joker", players=2, teams=0)
+    session = Session(rules, 4, ("random", "human"), tmp_path / "g.json")
+    app = PegsApp(session, delay=0)
+
+    async def run() -> tuple[str, list[str], str]:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            prompt = text_of(app, "#prompt")
+            options = [str(o.prompt) for o in app.query_one("#options", OptionList).options]
+            await pilot.press("1")
+            await until(pilot, lambda: session.state.ply >= 2)
+            return prompt, options, str(session.actions[1])
+
+    prompt, options, decision = asyncio.run(run())
+    assert "face down as" in prompt and "doubt it?" in prompt
+    assert options[0].startswith("1. Doubt") and options[1].startswith("2. No doubt")
+    assert decision == "doubt"
+
+
+def test_hint_cue_card_and_pace_keys(tmp_path: Path) -> None:
+    session = Session(Rules.preset("pegoo"), 8, ("human", "random", "random", "random"),
+                      tmp_path / "g.json")
+    app = PegsApp(session, delay=0.5, hint_seconds=0.05)
+
+    async def run() -> tuple[str, str]:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            await pilot.press("h")
+            await until(pilot, lambda: "Hint (" in text_of(app, "#message"))
+            hint = text_of(app, "#message")
+            await pilot.press("c")
+            assert isinstance(app.screen, TextScreen)
+            cue = str(app.screen.query_one(Static).render())
+            await pilot.press("space")
+            assert not isinstance(app.screen, TextScreen)
+            await pilot.press("plus")
+            assert app.delay == 0.75
+            for _ in range(5):
+                await pilot.press("minus")
+            assert app.delay == 0
+            assert "instant" in text_of(app, "#status")
+            return hint, cue
+
+    hint, cue = asyncio.run(run())
+    assert "bot):" in hint
+    assert cue.startswith("Pegoo") and "Cards" in cue
+
+
+def test_bots_wait_for_the_pace_and_all_bot_runs_play_out(tmp_path: Path) -> None:
+    session = Session(Rules.preset("pegoo"), 3, ("human", "random", "random", "random"),
+                      tmp_path / "g.json")
+    app = PegsApp(session, delay=1.0)
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            while session.state.ply == 0:
+                pressed = time.monotonic()  # the human's move is made after this
+                before = app.picker.chosen if app.picker else None
+                app.simulate_key("enter")
+                await until(pilot, lambda before=before: session.state.ply > 0 or (
+                    app.picker is not None and app.picker.chosen != before))
+            assert session.state.current_player == 1 and "thinking" in text_of(app, "#prompt")
+            await until(pilot, lambda: session.state.ply == 2)
+            assert time.monotonic() - pressed >= 1.0
+            await until(pilot, lambda: my_turn(app))
+            assert session.state.ply == 4 and session.state.current_player == 0
+
+    asyncio.run(run())
+
+
+def test_a_failed_save_is_reported_and_the_game_goes_on(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("", encoding="utf-8")
+    session = Session(quick_table(), 13, ("human", "random"), blocker / "game.json")
+    app = PegsApp(session, delay=0)
+
+    async def run() -> str:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            while session.state.ply == 0:
+                await pilot.press("enter")
+            await until(pilot, lambda: my_turn(app))
+            return "".join(line.text for line in app.query_one("#log", RichLog).lines)
+
+    log = asyncio.run(run())
+    assert "Warning: cannot save the game to" in log
+    assert session.state.ply >= 2
+
+
+def test_the_board_points_at_where_the_option_under_the_cursor_goes(tmp_path: Path) -> None:
+    session = Session(Rules.preset("pegoo"), 5, ("human", "random", "random", "random"),
+                      tmp_path / "g.json")
+    app = PegsApp(session, delay=0)
+    lay = layout(session.state.geo)
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            await pilot.pause()
+            (king,) = app.picker.options() if app.picker else ()
+            assert king.label == "King: START to 5."
+            row, col = lay.ring[4]  # Red's out-hole
+            lines = text_of(app, "#board").split("\n")
+            assert lines[row][2 * col - 1] == POINTER
+            assert sum(line.count(POINTER) for line in lines) == 1
+
+    asyncio.run(run())
+
+
+def test_a_finished_team_game_shows_the_winning_team(tmp_path: Path) -> None:
+    rules = Rules.preset("pegoo", players=4, pegs=3, holes_per_side=18)
+    state, rng, actions = GameState.new(rules, 2), random.Random(2), []
+    while not state.is_over():
+        action = rng.choice(state.legal_actions())
+        actions.append(action)
+        state = state.apply(action)
+    outcome = state.outcome()
+    assert outcome is not None
+    session = Session(rules, 2, ("human",) + ("random",) * 3, tmp_path / "g.json", actions)
+    app = PegsApp(session, delay=0)
+
+    async def run() -> str:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: bool(app.finished))
+            return text_of(app, "#prompt")
+
+    prompt = asyncio.run(run())
+    a, b = (seat_name(s) for s in outcome.seats)
+    expected = f"Team {outcome.team} wins after {len(actions)} actions: {a} and {b}."
+    assert app.finished == expected
+    assert prompt == f"Game over. {expected}"
