@@ -34,8 +34,11 @@ class Record:
     actions: list[Action] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
-        final = self.replay()
+    def to_json(self, final: GameState | None = None) -> dict[str, Any]:
+        """The record as JSON data; ``final`` is the state after the actions when the
+        caller already has it (otherwise the game is replayed to find the result)."""
+        if final is None:
+            final = self.replay()
         out: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,

@@ -19,7 +19,7 @@ import platformdirs
 
 from ..bots import Bot, make_bot
 from ..notation import seat_name
-from ..record import FORMAT, VERSION, RecordError, load
+from ..record import Record, RecordError, load
 from ..rules import Action, GameState, Rules, View, view
 from .choose import move_words
 
@@ -171,18 +171,8 @@ class Session:
     # --- saving -----------------------------------------------------------------------------
     def record_json(self) -> dict[str, Any]:
         """The record (the format ``pegs replay`` reads) with the seats added."""
-        out: dict[str, Any] = {
-            "format": FORMAT,
-            "version": VERSION,
-            "rules": self.rules.settings(),
-            "seed": self.seed,
-            "actions": [str(a) for a in self.actions],
-            "names": self.names(),
-            "seats": list(self.seats),
-        }
-        result = self.state.outcome()
-        if result is not None:
-            out["result"] = {"team": result.team, "seats": list(result.seats)}
+        out = Record(self.rules, self.seed, self.actions, self.names()).to_json(self.state)
+        out["seats"] = list(self.seats)
         return out
 
     def save(self) -> None:
