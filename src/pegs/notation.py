@@ -69,6 +69,24 @@ def _step_words(geo: Geometry, step: Step, owner: int, src: int, dst: int, split
     return f"{a} back to {b}" if step.op == "<" else f"{a} to {b}"
 
 
+def step_pegs(state: GameState, action: Action) -> list[tuple[int, int, int, int]]:
+    """Per step of ``action``: (owner of the moved peg, from, the seat the target belongs
+    to or -1, to), with positions as ints; the target belongs to the seat whose peg stands
+    on it (a ring hole) or whose start or home it is (``@q``).  Each step is judged on the board left by
+    the steps before it, so a peg that an earlier step's hit sent to its door is found."""
+    geo = state.geo
+    mover = state.turn
+    board = WorkBoard(geo, state.pegs, mover)
+    out: list[tuple[int, int, int, int]] = []
+    for step in action.steps:
+        owner, src = _owner_and_pos(geo, step.src, mover, board)
+        dst_owner, dst = _owner_and_pos(geo, step.dst, -1, board)
+        out.append((owner, src, dst_owner, dst))
+        if step.op != "~":
+            board.land(owner, src, dst)
+    return out
+
+
 def announce(state: GameState, action: Action) -> str:
     """What ``action`` does, said the Pegoo way (the state is the one before the action)."""
     geo = state.geo
@@ -80,18 +98,14 @@ def announce(state: GameState, action: Action) -> str:
     if action.discard and not action.steps:
         return f"{card}. Can't play; discards."
     after = state.result_of(action)
-    mover = state.turn
     parts: list[str] = []
     explained: list[tuple[int, int, int]] = []
-    board = WorkBoard(geo, state.pegs, mover)  # follows the steps, hits and all
-    for step in action.steps:
-        owner, src = _owner_and_pos(geo, step.src, mover, board)
-        dst_owner, dst = _owner_and_pos(geo, step.dst, owner, board)
+    for step, (owner, src, dst_owner, dst) in zip(action.steps, step_pegs(state, action),
+                                                  strict=True):
         if step.op == "~":
             explained += [(owner, src, dst), (dst_owner, dst, src)]
         else:
             explained.append((owner, src, dst))
-            board.land(owner, src, dst)
         parts.append(_step_words(geo, step, owner, src, dst, len(action.steps) > 1))
     text = f"{card}. " + " and ".join(parts) + "."
     if action.discard:
