@@ -72,8 +72,9 @@ def _step_words(geo: Geometry, step: Step, owner: int, src: int, dst: int, split
 def step_pegs(state: GameState, action: Action) -> list[tuple[int, int, int, int]]:
     """Per step of ``action``: (owner of the moved peg, from, the seat the target belongs
     to or -1, to), with positions as ints; the target belongs to the seat whose peg stands
-    on it (a ring hole) or whose start or home it is (``@q``).  Each step is judged on the board left by
-    the steps before it, so a peg that an earlier step's hit sent to its door is found."""
+    on it (a ring hole) or whose start or home it is (``@q``).  Each step is judged on the
+    board left by the steps before it, so a peg that an earlier hit sent to its door is
+    found."""
     geo = state.geo
     mover = state.turn
     board = WorkBoard(geo, state.pegs, mover)
