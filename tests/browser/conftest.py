@@ -44,12 +44,12 @@ def artifacts() -> Path:
 
 def _serve_from_disk(route: Route) -> None:
     path = route.request.url.removeprefix(FAKE).split("?")[0]
-    if path.startswith("/static/"):
-        file = STATIC / path.removeprefix("/static/")
-    elif path.startswith("/fixtures/"):
+    if path.startswith("/fixtures/"):
         file = HERE / "fixtures" / path.removeprefix("/fixtures/")
+    elif path.startswith("/tests/"):
+        file = HERE / path.removeprefix("/tests/")
     else:
-        file = HERE / path.lstrip("/")
+        file = STATIC / path.lstrip("/")
     if not file.is_file():
         route.fulfill(status=404, body="missing")
         return

@@ -195,7 +195,7 @@ function seatName(msg, seat) {
 /**
  * Draw the board of `msg` into the <svg> `svg`.
  * opts: {pegs: Set of selectable peg keys, selected: peg key, targets: Set of spot keys,
- *        hint: [{from,to}] keys, victims: Set of peg keys}
+ *        hint, chosen: [{from, to}] spot keys, victims: Set of peg keys}
  */
 export function renderBoard(svg, msg, opts = {}) {
   const geo = layout(msg);
@@ -283,12 +283,16 @@ export function renderBoard(svg, msg, opts = {}) {
       el("circle", { cx: b.x, cy: b.y, r: PEG + 6, class: "last-dest" }, layers.last);
     }
   }
-  if (opts.hint) {
-    for (const st of opts.hint) {
+  const arrows = (steps, cls) => {
+    for (const st of steps || []) {
       const a = spotByTargetKey(spots, st.from), b = spotByTargetKey(spots, st.to);
-      if (a && b) el("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "hint-arrow" }, layers.last);
+      if (!a || !b) continue;
+      el("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: cls }, layers.last);
+      el("circle", { cx: b.x, cy: b.y, r: PEG + 5, class: `${cls}-dest` }, layers.last);
     }
-  }
+  };
+  arrows(opts.hint, "hint-arrow");
+  arrows(opts.chosen, "chosen-arrow");
 
   // pegs
   view.pegs.forEach((pegs, seat) => {
@@ -325,7 +329,7 @@ export function renderBoard(svg, msg, opts = {}) {
     badge.appendChild(shapeElement(seatShape(p), h * 0.36, { fill: colour, stroke: "#111", "stroke-width": 1.6 }));
     text(badge, 0, 1, seatLetter(board, p), { "font-size": h * 0.32, "font-weight": 700, fill: inkOn(colour) });
     const seatInfo = msg.table && msg.table.seats ? msg.table.seats[p] : null;
-    const bot = seatInfo && seatInfo.kind === "bot" ? " (bot)" : "";
+    const bot = seatInfo && seatInfo.kind === "bot" && !/bot/i.test(seatInfo.name) ? " (bot)" : "";
     const away = seatInfo && seatInfo.kind === "human" && seatInfo.connected === false ? " (away)" : "";
     const cards = view.hand_sizes ? view.hand_sizes[p] : 0;
     const label = `${p === turn ? "▶ " : ""}${truncate(seatName(msg, p), 14)}${bot}${away} · ${cards} card${cards === 1 ? "" : "s"}`;
