@@ -1,23 +1,14 @@
 """Browser test fixtures: Debian's Chromium driven by Playwright (never a downloaded browser),
-a static origin serving the page's files and the board fixtures, and a real `pegs serve`."""
+a made-up origin serving the page's files and the board fixtures, and a real `pegs serve`."""
 
 from __future__ import annotations
 
-import mimetypes
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, Route, sync_playwright
-
-HERE = Path(__file__).parent
-STATIC = HERE.parent.parent / "src" / "pegs" / "web" / "static"
-ARTIFACTS = HERE / "artifacts"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-#: A made-up origin that Playwright answers from disk, for tests that need no server.
-FAKE = "http://pegs.test"
+from browser_support import ARGS, ARTIFACTS, CHROMIUM, FAKE, Server, serve_from_disk
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 
 @pytest.fixture(scope="session")
@@ -42,29 +33,23 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
-def _serve_from_disk(route: Route) -> None:
-    path = route.request.url.removeprefix(FAKE).split("?")[0]
-    if path.startswith("/fixtures/"):
-        file = HERE / "fixtures" / path.removeprefix("/fixtures/")
-    elif path.startswith("/tests/"):
-        file = HERE / path.removeprefix("/tests/")
-    else:
-        file = STATIC / path.lstrip("/")
-    if not file.is_file():
-        route.fulfill(status=404, body="missing")
-        return
-    kind = "text/javascript" if file.suffix == ".js" else mimetypes.guess_type(file.name)[0]
-    route.fulfill(status=200, body=file.read_bytes(), content_type=kind or "text/plain")
-
-
 @pytest.fixture
 def static_page(chromium: Browser) -> Iterator[Page]:
     """A page on the made-up origin: the page's static files and the board fixtures."""
     context = chromium.new_context(viewport={"width": 900, "height": 900})
-    context.route(f"{FAKE}/**", _serve_from_disk)
+    context.route(f"{FAKE}/**", serve_from_disk)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     yield page
     context.close()
     assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A real `pegs serve` on a free port with a fresh data folder (bots move at once)."""
+    running = Server(tmp_path_factory.mktemp("pegs-data"))
+    running.start()
+    yield running
+    running.stop()

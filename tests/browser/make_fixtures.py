@@ -89,6 +89,20 @@ def played(preset: str, players: int, plies: int, seed: int, **settings: Any) ->
     return state_message(state, state.current_player, last)
 
 
+def first_split(preset: str, players: int, seed: int) -> dict[str, Any]:
+    """The first position of a seeded game where the seat to act may split a card."""
+    rng = random.Random(seed)
+    state = GameState.new(Rules.preset(preset, players=players), seed)
+    last = None
+    while not any(len(a.steps) == 2 for a in state.legal_actions()):
+        legal = state.legal_actions()
+        action = max(legal, key=lambda a: (len(a.steps), rng.random()))
+        last = {"seat": state.turn, "action": str(action),
+                "announcement": announce(state, action)}
+        state = state.apply(action)
+    return state_message(state, state.current_player, last)
+
+
 CASES: dict[str, tuple[str, int, int, dict[str, Any]]] = {
     "pegoo-2": ("pegoo", 2, 30, {}),
     "basic-3": ("basic", 3, 40, {}),
@@ -101,13 +115,19 @@ CASES: dict[str, tuple[str, int, int, dict[str, Any]]] = {
     "pegoo-10": ("pegoo", 10, 100, {}),
     "havasu-10-home8": ("havasu", 10, 60, {"holes_per_side": 25, "home_holes": 8}),
     "bluffing-joker-4": ("bluffing-joker", 4, 9, {}),
+    "bluffing-joker-4-play": ("bluffing-joker", 4, 0, {}),
 }
+SPLITS = {"pegoo-4-split": ("pegoo", 4), "north-carolina-4-split": ("north-carolina", 4)}
 
 
 def main() -> None:
     FIXTURES.mkdir(exist_ok=True)
     for name, (preset, players, plies, settings) in CASES.items():
         message = played(preset, players, plies, seed=3, **settings)
+        (FIXTURES / f"{name}.json").write_text(json.dumps(message, indent=1) + "\n")
+        print(name, len(message["legal"]), "legal")
+    for name, (preset, players) in SPLITS.items():
+        message = first_split(preset, players, seed=5)
         (FIXTURES / f"{name}.json").write_text(json.dumps(message, indent=1) + "\n")
         print(name, len(message["legal"]), "legal")
 
