@@ -35,6 +35,10 @@ class Watched:
                 self.states.append(msg)
         ws.on("framereceived", received)
 
+    def first_after(self, version: int) -> dict[str, Any]:
+        """The first state message received after ``version``."""
+        return next(m for m in self.states if m["version"] > version)
+
     def version(self) -> int:
         return int(self.page.evaluate("document.body.dataset.version || '-1'"))
 
@@ -115,6 +119,9 @@ def test_two_players_create_join_and_play(chromium: Browser, server: Server,
     page.locator("#board").screenshot(path=str(artifacts / "play-desktop-board.png"))
     bob.page.screenshot(path=str(artifacts / "play-phone.png"), full_page=True)
     expect(page.locator("#log li").first).to_be_visible()
+    page.click("#cue-btn")
+    expect(page.locator("#cue-text")).to_contain_text("Pegoo")
+    page.click("#cue-close")
 
     # the second player only ever received its own seat's cards
     assert bob.states
@@ -158,6 +165,26 @@ def test_reconnects_after_the_server_restarts(chromium: Browser, server: Server)
     expect(w.page.locator("body")).to_have_attribute("data-my-turn", "1")
     assert w.version() == version
     assert play_one_move(w, on_board=True)
+
+    # a move typed in the notation, then a hint's move, each confirmed once
+    expect(w.page.locator("body")).to_have_attribute("data-my-turn", "1", timeout=15_000)
+    offered = w.states[-1]["legal"]
+    assert offered
+    before = w.version()
+    w.page.fill("#typed", offered[-1]["text"].upper().replace(" ", ""))
+    w.page.press("#typed", "Enter")
+    w.page.wait_for_function(f"+document.body.dataset.version > {before}")
+    assert w.first_after(before)["last"]["action"] == offered[-1]["text"]
+    expect(w.page.locator("body")).to_have_attribute("data-my-turn", "1", timeout=15_000)
+    w.page.click("#hint-btn")
+    expect(w.page.locator("#hint")).to_contain_text("Hint:")
+    confirm = w.page.locator(".confirm-btn")
+    expect(confirm).to_have_count(1)
+    hinted = confirm.get_attribute("data-action")
+    before = w.version()
+    confirm.click()
+    w.page.wait_for_function(f"+document.body.dataset.version > {before}")
+    assert w.first_after(before)["last"]["action"] == hinted
     assert w.errors == []
     context.close()
 
@@ -183,3 +210,91 @@ def test_boards_of_four_six_and_eight_sides(chromium: Browser, server: Server,
             assert box is not None and box["width"] > 250 and box["height"] > 250
             page.screenshot(path=str(artifacts / f"board-{players}-{shape}.png"))
             context.close()
+
+
+def test_finished_game_offers_record_and_replay(chromium: Browser, server: Server) -> None:
+    made = server.table_with_bots("pegoo", 2, name="Dee")
+    code, token = made["code"], made["token"]
+    server.api("POST", f"/api/tables/{code}/seats/0/bot", {"bot": "heuristic"}, token)
+    deadline = time.monotonic() + 30
+    while server.api("GET", f"/api/tables/{code}")["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.1)
+    actions = server.api("GET", f"/api/tables/{code}")["version"]
+
+    context = chromium.new_context(**DESKTOP, accept_downloads=True)
+    context.add_init_script(seat_script(code, token, 0, "Dee"))
+    w = Watched(context)
+    page = w.page
+    page.goto(f"{server.base}/t/{code}")
+    expect(page.locator("#status")).to_contain_text("Game over")
+    with page.expect_download() as download:
+        page.click("#record-btn")
+    record = json.loads(Path(download.value.path()).read_text())
+    assert len(record["actions"]) == actions
+
+    page.click("#replay-btn")
+    expect(page.locator("#replay-position")).to_have_text(f"Move {actions} of {actions}")
+    page.click("#replay-prev")
+    expect(page.locator("#replay-position")).to_have_text(f"Move {actions - 1} of {actions}")
+    page.locator("#replay-slider").fill("0")
+    expect(page.locator("#replay-move")).to_have_text("The deal.")
+    # at the deal every peg is in its start area
+    starts = page.eval_on_selector_all("#board .peg", "ps => ps.map(p => p.dataset.pos)")
+    assert starts and set(starts) == {"S"}
+    page.click("#replay-next")
+    expect(page.locator("#replay-position")).to_have_text(f"Move 1 of {actions}")
+    expect(page.locator("#board .last-arrow").first).to_be_attached()
+    page.click("#replay-close")
+    expect(page.locator("#finished")).to_be_visible()
+    assert w.errors == []
+    context.close()
+
+
+def test_bluffing_joker_declares_and_doubts(chromium: Browser, server: Server) -> None:
+    made = server.table_with_bots("bluffing-joker", 2, name="Eve")
+    context = chromium.new_context(**PHONE)
+    context.add_init_script(seat_script(made["code"], made["token"], 0, "Eve"))
+    w = Watched(context)
+    page = w.page
+    page.goto(f"{server.base}/t/{made['code']}")
+    declared = decided = 0
+    deadline = time.monotonic() + 40
+    while (declared < 2 or decided < 1) and time.monotonic() < deadline:
+        expect(page.locator("body")).to_have_attribute("data-my-turn", "1", timeout=15_000)
+        before = w.version()
+        if page.locator("#doubt").count():
+            page.locator("#pass-btn, #doubt-btn").first.tap()
+            decided += 1
+        elif page.locator("#send").count():
+            page.locator("#send .choices button").first.tap()
+            page.locator("#confirm-btn").tap()
+        else:
+            page.locator("#hand .card.playable").first.tap()
+            expect(page.locator("#declare button").first).to_be_visible()
+            play_one_move_after_card(w)
+            declared += 1
+            continue
+        page.wait_for_function(f"+document.body.dataset.version > {before}")
+    assert declared >= 2 and decided >= 1
+    face_down = [m["last"]["action"] for m in w.states if m["last"]]
+    assert any(" as " in a for a in face_down)
+    assert w.errors == []
+    context.close()
+
+
+def play_one_move_after_card(w: Watched) -> None:
+    """Finish a move whose card is chosen: declaration, pegs, targets, one confirm."""
+    page = w.page
+    for _ in range(8):
+        if page.locator("#declare button").count():
+            page.locator("#declare button").first.tap()
+        elif page.locator(".confirm-btn").count():
+            break
+        elif page.locator("#targets button").count():
+            page.locator("#targets button").first.tap()
+        elif page.locator("#pegs button").count():
+            page.locator("#pegs button").first.tap()
+    before = w.version()
+    page.locator(".confirm-btn").first.tap()
+    page.wait_for_function(f"+document.body.dataset.version > {before}")

@@ -53,6 +53,7 @@ export class GameScreen {
 
   onStatus(status) {
     this.connection = status;
+    if (status !== "open") this.sending = false; // an unanswered move may be confirmed again
     banner(status === "reconnecting" ? "Reconnecting…" : status === "connecting" ? "Connecting…" : "");
     document.body.dataset.connection = status;
     this.render();
@@ -168,6 +169,7 @@ export class GameScreen {
     }
     document.body.dataset.version = String(msg.version);
     document.body.dataset.status = msg.table.status;
+    document.body.dataset.myTurn = msg.legal.length && !this.sending ? "1" : "0";
     if (!msg.view) return this.renderLobby();
     if (this.replay) return this.replay.render();
     const p = this.picker;
@@ -378,8 +380,19 @@ export class GameScreen {
     const me = msg.seat;
     const tools = h("div", { class: "row" },
       h("button", { id: "cue-btn", onclick: () => this.showCue() }, "Cue card"),
+      me >= 0 ? this.reclaimTool() : null,
       me >= 0 && msg.table.host === me ? this.standInTools() : null);
     return tools;
+  }
+
+  reclaimTool() {
+    const mine = this.msg.table.seats[this.msg.seat];
+    if (!mine || !mine.standin || this.msg.table.status !== "playing") return null;
+    return h("button", { class: "primary", id: "reclaim-btn", onclick: async () => {
+      try {
+        await api("POST", `/api/tables/${this.code}/seats/${this.msg.seat}/reclaim`, {}, this.seat.token);
+      } catch (e) { this.notice = e.message; this.render(); }
+    } }, "A bot plays for you: take your seat back");
   }
 
   standInTools() {
