@@ -232,11 +232,11 @@ export class GameScreen {
     const doubt = decisions.find((a) => a.decision === "doubt");
     const pass = decisions.find((a) => a.decision === "pass");
     if (doubt || pass) {
-      const declared = pending.declared || (msg.last && msg.last.action) || "";
+      const declared = pending.declared || "?";
       return h("div", { class: "doubt", id: "doubt" },
-        h("p", { class: "prompt" }, `${this.name(pending.declarer)} plays a card face down and says it is ${cardText(declared)}.`),
+        h("p", { class: "prompt" }, `${this.name(pending.declarer)} plays a card face down and says it is ${declared === "Joker" ? "a Joker" : `a ${declared}`}.`),
         msg.last ? h("p", {}, msg.last.announcement) : null,
-        h("p", {}, "Do you doubt it? If the card is not what was said, the bluffer loses a peg; if it is, you do."),
+        h("p", {}, "Do you doubt it?"),
         h("div", { class: "choices" },
           doubt ? h("button", { class: "danger", id: "doubt-btn", onclick: () => this.play(doubt) }, "Doubt!") : null,
           pass ? h("button", { id: "pass-btn", onclick: () => this.play(pass) }, "No doubt") : null));
