@@ -69,6 +69,7 @@ export class GameScreen {
         this.sending = false;
       }
       if (msg.last && msg.view) this.addLog(msg.version, msg.last.seat, msg.last.announcement, msg.last.action);
+      if (msg.view && !this.logFetched && this.log.length < msg.version) this.fetchLog();
       this.render();
     } else if (msg.type === "event") {
       this.addLog(msg.version, msg.seat, msg.announcement, msg.action);
@@ -95,6 +96,18 @@ export class GameScreen {
       }
       this.notice = msg.message;
       this.render();
+    }
+  }
+
+  /** Fill the move log from the server when this browser missed part of the game. */
+  async fetchLog() {
+    this.logFetched = true;
+    try {
+      const data = await api("GET", `/api/tables/${encodeURIComponent(this.code)}/log`);
+      for (const e of data.log || []) this.addLog(e.version, e.seat, e.announcement, e.action);
+      this.renderLog();
+    } catch {
+      // an older server without the log: the page shows the moves it saw
     }
   }
 
