@@ -331,9 +331,11 @@ export function renderBoard(svg, msg, opts = {}) {
     const seatInfo = msg.table && msg.table.seats ? msg.table.seats[p] : null;
     const bot = seatInfo && seatInfo.kind === "bot" && !/bot/i.test(seatInfo.name) ? " (bot)" : "";
     const away = seatInfo && seatInfo.kind === "human" && seatInfo.connected === false ? " (away)" : "";
-    const cards = view.hand_sizes ? view.hand_sizes[p] : 0;
-    const label = `${p === turn ? "▶ " : ""}${truncate(seatName(msg, p), 14)}${bot}${away} · ${cards} card${cards === 1 ? "" : "s"}`;
-    text(g, h * 0.35, 1, label, { class: "seat-text", "font-size": 0.72 * D, "data-cards": cards });
+    const cards = view.hand_sizes ? view.hand_sizes[p] : null;
+    const count = cards === null ? "" : ` · ${cards} card${cards === 1 ? "" : "s"}`;
+    const empty = seatInfo && seatInfo.kind === "empty" ? "(open seat)" : null;
+    const label = `${p === turn ? "▶ " : ""}${truncate(empty || seatName(msg, p), 14)}${bot}${away}${count}`;
+    text(g, h * 0.35, 1, label, { class: "seat-text", "font-size": 0.72 * D, "data-cards": cards === null ? undefined : cards });
   }
 
   // centre: draw pile, discard, whose turn
@@ -342,7 +344,7 @@ export function renderBoard(svg, msg, opts = {}) {
   const cw = 2.2 * D, ch = 3.1 * D;
   const pile = el("g", { class: "draw-pile", transform: `translate(${-cw - 0.3 * D} ${-ch / 2})` }, c);
   el("rect", { width: cw, height: ch, rx: 6, class: "card-back" }, pile);
-  text(pile, cw / 2, ch / 2, String(view.draw_pile_size), { class: "pile-count", "font-size": 0.8 * D });
+  text(pile, cw / 2, ch / 2, view.draw_pile_size ? String(view.draw_pile_size) : "", { class: "pile-count", "font-size": 0.8 * D });
   text(pile, cw / 2, ch + 0.45 * D, "draw", { class: "pile-label", "font-size": 0.45 * D });
   const disc = el("g", { class: "discard", transform: `translate(${0.3 * D} ${-ch / 2})` }, c);
   el("rect", { width: cw, height: ch, rx: 6, class: "card-face" }, disc);

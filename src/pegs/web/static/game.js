@@ -472,7 +472,13 @@ export class GameScreen {
   renderLobby() {
     const msg = this.msg, table = msg.table, me = msg.seat;
     const host = me >= 0 && me === table.host;
-    while (this.svg.firstChild) this.svg.removeChild(this.svg.firstChild);
+    const rules = msg.rules;
+    const preview = {
+      pegs: Array.from({ length: rules.players }, () => Array(rules.pegs).fill("S")),
+      hand: [], hand_sizes: null, draw_pile_size: 0, discards: [],
+      current_player: -1, outcome: null, pending: null,
+    };
+    renderBoard(this.svg, { ...msg, view: preview, last: null }, {});
     const link = shareLink(this.code);
     const linkInput = h("input", { id: "share-link", value: link, readonly: true, onfocus: (e) => e.target.select() });
     const copy = h("button", { id: "copy-link", onclick: async () => {
