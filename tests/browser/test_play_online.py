@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from browser_support import Server, seat_script
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, expect
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1200, "height": 820}}
+LANDSCAPE = {**PHONE, "viewport": {"width": 844, "height": 390}}
 
 
 class Watched:
@@ -133,9 +134,21 @@ def test_two_players_create_join_and_play(chromium: Browser, server: Server,
         for action in msg["legal"]:
             assert msg["view"]["current_player"] == 1
             assert action["card"] in msg["view"]["hand"]
-    bob_hand = sorted(bob.page.eval_on_selector_all("#hand .card", "b => b.map(x => x.dataset.card)"))
+    bob_hand = sorted(bob.page.eval_on_selector_all("#hand .card",
+                                                    "b => b.map(x => x.dataset.card)"))
     assert bob_hand == sorted(bob.states[-1]["view"]["hand"])
     assert bob.page.locator("#hand").get_attribute("data-seat") == "1"
+
+    # anyone else with the link may watch: the board, no hand
+    watcher = Watched(chromium.new_context(**PHONE))
+    watcher.page.goto(link)
+    watcher.page.click("#watch")
+    expect(watcher.page.locator("#board .peg")).to_have_count(16)
+    expect(watcher.page.locator("#panel")).to_contain_text("Watching")
+    assert watcher.page.locator("#hand").count() == 0
+    assert all(m["seat"] == -1 and m["view"]["hand"] == [] and m["legal"] == []
+               for m in watcher.states)
+    watcher.context.close()
 
     # a reload keeps the seat and the game, then play goes on
     version = bob.version()
@@ -195,7 +208,7 @@ def test_boards_of_four_six_and_eight_sides(chromium: Browser, server: Server,
         made = server.table_with_bots(preset, players)
         rules = made["table"]["settings"]
         for shape, options in (("desktop", DESKTOP), ("phone", PHONE),
-                               ("phone-landscape", {**PHONE, "viewport": {"width": 844, "height": 390}})):
+                               ("phone-landscape", LANDSCAPE)):
             context = chromium.new_context(**options)
             context.add_init_script(seat_script(made["code"], made["token"], 0, "Host"))
             page = context.new_page()
