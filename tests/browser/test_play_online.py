@@ -241,6 +241,8 @@ def test_finished_game_offers_record_and_replay(chromium: Browser, server: Serve
     page = w.page
     page.goto(f"{server.base}/t/{code}")
     expect(page.locator("#status")).to_contain_text("Game over")
+    # this browser saw none of the moves: the log comes from the server
+    expect(page.locator("#log li")).to_have_count(min(actions, 120))
     with page.expect_download() as download:
         page.click("#record-btn")
     record = json.loads(Path(download.value.path()).read_text())

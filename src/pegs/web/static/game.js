@@ -67,6 +67,7 @@ export class GameScreen {
         this.picker = new Picker(msg.legal);
         this.hint = null;
         this.sending = false;
+        this.notice = "";
       }
       if (msg.last && msg.view) this.addLog(msg.version, msg.last.seat, msg.last.announcement, msg.last.action);
       if (msg.view && !this.logFetched && this.log.length < msg.version) this.fetchLog();
