@@ -59,5 +59,5 @@ export const store = {
   bots: (code) => read(`pegs.bots.${code}`, { bot: "heuristic", strength: null }),
   setBots: (code, value) => write(`pegs.bots.${code}`, value),
   log: (code) => read(`pegs.log.${code}`, []),
-  setLog: (code, value) => write(`pegs.log.${code}`, value.slice(-400)),
+  setLog: (code, value) => write(`pegs.log.${code}`, value.slice(-1000)),
 };

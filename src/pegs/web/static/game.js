@@ -384,7 +384,7 @@ export class GameScreen {
 
   renderLog() {
     if (!this.logList || !this.msg) return;
-    const entries = this.log.slice(-120).reverse();
+    const entries = this.log.slice(-1000).reverse();
     fill(this.logList, ...entries.map((e) => h("li", { "data-version": e.v, value: e.v },
       seatBadge(this.msg.board, e.seat, 16), " ", h("span", { class: "who" }, this.name(e.seat)), `: ${e.text}`)));
   }
