@@ -68,6 +68,7 @@ export class GameScreen {
         this.hint = null;
         this.sending = false;
         this.notice = "";
+        this.chosenDecision = null;
       }
       if (msg.last && msg.view) this.addLog(msg.version, msg.last.seat, msg.last.announcement, msg.last.action);
       if (msg.view && !this.logFetched && this.log.length < msg.version) this.fetchLog();
