@@ -1,0 +1,393 @@
+"""Live tables in memory: the game state, the connections, broadcasting and bot turns.
+
+Every change to a table happens under its lock, is stored first (one transaction, off the
+event loop) and only then is broadcast.  Bots think in a thread pool so the server keeps
+answering while they search.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import Any, TypeVar
+
+from ..bots import Bot, make_bot
+from ..hint import HintError, announce_any
+from ..hint import choose as choose_hint
+from ..record import Record
+from ..rules import (
+    Action,
+    GameState,
+    IllegalActionError,
+    NotationError,
+    Rules,
+    view,
+)
+from . import protocol
+from .limits import Limits, token_matches
+from .store import SeatRow, Store, StoreError, TableRow
+
+log = logging.getLogger("pegs.server")
+T = TypeVar("T")
+
+BOT_KINDS = ("random", "heuristic", "ismcts")
+STRENGTHS = ("easy", "normal", "strong")
+#: Search time per move of the ismcts bot by strength (the other bots have one strength).
+ISMCTS_SECONDS = {"easy": 0.1, "normal": 0.4, "strong": 1.5}
+
+
+class TableError(Exception):
+    """A refused HTTP request: status, code and a message for the user."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def bot_label(kind: str, strength: str | None) -> str:
+    label = f"{kind.capitalize()} bot"
+    return f"{label} ({strength})" if kind == "ismcts" and strength else label
+
+
+def build_bot(kind: str, strength: str | None) -> Bot:
+    options: dict[str, Any] = {}
+    if kind == "ismcts":
+        options["seconds"] = ISMCTS_SECONDS[strength or "normal"]
+    return make_bot(kind, secrets.randbits(31), **options)
+
+
+def _choose(bot: Bot, state: GameState, seat: int) -> Action:
+    return bot.choose(view(state, seat), state.legal_actions())
+
+
+class Connection:
+    """One client's WebSocket: its seat, an outbox drained by a sender task, and the ids
+    it has used."""
+
+    def __init__(self, seat: int, limits: Limits) -> None:
+        self.seat = seat
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(limits.outbox_size)
+        self.seen: set[object] = set()
+        self.closed = False
+
+    def send(self, text: str) -> None:
+        """Queue a message; a client too slow to keep up is cut off."""
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            while not self.outbox.empty():
+                self.outbox.get_nowait()
+            self.outbox.put_nowait(None)
+
+
+class Room:
+    """One table: seats, game state, connections."""
+
+    def __init__(self, hub: Hub, row: TableRow) -> None:
+        self.hub = hub
+        self.code = row.code
+        self.rules = Rules.from_settings(row.settings)
+        self.seed = row.seed
+        self.hints = row.hints
+        self.status = row.status
+        self.host = row.host
+        self.seats = row.seats
+        self.state: GameState | None = None
+        self.actions: list[Action] = []
+        self.actors: list[int] = []
+        self.last: tuple[int, Action, str] | None = None
+        self.conns: list[Connection] = []
+        self.lock = asyncio.Lock()
+        self.bots: dict[int, Bot] = {}
+        self.bot_task: asyncio.Task[None] | None = None
+        self._texts: dict[int, str] = {}
+        if self.status != "waiting":
+            self._replay(row.actions)
+
+    def _replay(self, texts: list[str]) -> None:
+        """Rebuild the game from its seed and stored actions."""
+        state = GameState.new(self.rules, self.seed)
+        for i, text in enumerate(texts):
+            action = Action.parse(text)
+            seat = state.current_player
+            if i == len(texts) - 1:
+                self.last = (seat, action, announce_any(state, action))
+            state = state.apply(action)
+            self.actions.append(action)
+            self.actors.append(seat)
+        self.state = state
+
+    # --- reading -----------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        return len(self.actions)
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat and not c.closed for c in self.conns)
+
+    def seat_json(self, s: SeatRow) -> dict[str, Any]:
+        return {"seat": s.seat, "name": s.name, "kind": s.kind,
+                "connected": s.kind == "bot" or self.connected(s.seat),
+                "bot": s.bot if s.kind == "bot" or s.standin else None,
+                "standin": s.standin}
+
+    def table_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code, "status": self.status, "host": self.host, "hints": self.hints,
+            "version": self.version, "preset": self.rules.name, "players": self.rules.players,
+            "teams": self.rules.teams, "settings": protocol.rules_json(self.rules),
+            "seats": [self.seat_json(s) for s in self.seats],
+        }
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token this is (every seat compared, in constant time)."""
+        found = None
+        for s in self.seats:
+            if token_matches(token, s.token_hash):
+                found = s.seat
+        return found
+
+    def bot_controlled(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return s.kind == "bot" or s.standin
+
+    def record(self) -> Record:
+        return Record(self.rules, self.seed, list(self.actions), [s.name for s in self.seats])
+
+    def state_text(self, seat: int) -> str:
+        """The ``state`` message for ``seat`` (-1: spectators), cached until a change."""
+        text = self._texts.get(seat)
+        if text is None:
+            text = json.dumps(self._state_message(seat), separators=(",", ":"))
+            self._texts[seat] = text
+        return text
+
+    def _state_message(self, seat: int) -> dict[str, Any]:
+        state = self.state
+        message: dict[str, Any] = {
+            "type": "state", "version": self.version, "seat": seat,
+            "table": self.table_json(), "rules": protocol.rules_json(self.rules),
+            "board": protocol.board_json(self.rules), "view": None, "legal": [], "last": None,
+        }
+        if state is None:
+            return message
+        message["view"] = protocol.view_json(view(state, seat))
+        if (seat >= 0 and state.current_player == seat and self.status == "playing"
+                and not self.bot_controlled(seat)):
+            message["legal"] = protocol.legal_json(state, state.legal_actions())
+        if self.last is not None:
+            actor, action, said = self.last
+            message["last"] = {"seat": actor, "action": protocol.hidden_text(action, actor, seat),
+                               "announcement": said}
+        return message
+
+    # --- broadcasting -------------------------------------------------------------------
+    def changed(self) -> None:
+        """The table changed: everyone gets the new state."""
+        self._texts.clear()
+        for c in self.conns:
+            c.send(self.state_text(c.seat))
+
+    def attach(self, conn: Connection) -> None:
+        self.conns.append(conn)
+        self.changed()
+
+    def detach(self, conn: Connection) -> None:
+        if conn in self.conns:
+            self.conns.remove(conn)
+            conn.close()
+            self.changed()
+
+    # --- playing ------------------------------------------------------------------------
+    async def act(self, seat: int, text: object, version: object,
+                  bot: bool = False) -> dict[str, Any] | None:
+        """Apply an action of ``seat`` made at ``version``; an error message if refused."""
+        async with self.lock:
+            state = self.state
+            if state is None or self.status == "waiting":
+                return protocol.error("not_started", "the game has not started yet")
+            if state.is_over():
+                return protocol.error("game_over", "the game is over")
+            if seat < 0:
+                return protocol.error("not_your_turn", "spectators watch; they cannot act")
+            if version != self.version:
+                return protocol.error("stale_version", f"the game is at version {self.version}, "
+                                      f"not {version}: act on the latest state")
+            if state.current_player != seat:
+                return protocol.error("not_your_turn",
+                                      f"it is seat {state.current_player}'s turn, not yours")
+            if self.bot_controlled(seat) != bot:
+                return protocol.error("not_your_turn",
+                                      "a bot is playing this seat: reclaim it first")
+            try:
+                action = text if isinstance(text, Action) else Action.parse(str(text))
+                action = state.canonical(action)
+            except (NotationError, IllegalActionError) as e:
+                return protocol.error("illegal", str(e))
+            said = announce_any(state, action)
+            after = state.apply(action)
+            status = "finished" if after.is_over() else "playing"
+            try:
+                await self.hub.run_db(self.hub.store.append, self.code, self.version + 1, seat,
+                                      str(action), status)
+            except StoreError:
+                log.exception("table %s: storing action %d failed", self.code, self.version + 1)
+                return protocol.error("internal", "the action could not be stored; try again")
+            self.state = after
+            self.status = status
+            self.actions.append(action)
+            self.actors.append(seat)
+            self.last = (seat, action, said)
+            self._texts.clear()
+            for c in self.conns:
+                c.send(json.dumps({
+                    "type": "event", "version": self.version, "seat": seat,
+                    "action": protocol.hidden_text(action, seat, c.seat), "announcement": said,
+                }, separators=(",", ":")))
+                c.send(self.state_text(c.seat))
+        self.kick_bots()
+        return None
+
+    def _bot_to_act(self) -> int | None:
+        state = self.state
+        if self.status != "playing" or state is None or state.is_over():
+            return None
+        seat = state.current_player
+        return seat if self.bot_controlled(seat) else None
+
+    def kick_bots(self) -> None:
+        """Start the bot loop if a bot is to act and the loop is not running."""
+        if (self.bot_task is None or self.bot_task.done()) and self._bot_to_act() is not None:
+            self.bot_task = asyncio.create_task(self._bot_loop())
+
+    async def _bot_loop(self) -> None:
+        while (seat := self._bot_to_act()) is not None:
+            version = self.version
+            if self.hub.bot_delay:
+                await asyncio.sleep(self.hub.bot_delay)
+                if self._bot_to_act() != seat or self.version != version:
+                    continue
+            state = self.state
+            assert state is not None
+            s = self.seats[seat]
+            bot = self.bots.get(seat)
+            if bot is None:
+                bot = self.bots[seat] = build_bot(s.bot or "heuristic", s.strength)
+            try:
+                action = await self.hub.think(partial(_choose, bot, state, seat))
+            except Exception:
+                log.exception("table %s: the bot of seat %d failed; it plays the first legal "
+                              "action", self.code, seat)
+                action = state.legal_actions()[0]
+            if self.version == version:
+                await self.act(seat, action, version, bot=True)
+
+    async def hint(self, seat: int) -> dict[str, Any]:
+        state = self.state
+        if not self.hints:
+            return protocol.error("no_hints", "hints are off at this table")
+        if state is None or self.status == "waiting":
+            return protocol.error("not_started", "the game has not started yet")
+        if state.is_over():
+            return protocol.error("game_over", "the game is over")
+        if seat < 0 or state.current_player != seat:
+            return protocol.error("not_your_turn", "hints are for the seat to act")
+        try:
+            found = await self.hub.think(partial(choose_hint, state, seat, self.hub.hint_seconds))
+        except HintError as e:
+            return protocol.error("not_your_turn", str(e))
+        return {"type": "hint", "action": str(found.action), "announcement": found.announcement,
+                "reason": found.reason}
+
+    # --- seats (HTTP) ---------------------------------------------------------------------
+    async def save_seat(self, seat: SeatRow) -> None:
+        """Store a seat, then take it into the table and tell everyone."""
+        await self.hub.run_db(self.hub.store.save_seat, self.code, seat)
+        self.seats[seat.seat] = seat
+        self.bots.pop(seat.seat, None)
+        self.changed()
+
+    async def start(self) -> None:
+        empty = [s.seat for s in self.seats if s.kind == "empty"]
+        if empty:
+            raise TableError(409, "seats_empty", "seats " + ", ".join(map(str, empty))
+                             + " are empty: fill them with bots or wait for players")
+        await self.hub.run_db(self.hub.store.set_status, self.code, "playing")
+        self.status = "playing"
+        self.state = GameState.new(self.rules, self.seed)
+        self.changed()
+        self.kick_bots()
+
+
+class Hub:
+    """Every live room, the database and the thread pools."""
+
+    def __init__(self, store: Store, limits: Limits, bot_delay: float,
+                 hint_seconds: float) -> None:
+        self.store = store
+        self.limits = limits
+        self.bot_delay = bot_delay
+        self.hint_seconds = hint_seconds
+        self.rooms: dict[str, Room] = {}
+        self._db = ThreadPoolExecutor(1, thread_name_prefix="pegs-db")
+        self._think = ThreadPoolExecutor(2, thread_name_prefix="pegs-bot")
+
+    async def run_db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def think(self, fn: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._think, fn)
+
+    async def resume(self) -> None:
+        """Load and replay every unfinished table; bots pick up their turns."""
+        for row in await self.run_db(self.store.load, ("waiting", "playing")):
+            try:
+                room = Room(self, row)
+            except Exception:
+                log.exception("table %s cannot be replayed; it is left out", row.code)
+                continue
+            self.rooms[row.code] = room
+            room.kick_bots()
+        log.info("resumed %d tables", len(self.rooms))
+
+    async def room(self, code: str) -> Room:
+        """The table with this code (a finished one is read from the database)."""
+        room = self.rooms.get(code)
+        if room is None and 0 < len(code) <= 32:
+            rows = await self.run_db(self.store.load, None, code)
+            if rows:
+                room = self.rooms[code] = Room(self, rows[0])
+        if room is None:
+            raise TableError(404, "no_table", f"there is no table {code!r}")
+        return room
+
+    async def add(self, row: TableRow) -> Room:
+        live = sum(1 for r in self.rooms.values() if r.status != "finished")
+        if live >= self.limits.max_tables:
+            raise TableError(503, "busy", "the server has too many tables; try again later")
+        await self.run_db(self.store.create, row)
+        room = self.rooms[row.code] = Room(self, row)
+        return room
+
+    async def close(self) -> None:
+        for room in self.rooms.values():
+            if room.bot_task is not None:
+                room.bot_task.cancel()
+            for c in room.conns:
+                c.close()
+        self._think.shutdown(wait=False, cancel_futures=True)
+        self._db.shutdown(wait=True)

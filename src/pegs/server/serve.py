@@ -1,0 +1,37 @@
+"""``pegs serve``: check the database, then run the app under uvicorn."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import uvicorn
+
+from .app import create_app, default_database_url
+from .limits import Limits
+from .store import StoreError, migrate, open_engine
+
+#: Frames larger than this are refused by the WebSocket layer itself.
+WS_MAX_FRAME = 64 * 1024
+
+
+def serve(host: str, port: int, database_url: str | None, bot_delay: float,
+          hint_seconds: float, limits: Limits | None = None) -> int:
+    """Run the server until interrupted; 2 with a message if the database is unusable."""
+    if bot_delay < 0 or hint_seconds <= 0:
+        print("pegs: --bot-delay must be 0 or more and --hint-seconds more than 0",
+              file=sys.stderr)
+        return 2
+    url = database_url or default_database_url()
+    try:
+        engine = open_engine(url)
+        migrate(engine)
+        engine.dispose()
+        app = create_app(url, bot_delay=bot_delay, hint_seconds=hint_seconds, limits=limits)
+    except StoreError as e:
+        print(f"pegs: {e}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_FRAME, log_level="warning",
+                ws_ping_interval=20, ws_ping_timeout=20)
+    return 0
