@@ -191,8 +191,6 @@ def cmd_hint(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from .server.serve import serve  # the web stack loads only for this command
 
-    print(f"pegs: serving on http://{args.host}:{args.port}/ (API docs at /docs)",
-          file=sys.stderr, flush=True)
     return serve(args.host, args.port, args.database_url, args.bot_delay, args.hint_seconds)
 
 

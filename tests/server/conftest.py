@@ -69,9 +69,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    """An in-process server on SQLite, bots without delay."""
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'pegs.db'}", bot_delay=0)) as c:
+def client(database_url: str) -> Iterator[TestClient]:
+    """An in-process server on each database, bots without delay."""
+    with TestClient(create_app(database_url, bot_delay=0, hint_seconds=0.05)) as c:
         yield c
 
 

@@ -102,6 +102,8 @@ class Player:
     token: str | None
     seed: int = 0
     stop_at: int | None = None
+    #: seconds between two actions (to stay under a server's rate limit)
+    pace: float = 0.0
     states: list[dict[str, Any]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
 
@@ -132,6 +134,7 @@ class Player:
                 if message["legal"] and message["version"] not in acted:
                     acted.add(message["version"])
                     sent += 1
+                    await asyncio.sleep(self.pace)
                     await act(ws, f"m{sent}", message["version"],
                               rng.choice(message["legal"])["text"])
 
@@ -139,3 +142,46 @@ class Player:
 async def act(ws: ClientConnection, msg_id: str, version: int, action: str) -> None:
     await ws.send(json.dumps({"type": "act", "id": msg_id, "version": version,
                               "action": action}))
+
+
+class Client:
+    """A WebSocket client for rule tests: every wait has a timeout."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.state: dict[str, Any] = {}
+
+    @classmethod
+    async def open(cls, ws_url: str, code: str, token: str | None,
+                   hello: dict[str, Any] | None = None) -> Client:
+        client = cls(await connect(f"{ws_url}/ws/{code}"))
+        if hello is None:
+            hello = ({"type": "hello", "token": token} if token
+                     else {"type": "hello", "spectator": True})
+        await client.send(hello)
+        return client
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def until(self, kind: str, version: int | None = None,
+                    timeout: float = 10) -> dict[str, Any]:
+        """The next message of this type (a state: of this version), keeping the latest
+        state seen."""
+        async def wait() -> dict[str, Any]:
+            while True:
+                message = json.loads(await self.ws.recv())
+                if message["type"] == "state":
+                    self.state = message
+                if message["type"] == kind and (version is None or message["version"] == version):
+                    return message
+
+        return await asyncio.wait_for(wait(), timeout)
+
+    async def refused(self, message: dict[str, Any] | str) -> dict[str, Any]:
+        """Send a message that must be refused; the error."""
+        await self.send(message)
+        return await self.until("error")
+
+    async def close(self) -> None:
+        await self.ws.close()

@@ -11,7 +11,7 @@ from pegs.record import from_json
 from pegs.rules import view
 from pegs.server.protocol import view_json
 
-from .helpers import LiveServer, Player, auth, new_table, run, start
+from .helpers import Client, LiveServer, Player, auth, new_table, run, start
 
 
 def test_two_humans_two_bots_play_a_whole_game(live: LiveServer, tmp_path: Path) -> None:
@@ -52,6 +52,17 @@ def test_two_humans_two_bots_play_a_whole_game(live: LiveServer, tmp_path: Path)
     saved = tmp_path / "game.json"
     saved.write_text(json.dumps(r.json()))
     assert main(["replay", "--quiet", str(saved)]) == 0
+
+    async def after_the_end() -> None:
+        late = await Client.open(live.ws, code, tokens[0])
+        last = await late.until("state")
+        assert last["view"]["outcome"] is not None and last["legal"] == []
+        error = await late.refused({"type": "act", "id": "1", "version": last["version"],
+                                    "action": "pass"})
+        assert error["code"] == "game_over"
+        await late.close()
+
+    run(after_the_end())
 
 
 def test_a_seat_gets_its_own_record_during_play(live: LiveServer) -> None:

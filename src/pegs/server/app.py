@@ -49,6 +49,8 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 def _validation_message(e: RequestValidationError) -> str:
     parts = []
     for err in e.errors()[:5]:
+        if err.get("type") == "json_invalid":
+            return "the body is not valid JSON"
         where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
         parts.append(f"{where}: {err.get('msg', 'invalid')}" if where else err.get("msg", ""))
     return "; ".join(parts) or "invalid request"

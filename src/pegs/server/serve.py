@@ -31,6 +31,8 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float,
     except StoreError as e:
         print(f"pegs: {e}", file=sys.stderr)
         return 2
+    print(f"pegs: serving on http://{host}:{port}/ (API docs at /docs)", file=sys.stderr,
+          flush=True)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_FRAME, log_level="warning",
                 ws_ping_interval=20, ws_ping_timeout=20)

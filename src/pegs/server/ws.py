@@ -51,8 +51,19 @@ def parse(text: str | None, limit: int, msg_bytes: bytes | None = None) -> dict[
     except ValueError:
         raise Refused(protocol.error("malformed", "a message must be a JSON object")) from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise Refused(protocol.error("malformed", 'a message is a JSON object with a "type"'))
+        raise Refused(protocol.error("malformed", 'a message is a JSON object with a "type"',
+                                     _id(data)))
     return data
+
+
+def _id(data: object) -> str | int | None:
+    """The message's ``id`` if it is a usable one: text of 1-64 characters or a number."""
+    msg_id = data.get("id") if isinstance(data, dict) else None
+    if isinstance(msg_id, str) and 0 < len(msg_id) <= 64:
+        return msg_id
+    if isinstance(msg_id, int) and not isinstance(msg_id, bool):
+        return msg_id
+    return None
 
 
 async def _receive(ws: WebSocket) -> tuple[str | None, bytes | None]:
@@ -105,12 +116,11 @@ async def _handle(room: Room, conn: Connection, data: dict[str, Any]) -> dict[st
     kind = data["type"]
     if kind == "ping":
         return {"type": "pong"}
+    msg_id = _id(data)
     if kind not in ("act", "hint"):
-        return protocol.error("malformed", f"unknown message type {kind!r}: use act, hint "
-                              "or ping")
-    msg_id = data.get("id")
-    if not isinstance(msg_id, (str, int)) or isinstance(msg_id, bool) or (
-            isinstance(msg_id, str) and not 0 < len(msg_id) <= 64):
+        return protocol.error("malformed", f"unknown message type {kind[:40]!r}: use act, "
+                              "hint or ping", msg_id)
+    if msg_id is None:
         return protocol.error("malformed", 'every act and hint needs an "id": text of 1 to '
                               "64 characters (or a number), new for every message")
     if msg_id in conn.seen:
