@@ -65,6 +65,8 @@ def test_bad_json_and_unknown_paths_answer_json_errors(client: TestClient) -> No
     assert error_of(r) == (422, "invalid", "the body is not valid JSON")
     assert error_of(client.get("/api/tables/nosuchtable"))[:2] == (404, "no_table")
     assert error_of(client.get("/api/nothing-here"))[:2] == (404, "not_found")
+    huge = {"preset": "pegoo", "name": "A", "settings": {"x": "y" * 70000}}
+    assert error_of(client.post("/api/tables", json=huge))[:2] == (413, "too_large")
 
 
 def test_open_tables_list_only_waiting_tables_with_a_free_seat(client: TestClient) -> None:

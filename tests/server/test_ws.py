@@ -13,6 +13,7 @@ from websockets.exceptions import ConnectionClosed
 
 from pegs.server.limits import Limits
 from pegs.server.rooms import Room
+from pegs.server.store import Store, StoreError
 
 from .helpers import Client, LiveServer, auth, new_table, start
 
@@ -299,3 +300,37 @@ def test_no_stack_trace_reaches_a_client(live: LiveServer,
     r = live.http.get(f"/api/tables/{code}")
     assert r.status_code == 500 and r.json() == {
         "error": {"code": "internal", "message": "the server could not handle that request"}}
+
+
+def test_a_failed_write_changes_nothing_and_a_lost_answer_loses_nothing(
+        live: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, tokens = two_players(live)
+    real = Store.append
+    mode = {"fail": "before"}
+
+    def flaky(self: Store, *args: Any) -> None:
+        if mode["fail"] == "after":
+            real(self, *args)  # stored, but the answer is lost
+        if mode["fail"]:
+            raise StoreError("the database went away")
+        real(self, *args)
+
+    monkeypatch.setattr(Store, "append", flaky)
+
+    async def scenario() -> None:
+        ann = await Client.open(live.ws, code, tokens[0])
+        state = await ann.until("state")
+        move = state["legal"][0]["text"]
+        error = await ann.refused({"type": "act", "id": "1", "version": 0, "action": move})
+        assert error["code"] == "internal" and "database" not in error["message"]
+        assert version_of(live, code) == 0
+        mode["fail"] = "after"
+        error = await ann.refused({"type": "act", "id": "2", "version": 0, "action": move})
+        assert error["code"] == "internal"
+        resynced = ann.state  # sent before the error: the stored action is the game's
+        assert resynced["version"] == 1
+        assert resynced["last"]["action"] == move and resynced["legal"] == []
+        assert version_of(live, code) == 1
+        await ann.close()
+
+    asyncio.run(scenario())

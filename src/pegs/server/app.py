@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import platformdirs
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
@@ -86,6 +86,16 @@ def create_app(
                     "docs/PROTOCOL.md.",
         lifespan=lifespan,
     )
+
+    max_body = (limits or Limits()).max_body_bytes
+
+    @app.middleware("http")
+    async def body_limit(request: Request, call_next: Callable[[Request], Awaitable[Response]],
+                         ) -> Response:
+        size = request.headers.get("content-length", "0")
+        if not size.isdigit() or int(size) > max_body:
+            return _error(413, "too_large", f"request bodies are at most {max_body} bytes")
+        return await call_next(request)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, e: TableError) -> JSONResponse:

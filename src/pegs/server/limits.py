@@ -14,6 +14,7 @@ class Limits:
     """Per-connection limits and the server's bounds."""
 
     max_message_bytes: int = 4096
+    max_body_bytes: int = 65536
     messages_per_second: float = 20.0
     burst: int = 40
     hello_seconds: float = 10.0

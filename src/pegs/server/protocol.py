@@ -6,6 +6,7 @@ one place hidden information is removed, and from announcements of public action
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -42,6 +43,16 @@ def board_json(rules: Rules) -> dict[str, Any]:
         "colours": [SEAT_COLOURS[s][0].lower() for s in range(n)],
         "letters": [SEAT_COLOURS[s][1] for s in range(n)],
     }
+
+
+@lru_cache(maxsize=512)
+def rules_text(rules: Rules) -> str:
+    return json.dumps(rules_json(rules), separators=(",", ":"))
+
+
+@lru_cache(maxsize=512)
+def board_text(rules: Rules) -> str:
+    return json.dumps(board_json(rules), separators=(",", ":"))
 
 
 def hidden_text(action: Action, declarer: int, seat: int) -> str:

@@ -63,6 +63,10 @@ def build_bot(kind: str, strength: str | None) -> Bot:
     return make_bot(kind, secrets.randbits(31), **options)
 
 
+def _dumps(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
 def _choose(bot: Bot, state: GameState, seat: int) -> Action:
     return bot.choose(view(state, seat), state.legal_actions())
 
@@ -115,6 +119,9 @@ class Room:
         self.bots: dict[int, Bot] = {}
         self.bot_task: asyncio.Task[None] | None = None
         self._texts: dict[int, str] = {}
+        self._shared: str | None = None
+        #: announcements of the legal actions offered at this version, by action text
+        self._said: dict[str, str] = {}
         if self.status != "waiting":
             self._replay(row.actions)
 
@@ -169,36 +176,47 @@ class Room:
         return Record(self.rules, self.seed, list(self.actions), [s.name for s in self.seats])
 
     def state_text(self, seat: int) -> str:
-        """The ``state`` message for ``seat`` (-1: spectators), cached until a change."""
+        """The ``state`` message for ``seat`` (-1: spectators), cached until a change.  The
+        parts every seat shares (table, rules, board) are encoded once."""
         text = self._texts.get(seat)
         if text is None:
-            text = json.dumps(self._state_message(seat), separators=(",", ":"))
+            if self._shared is None:
+                self._shared = (f'"table":{_dumps(self.table_json())},'
+                                f'"rules":{protocol.rules_text(self.rules)},'
+                                f'"board":{protocol.board_text(self.rules)}')
+            own = _dumps(self._seat_part(seat))
+            text = (f'{{"type":"state","version":{self.version},"seat":{seat},'
+                    f"{self._shared},{own[1:]}")
             self._texts[seat] = text
         return text
 
-    def _state_message(self, seat: int) -> dict[str, Any]:
+    def _seat_part(self, seat: int) -> dict[str, Any]:
+        """What differs between seats: the view, the legal actions, the last action."""
         state = self.state
-        message: dict[str, Any] = {
-            "type": "state", "version": self.version, "seat": seat,
-            "table": self.table_json(), "rules": protocol.rules_json(self.rules),
-            "board": protocol.board_json(self.rules), "view": None, "legal": [], "last": None,
-        }
+        part: dict[str, Any] = {"view": None, "legal": [], "last": None}
         if state is None:
-            return message
-        message["view"] = protocol.view_json(view(state, seat))
+            return part
+        part["view"] = protocol.view_json(view(state, seat))
         if (seat >= 0 and state.current_player == seat and self.status == "playing"
                 and not self.bot_controlled(seat)):
-            message["legal"] = protocol.legal_json(state, state.legal_actions())
+            part["legal"] = legal = protocol.legal_json(state, state.legal_actions())
+            self._said = {a["text"]: a["announcement"] for a in legal}
         if self.last is not None:
             actor, action, said = self.last
-            message["last"] = {"seat": actor, "action": protocol.hidden_text(action, actor, seat),
-                               "announcement": said}
-        return message
+            part["last"] = {"seat": actor, "action": protocol.hidden_text(action, actor, seat),
+                            "announcement": said}
+        return part
+
+    def _forget(self) -> None:
+        """Drop the cached messages after a change."""
+        self._texts.clear()
+        self._shared = None
+        self._said = {}
 
     # --- broadcasting -------------------------------------------------------------------
     def changed(self) -> None:
         """The table changed: everyone gets the new state."""
-        self._texts.clear()
+        self._forget()
         for c in self.conns:
             c.send(self.state_text(c.seat))
 
@@ -238,7 +256,7 @@ class Room:
                 action = state.canonical(action)
             except (NotationError, IllegalActionError) as e:
                 return protocol.error("illegal", str(e))
-            said = announce_any(state, action)
+            said = self._said.get(str(action)) or announce_any(state, action)
             after = state.apply(action)
             status = "finished" if after.is_over() else "playing"
             try:
@@ -246,21 +264,40 @@ class Room:
                                       str(action), status)
             except StoreError:
                 log.exception("table %s: storing action %d failed", self.code, self.version + 1)
+                await self._resync()
                 return protocol.error("internal", "the action could not be stored; try again")
             self.state = after
             self.status = status
             self.actions.append(action)
             self.actors.append(seat)
             self.last = (seat, action, said)
-            self._texts.clear()
+            self._forget()
+            events: dict[str, str] = {}
             for c in self.conns:
-                c.send(json.dumps({
-                    "type": "event", "version": self.version, "seat": seat,
-                    "action": protocol.hidden_text(action, seat, c.seat), "announcement": said,
-                }, separators=(",", ":")))
+                shown = protocol.hidden_text(action, seat, c.seat)
+                event = events.get(shown)
+                if event is None:
+                    event = events[shown] = _dumps({
+                        "type": "event", "version": self.version, "seat": seat,
+                        "action": shown, "announcement": said})
+                c.send(event)
                 c.send(self.state_text(c.seat))
         self.kick_bots()
         return None
+
+    async def _resync(self) -> None:
+        """After a failed write, take the game as stored (a commit whose answer was lost
+        counts), so memory and database agree again."""
+        try:
+            rows = await self.hub.run_db(self.hub.store.load, None, self.code)
+        except StoreError:
+            log.exception("table %s: cannot read it back", self.code)
+            return
+        if rows and len(rows[0].actions) != self.version:
+            fresh = Room(self.hub, rows[0])
+            self.state, self.status, self.last = fresh.state, fresh.status, fresh.last
+            self.actions, self.actors = fresh.actions, fresh.actors
+            self.changed()
 
     def _bot_to_act(self) -> int | None:
         state = self.state
@@ -390,4 +427,5 @@ class Hub:
             for c in room.conns:
                 c.close()
         self._think.shutdown(wait=False, cancel_futures=True)
+        await self.run_db(self.store.close)
         self._db.shutdown(wait=True)

@@ -6,6 +6,7 @@ The schema is created and upgraded by the Alembic scripts in ``migrations/``; th
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -18,6 +19,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Connection,
     DateTime,
     Engine,
     ForeignKey,
@@ -26,6 +28,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -72,6 +75,12 @@ actions = Table(
     Column("action", Text, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
 )
+
+
+_BUMP = (update(tables)
+         .where(tables.c.code == bindparam("c"), tables.c.version == bindparam("old"))
+         .values(version=bindparam("new"), status=bindparam("status")))
+_APPEND = insert(actions)
 
 
 class StoreError(RuntimeError):
@@ -160,6 +169,7 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._writer: Connection | None = None
 
     def create(self, row: TableRow) -> None:
         with self.engine.begin() as c:
@@ -182,21 +192,43 @@ class Store:
 
     def append(self, code: str, number: int, seat: int, action: str, status: str) -> None:
         """Action ``number`` (the table's new version) and the version, in one transaction;
-        :class:`StoreError` if the table is not at version ``number - 1``."""
-        with self.engine.begin() as c:
-            done = c.execute(
-                update(tables)
-                .where(tables.c.code == code, tables.c.version == number - 1)
-                .values(version=number, status=status)
-            )
+        :class:`StoreError` if the table is not at version ``number - 1``.
+
+        Appends are the hot path: prepared statements on a connection kept open (by the
+        one database thread), reopened after any failure.
+        """
+        if self._writer is None:
+            self._writer = self.engine.connect()
+        c = self._writer
+        try:
+            done = c.execute(_BUMP, {"c": code, "old": number - 1, "new": number,
+                                     "status": status})
             if done.rowcount != 1:
                 raise StoreError(f"table {code} is not at version {number - 1}")
-            c.execute(insert(actions).values(code=code, number=number, seat=seat,
-                                             action=action, at=_now()))
+            c.execute(_APPEND, {"code": code, "number": number, "seat": seat,
+                                "action": action, "at": _now()})
+            c.commit()
+        except BaseException:
+            self._writer = None
+            with contextlib.suppress(Exception):
+                c.rollback()
+                c.close()
+            raise
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
 
     def load(self, statuses: tuple[str, ...] | None = None, code: str | None = None,
              ) -> list[TableRow]:
         """Tables (with seats and actions) by status or by code."""
+        try:
+            return self._load(statuses, code)
+        except Exception as e:
+            raise StoreError(f"cannot read tables: {e}") from e
+
+    def _load(self, statuses: tuple[str, ...] | None, code: str | None) -> list[TableRow]:
         query = select(tables)
         if statuses is not None:
             query = query.where(tables.c.status.in_(statuses))
