@@ -4,10 +4,13 @@ records, and the error format."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+
+from pegs.server import create_app
 
 from .helpers import auth, new_table, start
 
@@ -159,3 +162,18 @@ def test_openapi_documents_every_route(client: TestClient) -> None:
                  "/api/tables/{code}/seats/{seat}/reclaim", "/api/tables/{code}/record"]:
         assert path in paths
     assert client.get("/docs").status_code == 200
+
+
+def test_the_page_is_served_at_the_root_and_at_share_links(tmp_path: Path) -> None:
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "index.html").write_text("<!doctype html><title>pegs</title>")
+    (static / "app.js").write_text("export {};")
+    app = create_app(f"sqlite:///{tmp_path / 'pegs.db'}", static_dir=static)
+    with TestClient(app) as c:
+        for path in ("/", "/t/AbCdEf123456"):
+            r = c.get(path)
+            assert r.status_code == 200 and "<title>pegs</title>" in r.text
+        r = c.get("/app.js")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+        assert c.get("/api/tables").json() == {"tables": []}

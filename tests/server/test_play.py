@@ -49,6 +49,16 @@ def test_two_humans_two_bots_play_a_whole_game(live: LiveServer, tmp_path: Path)
     bot_seats = {e["seat"] for e in players[0].events} - {0, 1}
     assert bot_seats == {2, 3}
 
+    log = live.http.get(f"/api/tables/{code}/log").json()["log"]
+    assert log == [{k: e[k] for k in ("version", "seat", "action", "announcement")}
+                   for e in spectator.events]
+    replay = live.http.get(f"/api/tables/{code}/replay").json()["states"]
+    assert len(replay) == len(record.actions) + 1 and replay[0]["last"] is None
+    for message in spectator.states:
+        again = replay[message["version"]]
+        assert (again["view"], again["last"], again["seat"], again["legal"]) == (
+            message["view"], message["last"], -1, [])
+
     saved = tmp_path / "game.json"
     saved.write_text(json.dumps(r.json()))
     assert main(["replay", "--quiet", str(saved)]) == 0
@@ -67,10 +77,15 @@ def test_two_humans_two_bots_play_a_whole_game(live: LiveServer, tmp_path: Path)
 
 def test_a_seat_gets_its_own_record_during_play(live: LiveServer) -> None:
     code, tokens = new_table(live.http, humans=2, bots=2)
-    assert live.http.get(f"/api/tables/{code}/record").json()["error"]["code"] == "not_started"
+    for what in ("record", "log"):
+        r = live.http.get(f"/api/tables/{code}/{what}")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "not_started"
     start(live.http, code, tokens[0])
     run(*(Player(live.ws, code, token, stop_at=4).play() for token in tokens))
     mine = live.http.get(f"/api/tables/{code}/record", headers=auth(tokens[1]))
     assert mine.status_code == 200 and mine.json()["seat"] == 1 and "seed" not in mine.json()
+    r = live.http.get(f"/api/tables/{code}/replay")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_finished"
+    assert len(live.http.get(f"/api/tables/{code}/log").json()["log"]) >= 4
     anyone = live.http.get(f"/api/tables/{code}/record")
     assert anyone.status_code == 401 and anyone.json()["error"]["code"] == "bad_token"

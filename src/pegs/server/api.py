@@ -7,7 +7,7 @@ import secrets
 from dataclasses import replace
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -290,3 +290,24 @@ async def record(code: str, hub: HubDep, credentials: Credentials) -> dict[str, 
         raise TableError(401, "bad_token", "the record of a game in play is for its seats: "
                          "send your seat token")
     return room.record().for_seat(seat_by_token(room, credentials))
+
+
+@router.get("/tables/{code}/log", summary="The public move log so far (as spectators saw it)")
+async def move_log(code: str, hub: HubDep) -> dict[str, Any]:
+    room = await hub.room(code)
+    if room.status == "waiting":
+        raise TableError(409, "not_started", "the game has not started yet")
+    return {"log": room.log}
+
+
+@router.get("/tables/{code}/replay", response_class=Response,
+            summary="A finished game: the spectator's state after every action",
+            responses={200: {"content": {"application/json": {}},
+                             "description": '{"states": [state, ...]}'}})
+async def replay(code: str, hub: HubDep) -> Response:
+    room = await hub.room(code)
+    if room.status != "finished":
+        raise TableError(409, "not_finished", "the replay is there once the game is over")
+    if room.replay is None:
+        room.replay = room.replay_text()
+    return Response(room.replay, media_type="application/json")

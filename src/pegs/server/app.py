@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import mimetypes
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -118,6 +119,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(ws.router)
     if static_dir is not None and (static_dir / "index.html").is_file():
+        mimetypes.add_type("text/javascript", ".js")  # whatever the system's table says
         index = static_dir / "index.html"
 
         @app.get("/t/{code}", include_in_schema=False)

@@ -113,12 +113,16 @@ class Room:
         self.state: GameState | None = None
         self.actions: list[Action] = []
         self.actors: list[int] = []
+        #: the public move log: one event per action, as spectators saw it
+        self.log: list[dict[str, Any]] = []
         self.last: tuple[int, Action, str] | None = None
         self.conns: list[Connection] = []
         self.lock = asyncio.Lock()
         self.bots: dict[int, Bot] = {}
         self.bot_task: asyncio.Task[None] | None = None
         self._texts: dict[int, str] = {}
+        #: the replay of a finished game, encoded once
+        self.replay: str | None = None
         self._shared: str | None = None
         #: announcements of the legal actions offered at this version, by action text
         self._said: dict[str, str] = {}
@@ -128,15 +132,20 @@ class Room:
     def _replay(self, texts: list[str]) -> None:
         """Rebuild the game from its seed and stored actions."""
         state = GameState.new(self.rules, self.seed)
-        for i, text in enumerate(texts):
+        for text in texts:
             action = Action.parse(text)
             seat = state.current_player
-            if i == len(texts) - 1:
-                self.last = (seat, action, announce_any(state, action))
+            self.last = (seat, action, announce_any(state, action))
             state = state.apply(action)
             self.actions.append(action)
             self.actors.append(seat)
+            self._logged(seat, action, self.last[2])
         self.state = state
+
+    def _logged(self, seat: int, action: Action, said: str) -> None:
+        """Add an action to the public move log (as a spectator's event shows it)."""
+        self.log.append({"version": len(self.log) + 1, "seat": seat,
+                         "action": protocol.hidden_text(action, seat, -1), "announcement": said})
 
     # --- reading -----------------------------------------------------------------------
     @property
@@ -180,15 +189,35 @@ class Room:
         parts every seat shares (table, rules, board) are encoded once."""
         text = self._texts.get(seat)
         if text is None:
-            if self._shared is None:
-                self._shared = (f'"table":{_dumps(self.table_json())},'
-                                f'"rules":{protocol.rules_text(self.rules)},'
-                                f'"board":{protocol.board_text(self.rules)}')
             own = _dumps(self._seat_part(seat))
             text = (f'{{"type":"state","version":{self.version},"seat":{seat},'
-                    f"{self._shared},{own[1:]}")
+                    f"{self._shared_text()},{own[1:]}")
             self._texts[seat] = text
         return text
+
+    def _shared_text(self) -> str:
+        if self._shared is None:
+            self._shared = (f'"table":{_dumps(self.table_json())},'
+                            f'"rules":{protocol.rules_text(self.rules)},'
+                            f'"board":{protocol.board_text(self.rules)}')
+        return self._shared
+
+    def replay_text(self) -> str:
+        """``{"states": [...]}``: the spectator's ``state`` after 0, 1, ..., N actions."""
+        state = GameState.new(self.rules, self.seed)
+        shared = self._shared_text()
+        out = []
+        for version in range(len(self.actions) + 1):
+            if version:
+                state = state.apply(self.actions[version - 1])
+            last = None
+            if version:
+                entry = self.log[version - 1]
+                last = {k: entry[k] for k in ("seat", "action", "announcement")}
+            own = _dumps({"view": protocol.view_json(view(state, -1)), "legal": [],
+                          "last": last})
+            out.append(f'{{"type":"state","version":{version},"seat":-1,{shared},{own[1:]}')
+        return '{"states":[' + ",".join(out) + "]}"
 
     def _seat_part(self, seat: int) -> dict[str, Any]:
         """What differs between seats: the view, the legal actions, the last action."""
@@ -271,6 +300,7 @@ class Room:
             self.actions.append(action)
             self.actors.append(seat)
             self.last = (seat, action, said)
+            self._logged(seat, action, said)
             self._forget()
             events: dict[str, str] = {}
             for c in self.conns:
@@ -296,7 +326,7 @@ class Room:
         if rows and len(rows[0].actions) != self.version:
             fresh = Room(self.hub, rows[0])
             self.state, self.status, self.last = fresh.state, fresh.status, fresh.last
-            self.actions, self.actors = fresh.actions, fresh.actors
+            self.actions, self.actors, self.log = fresh.actions, fresh.actors, fresh.log
             self.changed()
 
     def _bot_to_act(self) -> int | None:
