@@ -225,7 +225,8 @@ def test_boards_of_four_six_and_eight_sides(chromium: Browser, server: Server,
             context.close()
 
 
-def test_finished_game_offers_record_and_replay(chromium: Browser, server: Server) -> None:
+def test_finished_game_offers_record_and_replay(chromium: Browser, server: Server,
+                                                artifacts: Path) -> None:
     made = server.table_with_bots("pegoo", 2, name="Dee")
     code, token = made["code"], made["token"]
     server.api("POST", f"/api/tables/{code}/seats/0/bot", {"bot": "heuristic"}, token)
@@ -260,6 +261,7 @@ def test_finished_game_offers_record_and_replay(chromium: Browser, server: Serve
     page.click("#replay-next")
     expect(page.locator("#replay-position")).to_have_text(f"Move 1 of {actions}")
     expect(page.locator("#board .last-arrow").first).to_be_attached()
+    page.screenshot(path=str(artifacts / "replay.png"))
     page.click("#replay-close")
     expect(page.locator("#finished")).to_be_visible()
     assert w.errors == []

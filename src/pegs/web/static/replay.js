@@ -54,11 +54,11 @@ export class ReplayViewer {
       h("p", { class: "status-line", id: "replay-position" }, `Move ${this.index} of ${this.states.length - 1}`),
       h("p", { class: "announce", id: "replay-move" }, last ? `${screen.name(last.seat)}: ${last.announcement}` : "The deal."),
       h("div", { class: "replay-bar" },
-        h("button", { "aria-label": "First", onclick: () => this.go(0) }, "⏮"),
+        h("button", { "aria-label": "First", onclick: () => this.go(0) }, "|◀"),
         h("button", { "aria-label": "Previous", id: "replay-prev", onclick: () => this.go(this.index - 1) }, "◀"),
-        h("button", { "aria-label": this.timer ? "Pause" : "Play", onclick: () => this.togglePlay() }, this.timer ? "⏸" : "▶"),
-        h("button", { "aria-label": "Next", id: "replay-next", onclick: () => this.go(this.index + 1) }, "▶|"),
-        h("button", { "aria-label": "Last", onclick: () => this.go(this.states.length - 1) }, "⏭"),
+        h("button", { "aria-label": this.timer ? "Pause" : "Play", onclick: () => this.togglePlay() }, this.timer ? "Pause" : "Play"),
+        h("button", { "aria-label": "Next", id: "replay-next", onclick: () => this.go(this.index + 1) }, "▶"),
+        h("button", { "aria-label": "Last", onclick: () => this.go(this.states.length - 1) }, "▶|"),
         slider),
       h("button", { id: "replay-close", onclick: () => this.close() }, "Back to the table"));
     document.body.dataset.replayIndex = String(this.index);
