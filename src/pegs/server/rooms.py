@@ -112,7 +112,6 @@ class Room:
         self.seats = row.seats
         self.state: GameState | None = None
         self.actions: list[Action] = []
-        self.actors: list[int] = []
         #: the public move log: one event per action, as spectators saw it
         self.log: list[dict[str, Any]] = []
         self.last: tuple[int, Action, str] | None = None
@@ -138,7 +137,6 @@ class Room:
             self.last = (seat, action, announce_any(state, action))
             state = state.apply(action)
             self.actions.append(action)
-            self.actors.append(seat)
             self._logged(seat, action, self.last[2])
         self.state = state
 
@@ -298,7 +296,6 @@ class Room:
             self.state = after
             self.status = status
             self.actions.append(action)
-            self.actors.append(seat)
             self.last = (seat, action, said)
             self._logged(seat, action, said)
             self._forget()
@@ -326,7 +323,7 @@ class Room:
         if rows and len(rows[0].actions) != self.version:
             fresh = Room(self.hub, rows[0])
             self.state, self.status, self.last = fresh.state, fresh.status, fresh.last
-            self.actions, self.actors, self.log = fresh.actions, fresh.actors, fresh.log
+            self.actions, self.log = fresh.actions, fresh.log
             self.changed()
 
     def _bot_to_act(self) -> int | None:

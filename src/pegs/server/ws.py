@@ -74,14 +74,18 @@ async def _receive(ws: WebSocket) -> tuple[str | None, bytes | None]:
 
 
 async def _sender(ws: WebSocket, conn: Connection) -> None:
-    """Drain the outbox; a None closes the socket (a client too slow, or leaving)."""
+    """Drain the outbox (everything queued, at each wake-up); a None closes the socket (a
+    client too slow, or leaving)."""
     while True:
-        text = await conn.outbox.get()
-        if text is None:
-            with contextlib.suppress(Exception):
-                await ws.close(CLOSE_POLICY)
-            return
-        await ws.send_text(text)
+        batch = [await conn.outbox.get()]
+        while not conn.outbox.empty():
+            batch.append(conn.outbox.get_nowait())
+        for text in batch:
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await ws.close(CLOSE_POLICY)
+                return
+            await ws.send_text(text)
 
 
 async def _hello(ws: WebSocket, hub: Hub, code: str) -> tuple[Room, int] | None:
