@@ -64,15 +64,18 @@ def create_app(
     hint_seconds: float = 1.0,
     limits: Limits | None = None,
     static_dir: Path | None = STATIC,
+    full_gc_seconds: float | None = None,
 ) -> FastAPI:
-    """The server.  The database is migrated and every unfinished game resumed at start."""
+    """The server.  The database is migrated and every unfinished game resumed at start.
+    ``full_gc_seconds``: collect all cyclic garbage this often (for a process that has
+    raised its garbage-collection thresholds)."""
     url = database_url or default_database_url()
     engine = open_engine(url)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         migrate(engine)
-        hub = Hub(Store(engine), limits or Limits(), bot_delay, hint_seconds)
+        hub = Hub(Store(engine), limits or Limits(), bot_delay, hint_seconds, full_gc_seconds)
         app.state.hub = hub
         await hub.resume()
         try:

@@ -8,6 +8,7 @@ answering while they search.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import secrets
@@ -39,6 +40,8 @@ BOT_KINDS = ("random", "heuristic", "ismcts")
 STRENGTHS = ("easy", "normal", "strong")
 #: Search time per move of the ismcts bot by strength (the other bots have one strength).
 ISMCTS_SECONDS = {"easy": 0.1, "normal": 0.4, "strong": 1.5}
+#: How often SQLite's write-ahead log is copied back into the database file.
+CHECKPOINT_SECONDS = 1.0
 
 
 class TableError(Exception):
@@ -401,17 +404,37 @@ class Hub:
     """Every live room, the database and the thread pools."""
 
     def __init__(self, store: Store, limits: Limits, bot_delay: float,
-                 hint_seconds: float) -> None:
+                 hint_seconds: float, full_gc_seconds: float | None = None) -> None:
         self.store = store
         self.limits = limits
         self.bot_delay = bot_delay
         self.hint_seconds = hint_seconds
+        self.full_gc_seconds = full_gc_seconds
         self.rooms: dict[str, Room] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="pegs-db")
+        self._checkpoint = ThreadPoolExecutor(1, thread_name_prefix="pegs-checkpoint")
+        self._housekeeper: asyncio.Task[None] | None = None
         self._think = ThreadPoolExecutor(2, thread_name_prefix="pegs-bot")
 
     async def run_db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def _housekeeping(self) -> None:
+        """Now and then: copy SQLite's write-ahead log into the database on a thread of its
+        own (so appends never wait for the disk's sync), and collect cyclic garbage when
+        the server has put off full collections (``pegs serve`` does, see serve.py)."""
+        loop = asyncio.get_running_loop()
+        collected = loop.time()
+        while True:
+            await asyncio.sleep(CHECKPOINT_SECONDS)
+            if self.store.local:
+                try:
+                    await loop.run_in_executor(self._checkpoint, self.store.checkpoint)
+                except StoreError:
+                    log.exception("checkpoint failed")
+            if self.full_gc_seconds and loop.time() - collected >= self.full_gc_seconds:
+                gc.collect()
+                collected = loop.time()
 
     async def think(self, fn: Callable[[], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._think, fn)
@@ -427,6 +450,7 @@ class Hub:
             self.rooms[row.code] = room
             room.kick_bots()
         log.info("resumed %d tables", len(self.rooms))
+        self._housekeeper = asyncio.create_task(self._housekeeping())
 
     async def room(self, code: str) -> Room:
         """The table with this code (a finished one is read from the database)."""
@@ -448,6 +472,8 @@ class Hub:
         return room
 
     async def close(self) -> None:
+        if self._housekeeper is not None:
+            self._housekeeper.cancel()
         for room in self.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()
@@ -456,3 +482,4 @@ class Hub:
         self._think.shutdown(wait=False, cancel_futures=True)
         await self.run_db(self.store.close)
         self._db.shutdown(wait=True)
+        self._checkpoint.shutdown(wait=True)

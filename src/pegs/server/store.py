@@ -123,6 +123,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")  # commits survive a killed process
     cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA wal_autocheckpoint=0")  # the server checkpoints on another thread
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
@@ -170,6 +171,8 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._writer: Connection | None = None
+        #: a SQLite file: the server runs its checkpoints
+        self.local = engine.dialect.name == "sqlite"
 
     def create(self, row: TableRow) -> None:
         with self.engine.begin() as c:
@@ -214,6 +217,14 @@ class Store:
                 c.rollback()
                 c.close()
             raise
+
+    def checkpoint(self) -> None:
+        """Copy SQLite's write-ahead log into the database file without blocking writers."""
+        try:
+            with self.engine.connect() as c:
+                c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception as e:
+            raise StoreError(f"checkpoint failed: {e}") from e
 
     def close(self) -> None:
         if self._writer is not None:
