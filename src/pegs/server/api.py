@@ -308,6 +308,6 @@ async def replay(code: str, hub: HubDep) -> Response:
     room = await hub.room(code)
     if room.status != "finished":
         raise TableError(409, "not_finished", "the replay is there once the game is over")
-    if room.replay is None:
-        room.replay = room.replay_text()
-    return Response(room.replay, media_type="application/json")
+    if room.replay_cache is None:
+        room.replay_cache = room.replay_text()
+    return Response(room.replay_cache, media_type="application/json")

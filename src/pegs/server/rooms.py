@@ -124,7 +124,7 @@ class Room:
         self.bot_task: asyncio.Task[None] | None = None
         self._texts: dict[int, str] = {}
         #: the replay of a finished game, encoded once
-        self.replay: str | None = None
+        self.replay_cache: str | None = None
         self._shared: str | None = None
         #: announcements of the legal actions offered at this version, by action text
         self._said: dict[str, str] = {}
