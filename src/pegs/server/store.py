@@ -181,8 +181,9 @@ class Store:
                 hints=row.hints, status=row.status, version=row.version, host=row.host,
                 created=_now(),
             ))
-            c.execute(insert(seats), [{"code": row.code, "seat": s.seat, **s.values()}
-                                      for s in row.seats])
+            if row.seats:
+                c.execute(insert(seats), [{"code": row.code, "seat": s.seat, **s.values()}
+                                          for s in row.seats])
 
     def save_seat(self, code: str, seat: SeatRow) -> None:
         with self.engine.begin() as c:
