@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pegs.cli import main
 from pegs.record import from_json
-from pegs.rules import view
+from pegs.rules import GameState, view
 from pegs.server.protocol import view_json
 
 from .helpers import Client, LiveServer, Player, auth, new_table, run, start
@@ -89,3 +89,34 @@ def test_a_seat_gets_its_own_record_during_play(live: LiveServer) -> None:
     assert len(live.http.get(f"/api/tables/{code}/log").json()["log"]) >= 4
     anyone = live.http.get(f"/api/tables/{code}/record")
     assert anyone.status_code == 401 and anyone.json()["error"]["code"] == "bad_token"
+
+
+def test_face_down_cards_stay_hidden_from_everyone_else(live: LiveServer) -> None:
+    code, tokens = new_table(live.http, humans=2, bots=2, preset="bluffing-joker")
+    start(live.http, code, tokens[0])
+    players = [Player(live.ws, code, token, seed=i, stop_at=120)
+               for i, token in enumerate(tokens)]
+    spectator = Player(live.ws, code, None, stop_at=120)
+    run(*(p.play() for p in [*players, spectator]))
+
+    room = live.server.config.app.state.hub.rooms[code]
+    truth = list(room.actions)
+    states = [GameState.new(room.rules, room.seed)]
+    for action in truth:
+        states.append(states[-1].apply(action))
+    assert any(a.declared for a in truth), "no card was played face down"
+    for seat, client in [(0, players[0]), (1, players[1]), (-1, spectator)]:
+        for event in client.events:
+            action, actor = truth[event["version"] - 1], event["seat"]
+            hidden = action.declared and actor != seat
+            assert event["action"] == str(action._replace(card="?") if hidden else action)
+        for message in client.states:
+            assert message["view"] == view_json(view(states[message["version"]], seat))
+            if message["last"] is not None:
+                action = truth[message["version"] - 1]
+                hidden = action.declared and message["last"]["seat"] != seat
+                assert message["last"]["action"] == str(
+                    action._replace(card="?") if hidden else action)
+    log = live.http.get(f"/api/tables/{code}/log").json()["log"]
+    assert all(e["action"].startswith("? as ") for e, a in zip(log, truth, strict=False)
+               if a.declared)
