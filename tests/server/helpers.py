@@ -25,12 +25,24 @@ SHORT = {"preset": "pegoo", "settings": {"pegs": 3}}
 
 
 def run(*coroutines: Coroutine[Any, Any, Any], timeout: float = 60) -> None:
-    """Run client coroutines together, failing (not hanging) after ``timeout`` seconds."""
+    """Run client coroutines together on a thread of their own (the test's thread may
+    have a running loop, e.g. Playwright's), failing (not hanging) after ``timeout``."""
+    failure: list[BaseException] = []
 
     async def together() -> None:
         await asyncio.wait_for(asyncio.gather(*coroutines), timeout)
 
-    asyncio.run(together())
+    def main() -> None:
+        try:
+            asyncio.run(together())
+        except BaseException as e:  # handed to the test's thread
+            failure.append(e)
+
+    thread = threading.Thread(target=main)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
 
 
 def free_port() -> int:

@@ -15,7 +15,7 @@ from pegs.server.limits import Limits
 from pegs.server.rooms import Room
 from pegs.server.store import Store, StoreError
 
-from .helpers import Client, LiveServer, auth, new_table, start
+from .helpers import Client, LiveServer, auth, new_table, run, start
 
 Scenario = Callable[[LiveServer], Any]
 
@@ -51,7 +51,7 @@ def test_a_bad_hello_is_refused_and_closed(live: LiveServer, hello: Any) -> None
         with pytest.raises(ConnectionClosed):
             await asyncio.wait_for(client.ws.recv(), 5)
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_a_hello_for_an_unknown_table_is_refused(live: LiveServer) -> None:
@@ -59,7 +59,7 @@ def test_a_hello_for_an_unknown_table_is_refused(live: LiveServer) -> None:
         client = await Client.open(live.ws, "nosuchtable", None)
         assert (await client.until("error"))["code"] == "no_table"
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_refused_messages_change_nothing(live: LiveServer) -> None:
@@ -118,7 +118,7 @@ def test_refused_messages_change_nothing(live: LiveServer) -> None:
         for c in (ann, bob, watcher):
             await c.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_acting_before_the_start_is_refused(live: LiveServer) -> None:
@@ -135,7 +135,7 @@ def test_acting_before_the_start_is_refused(live: LiveServer) -> None:
         assert started["table"]["status"] == "playing" and started["legal"]
         await ann.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_a_reconnecting_seat_gets_the_current_view_and_continues(live: LiveServer) -> None:
@@ -167,7 +167,7 @@ def test_a_reconnecting_seat_gets_the_current_view_and_continues(live: LiveServe
         await ann.close()
         await bob.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_host_gives_a_disconnected_seat_to_a_bot_and_it_is_taken_back(live: LiveServer) -> None:
@@ -215,7 +215,7 @@ def test_host_gives_a_disconnected_seat_to_a_bot_and_it_is_taken_back(live: Live
         await ann.close()
         await bob.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_hints_for_the_seat_to_act_when_the_table_allows(live: LiveServer) -> None:
@@ -237,7 +237,7 @@ def test_hints_for_the_seat_to_act_when_the_table_allows(live: LiveServer) -> No
         for c in (ann, bob, other):
             await c.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
@@ -267,7 +267,7 @@ def test_message_size_and_rate_are_limited(database_url: str) -> None:
             assert version_of(live, code) == 0
             await ann.close()
 
-        asyncio.run(scenario())
+        run(scenario())
     finally:
         live.stop()
 
@@ -292,7 +292,7 @@ def test_no_stack_trace_reaches_a_client(live: LiveServer,
         await ann.until("pong")
         await ann.close()
 
-    asyncio.run(scenario())
+    run(scenario())
     def broken_table(*_args: Any) -> None:
         raise RuntimeError("secret internals")
 
@@ -333,4 +333,4 @@ def test_a_failed_write_changes_nothing_and_a_lost_answer_loses_nothing(
         assert version_of(live, code) == 1
         await ann.close()
 
-    asyncio.run(scenario())
+    run(scenario())
