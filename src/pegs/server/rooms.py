@@ -40,6 +40,8 @@ BOT_KINDS = ("random", "heuristic", "ismcts")
 STRENGTHS = ("easy", "normal", "strong")
 #: Search time per move of the ismcts bot by strength (the other bots have one strength).
 ISMCTS_SECONDS = {"easy": 0.1, "normal": 0.4, "strong": 1.5}
+#: Database threads for a database server (each table's writes stay in order: its lock).
+DB_THREADS = 8
 #: How often SQLite's write-ahead log is copied back into the database file.
 CHECKPOINT_SECONDS = 1.0
 
@@ -411,7 +413,9 @@ class Hub:
         self.hint_seconds = hint_seconds
         self.full_gc_seconds = full_gc_seconds
         self.rooms: dict[str, Room] = {}
-        self._db = ThreadPoolExecutor(1, thread_name_prefix="pegs-db")
+        # SQLite takes one writer at a time; a database server commits tables in parallel
+        self._db = ThreadPoolExecutor(1 if store.local else DB_THREADS,
+                                      thread_name_prefix="pegs-db")
         self._checkpoint = ThreadPoolExecutor(1, thread_name_prefix="pegs-checkpoint")
         self._housekeeper: asyncio.Task[None] | None = None
         self._think = ThreadPoolExecutor(2, thread_name_prefix="pegs-bot")

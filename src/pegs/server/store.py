@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -170,8 +171,10 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._writer: Connection | None = None
-        #: a SQLite file: the server runs its checkpoints
+        self._local = threading.local()
+        self._writers: list[Connection] = []
+        self._writers_lock = threading.Lock()
+        #: a SQLite file: one writer at a time, and the server runs its checkpoints
         self.local = engine.dialect.name == "sqlite"
 
     def create(self, row: TableRow) -> None:
@@ -198,12 +201,14 @@ class Store:
         """Action ``number`` (the table's new version) and the version, in one transaction;
         :class:`StoreError` if the table is not at version ``number - 1``.
 
-        Appends are the hot path: prepared statements on a connection kept open (by the
-        one database thread), reopened after any failure.
+        Appends are the hot path: prepared statements on a connection kept open by each
+        database thread, reopened after any failure.
         """
-        if self._writer is None:
-            self._writer = self.engine.connect()
-        c = self._writer
+        c = getattr(self._local, "writer", None)
+        if c is None:
+            c = self._local.writer = self.engine.connect()
+            with self._writers_lock:
+                self._writers.append(c)
         try:
             done = c.execute(_BUMP, {"c": code, "old": number - 1, "new": number,
                                      "status": status})
@@ -213,7 +218,7 @@ class Store:
                                 "action": action, "at": _now()})
             c.commit()
         except BaseException:
-            self._writer = None
+            self._local.writer = None
             with contextlib.suppress(Exception):
                 c.rollback()
                 c.close()
@@ -228,9 +233,12 @@ class Store:
             raise StoreError(f"checkpoint failed: {e}") from e
 
     def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-            self._writer = None
+        """Close the appending connections (when no append is running)."""
+        with self._writers_lock:
+            for c in self._writers:
+                with contextlib.suppress(Exception):
+                    c.close()
+            self._writers.clear()
 
     def load(self, statuses: tuple[str, ...] | None = None, code: str | None = None,
              ) -> list[TableRow]:
