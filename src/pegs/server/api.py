@@ -14,8 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from ..cue import cue_card
 from ..rules import PRESET_TITLES, PRESETS, Rules, RulesError
 from ..rules.settings import CONTROLS, HELP_ORDERS, JOKER_RULES, STUCK_RULES, TURN_ORDERS
+from .hub import Hub
 from .limits import new_code, new_token, token_hash
-from .rooms import BOT_KINDS, Hub, Room, TableError, bot_label
+from .rooms import BOT_KINDS, Room, TableError, bot_label
 from .store import SeatRow, TableRow
 
 router = APIRouter(prefix="/api")

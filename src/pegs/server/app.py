@@ -17,8 +17,9 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from . import api, ws
+from .hub import Hub
 from .limits import Limits
-from .rooms import Hub, TableError
+from .rooms import TableError
 from .store import Store, migrate, open_engine
 
 log = logging.getLogger("pegs.server")

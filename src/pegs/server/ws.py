@@ -15,8 +15,9 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from . import protocol
+from .hub import Hub
 from .limits import RateBucket
-from .rooms import Connection, Hub, Room, TableError
+from .rooms import Connection, Room, TableError
 
 log = logging.getLogger("pegs.server")
 router = APIRouter()
