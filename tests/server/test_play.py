@@ -73,6 +73,11 @@ def test_two_humans_two_bots_play_a_whole_game(live: LiveServer, tmp_path: Path)
         await late.close()
 
     run(after_the_end())
+    hub = live.server.config.app.state.hub
+    hub.forget_finished()
+    assert code not in hub.rooms  # finished and unwatched: left to the database
+    assert live.http.get(f"/api/tables/{code}/record").json() == r.json()
+    assert live.http.get(f"/api/tables/{code}/log").json()["log"] == log
 
 
 def test_a_seat_gets_its_own_record_during_play(live: LiveServer) -> None:

@@ -45,8 +45,9 @@ class Hub:
 
     async def _housekeeping(self) -> None:
         """Now and then: copy SQLite's write-ahead log into the database on a thread of its
-        own (so appends never wait for the disk's sync), and collect cyclic garbage when
-        the server has put off full collections (``pegs serve`` does, see serve.py)."""
+        own (so appends never wait for the disk's sync), forget finished tables, and
+        collect cyclic garbage when the server has put off full collections (``pegs serve``
+        does, see serve.py)."""
         loop = asyncio.get_running_loop()
         collected = loop.time()
         while True:
@@ -56,9 +57,17 @@ class Hub:
                     await loop.run_in_executor(self._checkpoint, self.store.checkpoint)
                 except StoreError:
                     log.exception("checkpoint failed")
+            self.forget_finished()
             if self.full_gc_seconds and loop.time() - collected >= self.full_gc_seconds:
                 gc.collect()
                 collected = loop.time()
+
+    def forget_finished(self) -> None:
+        """Drop finished tables nobody is watching from memory (the database keeps them,
+        and :meth:`room` reads one back when it is asked for)."""
+        for code, room in list(self.rooms.items()):
+            if room.status == "finished" and not room.conns and not room.lock.locked():
+                del self.rooms[code]
 
     async def think(self, fn: Callable[[], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._think, fn)
