@@ -44,6 +44,7 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float,
     gc.set_threshold(*GC_THRESHOLDS)
     gc.freeze()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_FRAME, log_level="warning",
                 ws_ping_interval=20, ws_ping_timeout=20,
                 ws_per_message_deflate=False)  # compressing costs more CPU than it saves
