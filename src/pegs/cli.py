@@ -1,4 +1,5 @@
-"""The ``pegs`` command: demo games, replays, cue cards and conformance runs."""
+"""The ``pegs`` command: play in the terminal, serve online play, demo games, replays, cue
+cards, conformance runs, hints and simulations."""
 
 from __future__ import annotations
 
@@ -194,6 +195,12 @@ def cmd_hint(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .server.serve import serve  # the web stack loads only for this command
+
+    return serve(args.host, args.port, args.database_url, args.bot_delay, args.hint_seconds)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pegs", description="Pegs and Jokers family of card-and-peg race games."
@@ -275,6 +282,23 @@ def build_parser() -> argparse.ArgumentParser:
     _add_table_options(p)
     add_play_options(p)
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser(
+        "serve", help="run the online game server (HTTP API, WebSockets, the page)",
+        description="Hosts tables for online play.  Games are stored in a database (by "
+                    "default SQLite in the user's data folder, or PEGS_DATA_DIR) and resumed "
+                    "after a restart.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--database-url", default=None, metavar="URL",
+                   help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db "
+                        "(default: PEGS_DATABASE_URL, else SQLite in the data folder)")
+    p.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
+                   help="pause before each bot move (default 0.5)")
+    p.add_argument("--hint-seconds", type=float, default=1.0, metavar="SECONDS",
+                   help="search time of a hint (default 1)")
+    p.set_defaults(func=cmd_serve)
     return parser
 
 

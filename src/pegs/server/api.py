@@ -1,0 +1,314 @@
+"""HTTP routes under ``/api``: presets, create/list/join tables, bots, start, leave, stand-in
+bots, and game records.  Errors answer ``{"error": {"code", "message"}}``."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ..cue import cue_card
+from ..rules import PRESET_TITLES, PRESETS, Rules, RulesError
+from ..rules.settings import CONTROLS, HELP_ORDERS, JOKER_RULES, STUCK_RULES, TURN_ORDERS
+from .hub import Hub
+from .limits import new_code, new_token, token_hash
+from .rooms import BOT_KINDS, Room, TableError, bot_label
+from .store import SeatRow, TableRow
+
+router = APIRouter(prefix="/api")
+bearer = HTTPBearer(auto_error=False, description="the seat token from create or join")
+
+Name = Annotated[str, Field(min_length=1, max_length=40, description="display name")]
+BotKind = Literal["random", "heuristic", "ismcts"]
+Strength = Literal["easy", "normal", "strong"]
+
+#: Allowed values of the settings a table may override (the engine checks them again).
+ALLOWED: dict[str, Any] = {
+    "players": {"min": 2, "max": 10},
+    "teams": "0 (no teams) or a divisor of players giving teams of two or more",
+    "sides": {"min": "max(3, players)", "max": 12},
+    "holes_per_side": {"min": 18, "max": 25},
+    "pegs": {"min": 3, "max": 6},
+    "home_holes": {"min": "pegs", "max": 8},
+    "decks": {"min": 1, "max": 8},
+    "jokers_per_deck": {"min": 0, "max": 4},
+    "extra_jokers": {"min": 0, "max": 8},
+    "hand_size": {"min": 1, "max": 8},
+    "turn_order": list(TURN_ORDERS),
+    "control": list(CONTROLS),
+    "help_order": list(HELP_ORDERS),
+    "stuck_rule": list(STUCK_RULES),
+    "joker_rule": list(JOKER_RULES),
+    "split_finish_with_partner": "a list of some of the ranks 7 and 9",
+    "may_pass_own": "true or false",
+    "must_turn_in_at_door": "true or false",
+    "joker_comes_out": "true or false",
+    "joker_obligatory": "true or false",
+    "bluffing": "true or false",
+}
+
+
+def _clean_name(value: str) -> str:
+    value = " ".join(value.split())
+    if not value or any(not ch.isprintable() for ch in value):
+        raise ValueError("a name needs a printable character and no control characters")
+    return value
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    preset: str = Field(description="one of the presets of GET /api/presets")
+    name: Name
+    players: int | None = Field(None, description="seats, 2-10 (default 4)")
+    teams: int | None = Field(None, description="teams (0: everyone for themselves)")
+    settings: dict[str, Any] = Field(default_factory=dict, description="setting overrides")
+    hints: bool = Field(True, description="may players ask for hints")
+
+    _name = field_validator("name")(_clean_name)
+
+
+class Join(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+    seat: int | None = Field(None, description="a free seat (default: the first free one)")
+
+    _name = field_validator("name")(_clean_name)
+
+
+class Bots(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seats: list[int] | None = Field(None, description="seats to fill (default: every empty)")
+    bot: BotKind = "heuristic"
+    strength: Strength | None = Field(None, description="ismcts search time: easy/normal/strong")
+
+
+class StandIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    bot: BotKind = "heuristic"
+    strength: Strength | None = None
+
+
+def hub_of(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+HubDep = Annotated[Hub, Depends(hub_of)]
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+def seat_by_token(room: Room, credentials: HTTPAuthorizationCredentials | None) -> int:
+    if credentials is None or not credentials.credentials:
+        raise TableError(401, "bad_token", "send your seat token: Authorization: Bearer TOKEN")
+    seat = room.seat_of(credentials.credentials)
+    if seat is None:
+        raise TableError(401, "bad_token", "that token holds no seat at this table")
+    return seat
+
+
+def host_check(room: Room, credentials: HTTPAuthorizationCredentials | None) -> None:
+    if seat_by_token(room, credentials) != room.host:
+        raise TableError(403, "not_host", "only the table's host may do this")
+
+
+def waiting_check(room: Room) -> None:
+    if room.status != "waiting":
+        raise TableError(409, "started", "the game has already started")
+
+
+@router.get("/presets", summary="Presets, their default settings, allowed values, cue cards")
+async def presets() -> dict[str, Any]:
+    out = []
+    for name in PRESETS:
+        rules = Rules.preset(name)
+        players = []
+        for n in range(2, 11):
+            for teams in ({}, {"teams": 0}):
+                try:
+                    Rules.preset(name, players=n, **teams)
+                except RulesError:
+                    continue
+                players.append(n)
+                break
+        out.append({"name": name, "title": PRESET_TITLES[name], "defaults": rules.settings(),
+                    "players": players, "cue": cue_card(rules)})
+    return {"presets": out, "allowed": ALLOWED, "bots": list(BOT_KINDS)}
+
+
+@router.post("/tables", status_code=201, summary="Create a table; the creator is host at seat 0")
+async def create_table(body: CreateTable, hub: HubDep) -> dict[str, Any]:
+    overrides: dict[str, Any] = dict(body.settings)
+    for key in ("name", "powers"):
+        if key in overrides:
+            raise TableError(400, "bad_settings", f"{key!r} is not a setting a table may change")
+    if body.players is not None:
+        overrides["players"] = body.players
+    if body.teams is not None:
+        overrides["teams"] = body.teams
+    if isinstance(overrides.get("split_finish_with_partner"), list):
+        overrides["split_finish_with_partner"] = tuple(overrides["split_finish_with_partner"])
+    try:
+        rules = Rules.preset(body.preset, **overrides)
+    except (RulesError, TypeError, ValueError) as e:
+        raise TableError(400, "bad_settings", str(e)) from e
+    token = new_token()
+    seats = [SeatRow(0, body.name, "human", token_hash(token))]
+    seats += [SeatRow(s) for s in range(1, rules.players)]
+    row = TableRow(new_code(), rules.settings(), secrets.randbits(62), body.hints, "waiting", 0,
+                   0, seats)
+    room = await hub.add(row)
+    return {"code": room.code, "seat": 0, "token": token, "table": room.table_json()}
+
+
+@router.get("/tables", summary="Open tables: not started, with a free seat")
+async def open_tables(hub: HubDep) -> dict[str, Any]:
+    return {"tables": [
+        room.table_json() for room in hub.rooms.values()
+        if room.status == "waiting" and any(s.kind == "empty" for s in room.seats)
+    ]}
+
+
+@router.get("/tables/{code}", summary="A table: settings, seats, status, version")
+async def get_table(code: str, hub: HubDep) -> dict[str, Any]:
+    return (await hub.room(code)).table_json()
+
+
+@router.post("/tables/{code}/join", summary="Take a seat with a display name; answers a token")
+async def join(code: str, body: Join, hub: HubDep) -> dict[str, Any]:
+    room = await hub.room(code)
+    async with room.lock:
+        waiting_check(room)
+        free = [s.seat for s in room.seats if s.kind == "empty"]
+        if body.seat is not None:
+            if not 0 <= body.seat < len(room.seats):
+                raise TableError(400, "bad_seat", f"seats are 0 to {len(room.seats) - 1}")
+            if body.seat not in free:
+                raise TableError(409, "seat_taken", f"seat {body.seat} is taken; free: "
+                                 + (", ".join(map(str, free)) or "none"))
+        elif not free:
+            raise TableError(409, "full", "every seat is taken")
+        seat = body.seat if body.seat is not None else free[0]
+        token = new_token()
+        await room.save_seat(SeatRow(seat, body.name, "human", token_hash(token)))
+    return {"seat": seat, "token": token, "table": room.table_json()}
+
+
+@router.post("/tables/{code}/bots", summary="Host: fill seats with bots")
+async def add_bots(code: str, body: Bots, hub: HubDep, credentials: Credentials,
+                   ) -> dict[str, Any]:
+    room = await hub.room(code)
+    host_check(room, credentials)
+    async with room.lock:
+        waiting_check(room)
+        wanted = body.seats if body.seats is not None else [
+            s.seat for s in room.seats if s.kind == "empty"]
+        if not wanted:
+            raise TableError(409, "full", "there is no empty seat to fill")
+        for seat in wanted:
+            if not 0 <= seat < len(room.seats):
+                raise TableError(400, "bad_seat", f"seats are 0 to {len(room.seats) - 1}")
+            if room.seats[seat].kind == "human":
+                raise TableError(409, "seat_taken", f"seat {seat} is taken by a player")
+        for seat in sorted(set(wanted)):
+            await room.save_seat(SeatRow(seat, bot_label(body.bot, body.strength), "bot", None,
+                                         body.bot, body.strength))
+    return room.table_json()
+
+
+@router.post("/tables/{code}/start", summary="Host: deal and start")
+async def start(code: str, hub: HubDep, credentials: Credentials) -> dict[str, Any]:
+    room = await hub.room(code)
+    host_check(room, credentials)
+    async with room.lock:
+        waiting_check(room)
+        await room.start()
+    return room.table_json()
+
+
+@router.post("/tables/{code}/leave", summary="Leave your seat before the start")
+async def leave(code: str, hub: HubDep, credentials: Credentials) -> dict[str, Any]:
+    room = await hub.room(code)
+    seat = seat_by_token(room, credentials)
+    async with room.lock:
+        if room.status != "waiting":
+            raise TableError(409, "started", "the game has started: your seat stays yours "
+                             "(the host may give it to a bot while you are away)")
+        if seat == room.host:
+            raise TableError(409, "host_cannot_leave", "the host cannot leave the table")
+        await room.save_seat(SeatRow(seat))
+    return room.table_json()
+
+
+@router.post("/tables/{code}/seats/{seat}/bot",
+             summary="Host: a bot plays a disconnected player's seat until reclaimed")
+async def stand_in(code: str, seat: int, hub: HubDep, credentials: Credentials,
+                   body: StandIn | None = None) -> dict[str, Any]:
+    room = await hub.room(code)
+    host_check(room, credentials)
+    body = body or StandIn()
+    async with room.lock:
+        if room.status != "playing":
+            raise TableError(409, "not_playing", "only a game in play has seats to hand over")
+        if not 0 <= seat < len(room.seats):
+            raise TableError(400, "bad_seat", f"seats are 0 to {len(room.seats) - 1}")
+        row = room.seats[seat]
+        if row.kind != "human" or row.standin:
+            raise TableError(409, "not_human", f"seat {seat} is already played by a bot")
+        if room.connected(seat):
+            raise TableError(409, "connected", f"seat {seat}'s player is connected")
+        await room.save_seat(replace(row, standin=True, bot=body.bot, strength=body.strength))
+    room.kick_bots()
+    return room.table_json()
+
+
+@router.post("/tables/{code}/seats/{seat}/reclaim", summary="Take your seat back from its bot")
+async def reclaim(code: str, seat: int, hub: HubDep, credentials: Credentials,
+                  ) -> dict[str, Any]:
+    room = await hub.room(code)
+    if seat_by_token(room, credentials) != seat:
+        raise TableError(403, "bad_token", f"that token is not seat {seat}'s")
+    async with room.lock:
+        row = room.seats[seat]
+        if not row.standin:
+            raise TableError(409, "not_standin", f"seat {seat} is not played by a bot")
+        await room.save_seat(replace(row, standin=False, bot=None, strength=None))
+    return room.table_json()
+
+
+@router.get("/tables/{code}/record",
+            summary="The game record (full after the end; a seat's own record during play)")
+async def record(code: str, hub: HubDep, credentials: Credentials) -> dict[str, Any]:
+    room = await hub.room(code)
+    if room.status == "waiting":
+        raise TableError(409, "not_started", "the game has not started yet")
+    if room.status == "finished":
+        return room.record().to_json()
+    if credentials is None:
+        raise TableError(401, "bad_token", "the record of a game in play is for its seats: "
+                         "send your seat token")
+    return room.record().for_seat(seat_by_token(room, credentials))
+
+
+@router.get("/tables/{code}/log", summary="The public move log so far (as spectators saw it)")
+async def move_log(code: str, hub: HubDep) -> dict[str, Any]:
+    room = await hub.room(code)
+    if room.status == "waiting":
+        raise TableError(409, "not_started", "the game has not started yet")
+    return {"log": room.log}
+
+
+@router.get("/tables/{code}/replay", response_class=Response,
+            summary="A finished game: the spectator's state after every action",
+            responses={200: {"content": {"application/json": {}},
+                             "description": '{"states": [state, ...]}'}})
+async def replay(code: str, hub: HubDep) -> Response:
+    room = await hub.room(code)
+    if room.status != "finished":
+        raise TableError(409, "not_finished", "the replay is there once the game is over")
+    if room.replay_cache is None:
+        room.replay_cache = room.replay_text()
+    return Response(room.replay_cache, media_type="application/json")

@@ -1,0 +1,134 @@
+"""The application factory: FastAPI with the HTTP API, the WebSocket and the page."""
+
+from __future__ import annotations
+
+import logging
+import mimetypes
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import platformdirs
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+
+from . import api, ws
+from .hub import Hub
+from .limits import Limits
+from .rooms import TableError
+from .store import Store, migrate, open_engine
+
+log = logging.getLogger("pegs.server")
+
+#: The browser page's files, served at ``/`` when present.
+STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+
+
+def data_dir() -> Path:
+    """Where the embedded database lives: ``PEGS_DATA_DIR`` or the user's data folder."""
+    folder = os.environ.get("PEGS_DATA_DIR") or platformdirs.user_data_dir("pegs", False)
+    return Path(folder)
+
+
+def default_database_url() -> str:
+    """``PEGS_DATABASE_URL``, else a SQLite file in :func:`data_dir` (created if needed)."""
+    url = os.environ.get("PEGS_DATABASE_URL")
+    if url:
+        return url
+    folder = data_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'pegs.db'}"
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _validation_message(e: RequestValidationError) -> str:
+    parts = []
+    for err in e.errors()[:5]:
+        if err.get("type") == "json_invalid":
+            return "the body is not valid JSON"
+        where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+        parts.append(f"{where}: {err.get('msg', 'invalid')}" if where else err.get("msg", ""))
+    return "; ".join(parts) or "invalid request"
+
+
+def create_app(
+    database_url: str | None = None,
+    *,
+    bot_delay: float = 0.5,
+    hint_seconds: float = 1.0,
+    limits: Limits | None = None,
+    static_dir: Path | None = STATIC,
+    full_gc_seconds: float | None = None,
+) -> FastAPI:
+    """The server.  The database is migrated and every unfinished game resumed at start.
+    ``full_gc_seconds``: collect all cyclic garbage this often (for a process that has
+    raised its garbage-collection thresholds)."""
+    url = database_url or default_database_url()
+    engine = open_engine(url)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        migrate(engine)
+        hub = Hub(Store(engine), limits or Limits(), bot_delay, hint_seconds, full_gc_seconds)
+        app.state.hub = hub
+        await hub.resume()
+        try:
+            yield
+        finally:
+            await hub.close()
+            engine.dispose()
+
+    app = FastAPI(
+        title="Pegs & Jokers server",
+        description="Tables, seats and live play; the WebSocket protocol is in "
+                    "docs/PROTOCOL.md.",
+        lifespan=lifespan,
+    )
+
+    max_body = (limits or Limits()).max_body_bytes
+
+    @app.middleware("http")
+    async def body_limit(request: Request, call_next: Callable[[Request], Awaitable[Response]],
+                         ) -> Response:
+        size = request.headers.get("content-length", "0")
+        if not size.isdigit() or int(size) > max_body:
+            return _error(413, "too_large", f"request bodies are at most {max_body} bytes")
+        return await call_next(request)
+
+    @app.exception_handler(TableError)
+    async def table_error(_request: Request, e: TableError) -> JSONResponse:
+        return _error(e.status, e.code, e.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, e: RequestValidationError) -> JSONResponse:
+        return _error(422, "invalid", _validation_message(e))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_request: Request, e: HTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(e.status_code, "http_error")
+        return _error(e.status_code, code, str(e.detail))
+
+    @app.exception_handler(Exception)
+    async def crashed(_request: Request, e: Exception) -> JSONResponse:
+        log.exception("request failed", exc_info=e)
+        return _error(500, "internal", "the server could not handle that request")
+
+    app.include_router(api.router)
+    app.include_router(ws.router)
+    if static_dir is not None and (static_dir / "index.html").is_file():
+        mimetypes.add_type("text/javascript", ".js")  # whatever the system's table says
+        index = static_dir / "index.html"
+
+        @app.get("/t/{code}", include_in_schema=False)
+        async def share_link(code: str) -> FileResponse:
+            return FileResponse(index)
+
+        app.mount("/", StaticFiles(directory=static_dir, html=True), name="page")
+    return app

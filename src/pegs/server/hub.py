@@ -1,0 +1,118 @@
+"""Every live table, the database and the thread pools of a running server."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from .limits import Limits
+from .rooms import Room, TableError
+from .store import Store, StoreError, TableRow
+
+log = logging.getLogger("pegs.server")
+T = TypeVar("T")
+
+#: Database threads for a database server (each table's writes stay in order: its lock).
+DB_THREADS = 8
+#: How often SQLite's write-ahead log is copied back into the database file.
+CHECKPOINT_SECONDS = 1.0
+
+
+class Hub:
+    """Every live room, the database and the thread pools."""
+
+    def __init__(self, store: Store, limits: Limits, bot_delay: float,
+                 hint_seconds: float, full_gc_seconds: float | None = None) -> None:
+        self.store = store
+        self.limits = limits
+        self.bot_delay = bot_delay
+        self.hint_seconds = hint_seconds
+        self.full_gc_seconds = full_gc_seconds
+        self.rooms: dict[str, Room] = {}
+        # SQLite takes one writer at a time; a database server commits tables in parallel
+        self._db = ThreadPoolExecutor(1 if store.local else DB_THREADS,
+                                      thread_name_prefix="pegs-db")
+        self._checkpoint = ThreadPoolExecutor(1, thread_name_prefix="pegs-checkpoint")
+        self._housekeeper: asyncio.Task[None] | None = None
+        self._think = ThreadPoolExecutor(2, thread_name_prefix="pegs-bot")
+
+    async def run_db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def _housekeeping(self) -> None:
+        """Now and then: copy SQLite's write-ahead log into the database on a thread of its
+        own (so appends never wait for the disk's sync), forget finished tables, and
+        collect cyclic garbage when the server has put off full collections (``pegs serve``
+        does, see serve.py)."""
+        loop = asyncio.get_running_loop()
+        collected = loop.time()
+        while True:
+            await asyncio.sleep(CHECKPOINT_SECONDS)
+            if self.store.local:
+                try:
+                    await loop.run_in_executor(self._checkpoint, self.store.checkpoint)
+                except StoreError:
+                    log.exception("checkpoint failed")
+            self.forget_finished()
+            if self.full_gc_seconds and loop.time() - collected >= self.full_gc_seconds:
+                gc.collect()
+                collected = loop.time()
+
+    def forget_finished(self) -> None:
+        """Drop finished tables nobody is watching from memory (the database keeps them,
+        and :meth:`room` reads one back when it is asked for)."""
+        for code, room in list(self.rooms.items()):
+            if room.status == "finished" and not room.conns and not room.lock.locked():
+                del self.rooms[code]
+
+    async def think(self, fn: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._think, fn)
+
+    async def resume(self) -> None:
+        """Load and replay every unfinished table; bots pick up their turns."""
+        for row in await self.run_db(self.store.load, ("waiting", "playing")):
+            try:
+                room = Room(self, row)
+            except Exception:
+                log.exception("table %s cannot be replayed; it is left out", row.code)
+                continue
+            self.rooms[row.code] = room
+            room.kick_bots()
+        log.info("resumed %d tables", len(self.rooms))
+        self._housekeeper = asyncio.create_task(self._housekeeping())
+
+    async def room(self, code: str) -> Room:
+        """The table with this code (a finished one is read from the database)."""
+        room = self.rooms.get(code)
+        if room is None and 0 < len(code) <= 32:
+            rows = await self.run_db(self.store.load, None, code)
+            if rows:
+                room = self.rooms[code] = Room(self, rows[0])
+        if room is None:
+            raise TableError(404, "no_table", f"there is no table {code!r}")
+        return room
+
+    async def add(self, row: TableRow) -> Room:
+        live = sum(1 for r in self.rooms.values() if r.status != "finished")
+        if live >= self.limits.max_tables:
+            raise TableError(503, "busy", "the server has too many tables; try again later")
+        await self.run_db(self.store.create, row)
+        room = self.rooms[row.code] = Room(self, row)
+        return room
+
+    async def close(self) -> None:
+        if self._housekeeper is not None:
+            self._housekeeper.cancel()
+        for room in self.rooms.values():
+            if room.bot_task is not None:
+                room.bot_task.cancel()
+            for c in room.conns:
+                c.close()
+        self._think.shutdown(wait=False, cancel_futures=True)
+        await self.run_db(self.store.close)
+        self._db.shutdown(wait=True)
+        self._checkpoint.shutdown(wait=True)

@@ -1,0 +1,67 @@
+"""Guards for clients: message size, message rate, secret codes and tokens."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-connection limits and the server's bounds."""
+
+    max_message_bytes: int = 4096
+    max_body_bytes: int = 65536
+    messages_per_second: float = 20.0
+    burst: int = 40
+    hello_seconds: float = 10.0
+    max_tables: int = 10000
+    outbox_size: int = 256
+
+
+class RateBucket:
+    """A token bucket: ``burst`` messages at once, refilled at ``rate`` per second."""
+
+    __slots__ = ("burst", "last", "level", "rate")
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.level = float(burst)
+        self.last = time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one message; False when the client is over its rate."""
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.last) * self.rate)
+        self.last = now
+        if self.level < 1.0:
+            return False
+        self.level -= 1.0
+        return True
+
+
+def new_code() -> str:
+    """An unguessable table code (12 URL-safe characters, 72 random bits)."""
+    return secrets.token_urlsafe(9)
+
+
+def new_token() -> str:
+    """A seat token (43 URL-safe characters, 256 random bits)."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a token: its SHA-256, so a stolen database holds no seat."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def token_matches(token: str, stored: str | None) -> bool:
+    """Constant-time comparison of a presented token with a stored hash."""
+    if stored is None:
+        hmac.compare_digest("x" * 64, token_hash(token))
+        return False
+    return hmac.compare_digest(stored, token_hash(token))

@@ -1,0 +1,396 @@
+"""A live table in memory: the game state, the connections, broadcasting and bot turns.
+
+Every change to a table happens under its lock, is stored first (one transaction, off the
+event loop) and only then is broadcast.  Bots think in a thread pool so the server keeps
+answering while they search.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from ..bots import Bot, make_bot
+from ..hint import HintError, announce_any
+from ..hint import choose as choose_hint
+from ..record import Record
+from ..rules import (
+    Action,
+    GameState,
+    IllegalActionError,
+    NotationError,
+    Rules,
+    view,
+)
+from . import protocol
+from .limits import Limits, token_matches
+from .store import SeatRow, StoreError, TableRow
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+log = logging.getLogger("pegs.server")
+
+BOT_KINDS = ("random", "heuristic", "ismcts")
+#: Search time per move of the ismcts bot by strength (the other bots have one strength).
+ISMCTS_SECONDS = {"easy": 0.1, "normal": 0.4, "strong": 1.5}
+
+
+class TableError(Exception):
+    """A refused HTTP request: status, code and a message for the user."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def bot_label(kind: str, strength: str | None) -> str:
+    label = f"{kind.capitalize()} bot"
+    return f"{label} ({strength})" if kind == "ismcts" and strength else label
+
+
+def build_bot(kind: str, strength: str | None) -> Bot:
+    options: dict[str, Any] = {}
+    if kind == "ismcts":
+        options["seconds"] = ISMCTS_SECONDS[strength or "normal"]
+    return make_bot(kind, secrets.randbits(31), **options)
+
+
+def _dumps(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+def _choose(bot: Bot, state: GameState, seat: int) -> Action:
+    return bot.choose(view(state, seat), state.legal_actions())
+
+
+class Connection:
+    """One client's WebSocket: its seat, an outbox drained by a sender task, and the ids
+    it has used."""
+
+    def __init__(self, seat: int, limits: Limits) -> None:
+        self.seat = seat
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(limits.outbox_size)
+        self.seen: set[object] = set()
+        self.closed = False
+
+    def send(self, text: str) -> None:
+        """Queue a message; a client too slow to keep up is cut off."""
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            while not self.outbox.empty():
+                self.outbox.get_nowait()
+            self.outbox.put_nowait(None)
+
+
+class Room:
+    """One table: seats, game state, connections."""
+
+    def __init__(self, hub: Hub, row: TableRow) -> None:
+        self.hub = hub
+        self.code = row.code
+        self.rules = Rules.from_settings(row.settings)
+        self.seed = row.seed
+        self.hints = row.hints
+        self.status = row.status
+        self.host = row.host
+        self.seats = row.seats
+        self.state: GameState | None = None
+        self.actions: list[Action] = []
+        #: the public move log: one event per action, as spectators saw it
+        self.log: list[dict[str, Any]] = []
+        self.last: tuple[int, Action, str] | None = None
+        self.conns: list[Connection] = []
+        self.lock = asyncio.Lock()
+        self.bots: dict[int, Bot] = {}
+        self.bot_task: asyncio.Task[None] | None = None
+        self._texts: dict[int, str] = {}
+        #: the replay of a finished game, encoded once
+        self.replay_cache: str | None = None
+        self._shared: str | None = None
+        #: announcements of the legal actions offered at this version, by action text
+        self._said: dict[str, str] = {}
+        if self.status != "waiting":
+            self._replay(row.actions)
+
+    def _replay(self, texts: list[str]) -> None:
+        """Rebuild the game from its seed and stored actions."""
+        state = GameState.new(self.rules, self.seed)
+        for text in texts:
+            action = Action.parse(text)
+            seat = state.current_player
+            self.last = (seat, action, announce_any(state, action))
+            state = state.apply(action)
+            self.actions.append(action)
+            self._logged(seat, action, self.last[2])
+        self.state = state
+
+    def _logged(self, seat: int, action: Action, said: str) -> None:
+        """Add an action to the public move log (as a spectator's event shows it)."""
+        self.log.append({"version": len(self.log) + 1, "seat": seat,
+                         "action": protocol.hidden_text(action, seat, -1), "announcement": said})
+
+    # --- reading -----------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        return len(self.actions)
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat and not c.closed for c in self.conns)
+
+    def seat_json(self, s: SeatRow) -> dict[str, Any]:
+        return {"seat": s.seat, "name": s.name, "kind": s.kind,
+                "connected": s.kind == "bot" or self.connected(s.seat),
+                "bot": s.bot if s.kind == "bot" or s.standin else None,
+                "standin": s.standin}
+
+    def table_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code, "status": self.status, "host": self.host, "hints": self.hints,
+            "version": self.version, "preset": self.rules.name, "players": self.rules.players,
+            "teams": self.rules.teams, "settings": protocol.rules_json(self.rules),
+            "seats": [self.seat_json(s) for s in self.seats],
+        }
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token this is (every seat compared, in constant time)."""
+        found = None
+        for s in self.seats:
+            if token_matches(token, s.token_hash):
+                found = s.seat
+        return found
+
+    def bot_controlled(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return s.kind == "bot" or s.standin
+
+    def record(self) -> Record:
+        return Record(self.rules, self.seed, list(self.actions), [s.name for s in self.seats])
+
+    def state_text(self, seat: int) -> str:
+        """The ``state`` message for ``seat`` (-1: spectators), cached until a change.  The
+        parts every seat shares (table, rules, board) are encoded once."""
+        text = self._texts.get(seat)
+        if text is None:
+            own = _dumps(self._seat_part(seat))
+            text = (f'{{"type":"state","version":{self.version},"seat":{seat},'
+                    f"{self._shared_text()},{own[1:]}")
+            self._texts[seat] = text
+        return text
+
+    def _shared_text(self) -> str:
+        if self._shared is None:
+            self._shared = (f'"table":{_dumps(self.table_json())},'
+                            f'"rules":{protocol.rules_text(self.rules)},'
+                            f'"board":{protocol.board_text(self.rules)}')
+        return self._shared
+
+    def replay_text(self) -> str:
+        """``{"states": [...]}``: the spectator's ``state`` after 0, 1, ..., N actions."""
+        state = GameState.new(self.rules, self.seed)
+        shared = self._shared_text()
+        out = []
+        for version in range(len(self.actions) + 1):
+            if version:
+                state = state.apply(self.actions[version - 1])
+            last = None
+            if version:
+                entry = self.log[version - 1]
+                last = {k: entry[k] for k in ("seat", "action", "announcement")}
+            own = _dumps({"view": protocol.view_json(view(state, -1)), "legal": [],
+                          "last": last})
+            out.append(f'{{"type":"state","version":{version},"seat":-1,{shared},{own[1:]}')
+        return '{"states":[' + ",".join(out) + "]}"
+
+    def _seat_part(self, seat: int) -> dict[str, Any]:
+        """What differs between seats: the view, the legal actions, the last action."""
+        state = self.state
+        part: dict[str, Any] = {"view": None, "legal": [], "last": None}
+        if state is None:
+            return part
+        part["view"] = protocol.view_json(view(state, seat))
+        if (seat >= 0 and state.current_player == seat and self.status == "playing"
+                and not self.bot_controlled(seat)):
+            part["legal"] = legal = protocol.legal_json(state, state.legal_actions())
+            self._said = {a["text"]: a["announcement"] for a in legal}
+        if self.last is not None:
+            actor, action, said = self.last
+            part["last"] = {"seat": actor, "action": protocol.hidden_text(action, actor, seat),
+                            "announcement": said}
+        return part
+
+    def _forget(self) -> None:
+        """Drop the cached messages after a change."""
+        self._texts.clear()
+        self._shared = None
+        self._said = {}
+
+    # --- broadcasting -------------------------------------------------------------------
+    def changed(self) -> None:
+        """The table changed: everyone gets the new state."""
+        self._forget()
+        for c in self.conns:
+            c.send(self.state_text(c.seat))
+
+    def attach(self, conn: Connection) -> None:
+        self.conns.append(conn)
+        self.changed()
+
+    def detach(self, conn: Connection) -> None:
+        if conn in self.conns:
+            self.conns.remove(conn)
+            conn.close()
+            self.changed()
+
+    # --- playing ------------------------------------------------------------------------
+    async def act(self, seat: int, text: object, version: object,
+                  bot: bool = False) -> dict[str, Any] | None:
+        """Apply an action of ``seat`` made at ``version``; an error message if refused."""
+        async with self.lock:
+            state = self.state
+            if state is None or self.status == "waiting":
+                return protocol.error("not_started", "the game has not started yet")
+            if state.is_over():
+                return protocol.error("game_over", "the game is over")
+            if seat < 0:
+                return protocol.error("not_your_turn", "spectators watch; they cannot act")
+            if version != self.version:
+                return protocol.error("stale_version", f"the game is at version {self.version}, "
+                                      f"not {version}: act on the latest state")
+            if state.current_player != seat:
+                return protocol.error("not_your_turn",
+                                      f"it is seat {state.current_player}'s turn, not yours")
+            if self.bot_controlled(seat) != bot:
+                return protocol.error("not_your_turn",
+                                      "a bot is playing this seat: reclaim it first")
+            try:
+                action = text if isinstance(text, Action) else Action.parse(str(text))
+                action = state.canonical(action)
+            except (NotationError, IllegalActionError) as e:
+                return protocol.error("illegal", str(e))
+            said = self._said.get(str(action)) or announce_any(state, action)
+            after = state.apply(action)
+            status = "finished" if after.is_over() else "playing"
+            try:
+                await self.hub.run_db(self.hub.store.append, self.code, self.version + 1, seat,
+                                      str(action), status)
+            except StoreError:
+                log.exception("table %s: storing action %d failed", self.code, self.version + 1)
+                await self._resync()
+                return protocol.error("internal", "the action could not be stored; try again")
+            self.state = after
+            self.status = status
+            self.actions.append(action)
+            self.last = (seat, action, said)
+            self._logged(seat, action, said)
+            self._forget()
+            events: dict[str, str] = {}
+            for c in self.conns:
+                shown = protocol.hidden_text(action, seat, c.seat)
+                event = events.get(shown)
+                if event is None:
+                    event = events[shown] = _dumps({
+                        "type": "event", "version": self.version, "seat": seat,
+                        "action": shown, "announcement": said})
+                c.send(event)
+                c.send(self.state_text(c.seat))
+        self.kick_bots()
+        return None
+
+    async def _resync(self) -> None:
+        """After a failed write, take the game as stored (a commit whose answer was lost
+        counts), so memory and database agree again."""
+        try:
+            rows = await self.hub.run_db(self.hub.store.load, None, self.code)
+        except StoreError:
+            log.exception("table %s: cannot read it back", self.code)
+            return
+        if rows and len(rows[0].actions) != self.version:
+            fresh = Room(self.hub, rows[0])
+            self.state, self.status, self.last = fresh.state, fresh.status, fresh.last
+            self.actions, self.log = fresh.actions, fresh.log
+            self.changed()
+
+    def _bot_to_act(self) -> int | None:
+        state = self.state
+        if self.status != "playing" or state is None or state.is_over():
+            return None
+        seat = state.current_player
+        return seat if self.bot_controlled(seat) else None
+
+    def kick_bots(self) -> None:
+        """Start the bot loop if a bot is to act and the loop is not running."""
+        if (self.bot_task is None or self.bot_task.done()) and self._bot_to_act() is not None:
+            self.bot_task = asyncio.create_task(self._bot_loop())
+
+    async def _bot_loop(self) -> None:
+        while (seat := self._bot_to_act()) is not None:
+            version = self.version
+            if self.hub.bot_delay:
+                await asyncio.sleep(self.hub.bot_delay)
+                if self._bot_to_act() != seat or self.version != version:
+                    continue
+            state = self.state
+            assert state is not None
+            s = self.seats[seat]
+            bot = self.bots.get(seat)
+            if bot is None:
+                bot = self.bots[seat] = build_bot(s.bot or "heuristic", s.strength)
+            try:
+                action = await self.hub.think(partial(_choose, bot, state, seat))
+            except Exception:
+                log.exception("table %s: the bot of seat %d failed; it plays the first legal "
+                              "action", self.code, seat)
+                action = state.legal_actions()[0]
+            if self.version == version:
+                await self.act(seat, action, version, bot=True)
+
+    async def hint(self, seat: int) -> dict[str, Any]:
+        state = self.state
+        if not self.hints:
+            return protocol.error("no_hints", "hints are off at this table")
+        if state is None or self.status == "waiting":
+            return protocol.error("not_started", "the game has not started yet")
+        if state.is_over():
+            return protocol.error("game_over", "the game is over")
+        if seat < 0 or state.current_player != seat:
+            return protocol.error("not_your_turn", "hints are for the seat to act")
+        try:
+            found = await self.hub.think(partial(choose_hint, state, seat, self.hub.hint_seconds))
+        except HintError as e:
+            return protocol.error("not_your_turn", str(e))
+        return {"type": "hint", "action": str(found.action), "announcement": found.announcement,
+                "reason": found.reason}
+
+    # --- seats (HTTP) ---------------------------------------------------------------------
+    async def save_seat(self, seat: SeatRow) -> None:
+        """Store a seat, then take it into the table and tell everyone."""
+        await self.hub.run_db(self.hub.store.save_seat, self.code, seat)
+        self.seats[seat.seat] = seat
+        self.bots.pop(seat.seat, None)
+        self.changed()
+
+    async def start(self) -> None:
+        empty = [s.seat for s in self.seats if s.kind == "empty"]
+        if empty:
+            raise TableError(409, "seats_empty", "seats " + ", ".join(map(str, empty))
+                             + " are empty: fill them with bots or wait for players")
+        await self.hub.run_db(self.hub.store.set_status, self.code, "playing")
+        self.status = "playing"
+        self.state = GameState.new(self.rules, self.seed)
+        self.changed()
+        self.kick_bots()

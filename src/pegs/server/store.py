@@ -1,0 +1,274 @@
+"""The database: tables, seats and the append-only action log (SQLAlchemy Core).
+
+The schema is created and upgraded by the Alembic scripts in ``migrations/``; the
+:class:`Store` methods are synchronous and are run off the event loop by the rooms.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    bindparam,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.pool import ConnectionPoolEntry
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+metadata = MetaData()
+
+tables = Table(
+    "pegs_tables", metadata,
+    Column("code", String(32), primary_key=True),
+    Column("settings", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("hints", Boolean, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("host", Integer, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+seats = Table(
+    "pegs_seats", metadata,
+    Column("code", String(32), ForeignKey("pegs_tables.code"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("name", String(64), nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("token_hash", String(64), nullable=True),
+    Column("bot", String(16), nullable=True),
+    Column("strength", String(8), nullable=True),
+    Column("standin", Boolean, nullable=False),
+)
+
+actions = Table(
+    "pegs_actions", metadata,
+    Column("code", String(32), ForeignKey("pegs_tables.code"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+
+_BUMP = (update(tables)
+         .where(tables.c.code == bindparam("c"), tables.c.version == bindparam("old"))
+         .values(version=bindparam("new"), status=bindparam("status")))
+_APPEND = insert(actions)
+
+
+class StoreError(RuntimeError):
+    """The database cannot be opened or refused a write."""
+
+
+@dataclass
+class SeatRow:
+    """One seat as stored."""
+
+    seat: int
+    name: str = ""
+    kind: str = "empty"
+    token_hash: str | None = None
+    bot: str | None = None
+    strength: str | None = None
+    standin: bool = False
+
+    def values(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "token_hash": self.token_hash,
+                "bot": self.bot, "strength": self.strength, "standin": self.standin}
+
+
+@dataclass
+class TableRow:
+    """One table as stored, with its seats and its actions in order."""
+
+    code: str
+    settings: dict[str, Any]
+    seed: int
+    hints: bool
+    status: str
+    version: int
+    host: int
+    seats: list[SeatRow]
+    actions: list[str] = field(default_factory=list)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")  # commits survive a killed process
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA wal_autocheckpoint=0")  # the server checkpoints on another thread
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def open_engine(url: str) -> Engine:
+    """An engine for ``url`` (SQLite files get WAL journaling); :class:`StoreError` if bad."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError as e:
+        raise StoreError(f"{url!r} is not a database URL: {e}") from e
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            folder = Path(parsed.database).parent
+            if not folder.is_dir():
+                raise StoreError(f"no such folder for the database: {folder}")
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    try:
+        return create_engine(url, pool_pre_ping=True)
+    except Exception as e:  # a missing driver or a bad option
+        raise StoreError(f"cannot use database {parsed.render_as_string()}: {e}") from e
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest migration (Alembic, configured here, no ini file)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    try:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+    except Exception as e:
+        raise StoreError(f"cannot open the database: {e}") from e
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Store:
+    """The repository: every write is one transaction."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._local = threading.local()
+        self._writers: list[Connection] = []
+        self._writers_lock = threading.Lock()
+        #: a SQLite file: one writer at a time, and the server runs its checkpoints
+        self.local = engine.dialect.name == "sqlite"
+
+    def create(self, row: TableRow) -> None:
+        with self.engine.begin() as c:
+            c.execute(insert(tables).values(
+                code=row.code, settings=json.dumps(row.settings), seed=row.seed,
+                hints=row.hints, status=row.status, version=row.version, host=row.host,
+                created=_now(),
+            ))
+            if row.seats:
+                c.execute(insert(seats), [{"code": row.code, "seat": s.seat, **s.values()}
+                                          for s in row.seats])
+
+    def save_seat(self, code: str, seat: SeatRow) -> None:
+        with self.engine.begin() as c:
+            c.execute(update(seats).where(seats.c.code == code, seats.c.seat == seat.seat)
+                      .values(**seat.values()))
+
+    def set_status(self, code: str, status: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(update(tables).where(tables.c.code == code).values(status=status))
+
+    def append(self, code: str, number: int, seat: int, action: str, status: str) -> None:
+        """Action ``number`` (the table's new version) and the version, in one transaction;
+        :class:`StoreError` if the table is not at version ``number - 1``.
+
+        Appends are the hot path: prepared statements on a connection kept open by each
+        database thread, reopened after any failure.
+        """
+        c = getattr(self._local, "writer", None)
+        if c is None:
+            c = self._local.writer = self.engine.connect()
+            with self._writers_lock:
+                self._writers.append(c)
+        try:
+            done = c.execute(_BUMP, {"c": code, "old": number - 1, "new": number,
+                                     "status": status})
+            if done.rowcount != 1:
+                raise StoreError(f"table {code} is not at version {number - 1}")
+            c.execute(_APPEND, {"code": code, "number": number, "seat": seat,
+                                "action": action, "at": _now()})
+            c.commit()
+        except BaseException:
+            self._local.writer = None
+            with contextlib.suppress(Exception):
+                c.rollback()
+                c.close()
+            raise
+
+    def checkpoint(self) -> None:
+        """Copy SQLite's write-ahead log into the database file without blocking writers."""
+        try:
+            with self.engine.connect() as c:
+                c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception as e:
+            raise StoreError(f"checkpoint failed: {e}") from e
+
+    def close(self) -> None:
+        """Close the appending connections (when no append is running)."""
+        with self._writers_lock:
+            for c in self._writers:
+                with contextlib.suppress(Exception):
+                    c.close()
+            self._writers.clear()
+
+    def load(self, statuses: tuple[str, ...] | None = None, code: str | None = None,
+             ) -> list[TableRow]:
+        """Tables (with seats and actions) by status or by code."""
+        try:
+            return self._load(statuses, code)
+        except Exception as e:
+            raise StoreError(f"cannot read tables: {e}") from e
+
+    def _load(self, statuses: tuple[str, ...] | None, code: str | None) -> list[TableRow]:
+        query = select(tables)
+        if statuses is not None:
+            query = query.where(tables.c.status.in_(statuses))
+        if code is not None:
+            query = query.where(tables.c.code == code)
+        with self.engine.connect() as c:
+            rows = {
+                r.code: TableRow(r.code, json.loads(r.settings), r.seed, r.hints, r.status,
+                                 r.version, r.host, [])
+                for r in c.execute(query)
+            }
+            if not rows:
+                return []
+            codes = list(rows)
+            for s in c.execute(select(seats).where(seats.c.code.in_(codes))
+                               .order_by(seats.c.code, seats.c.seat)):
+                rows[s.code].seats.append(SeatRow(s.seat, s.name, s.kind, s.token_hash, s.bot,
+                                                  s.strength, s.standin))
+            for a in c.execute(select(actions.c.code, actions.c.action)
+                               .where(actions.c.code.in_(codes))
+                               .order_by(actions.c.code, actions.c.number)):
+                rows[a.code].actions.append(a.action)
+        return list(rows.values())

@@ -1,0 +1,185 @@
+"""The WebSocket endpoint ``/ws/{code}``: hello, then acts, hints and pings.
+
+Each message is checked for size, rate and shape before it reaches the table; every
+refusal is an ``error`` reply that changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from . import protocol
+from .hub import Hub
+from .limits import RateBucket
+from .rooms import Connection, Room, TableError
+
+log = logging.getLogger("pegs.server")
+router = APIRouter()
+
+#: Close codes: policy violation (bad hello), no such table.
+CLOSE_POLICY = 1008
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+class Refused(Exception):
+    """A client message refused before it reaches the table."""
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        super().__init__(message["message"])
+        self.message = message
+
+
+def parse(text: str | None, limit: int, msg_bytes: bytes | None = None) -> dict[str, Any]:
+    """The message as a JSON object, or :class:`Refused`."""
+    if text is None:
+        size = len(msg_bytes or b"")
+        if size > limit:
+            raise Refused(protocol.error("too_large", f"messages are at most {limit} bytes"))
+        raise Refused(protocol.error("malformed", "send JSON text messages, not binary"))
+    if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
+        raise Refused(protocol.error("too_large", f"messages are at most {limit} bytes"))
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise Refused(protocol.error("malformed", "a message must be a JSON object")) from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise Refused(protocol.error("malformed", 'a message is a JSON object with a "type"',
+                                     _id(data)))
+    return data
+
+
+def _id(data: object) -> str | int | None:
+    """The message's ``id`` if it is a usable one: text of 1-64 characters or a number."""
+    msg_id = data.get("id") if isinstance(data, dict) else None
+    if isinstance(msg_id, str) and 0 < len(msg_id) <= 64:
+        return msg_id
+    if isinstance(msg_id, int) and not isinstance(msg_id, bool):
+        return msg_id
+    return None
+
+
+async def _receive(ws: WebSocket) -> tuple[str | None, bytes | None]:
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    return message.get("text"), message.get("bytes")
+
+
+async def _sender(ws: WebSocket, conn: Connection) -> None:
+    """Drain the outbox (everything queued, at each wake-up); a None closes the socket (a
+    client too slow, or leaving)."""
+    while True:
+        batch = [await conn.outbox.get()]
+        while not conn.outbox.empty():
+            batch.append(conn.outbox.get_nowait())
+        for text in batch:
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await ws.close(CLOSE_POLICY)
+                return
+            await ws.send_text(text)
+
+
+async def _hello(ws: WebSocket, hub: Hub, code: str) -> tuple[Room, int] | None:
+    """Read the hello: the room and the seat (-1 for a spectator), or None (refused)."""
+    limits = hub.limits
+    try:
+        text, raw = await asyncio.wait_for(_receive(ws), limits.hello_seconds)
+        data = parse(text, limits.max_message_bytes, raw)
+        if data["type"] != "hello":
+            raise Refused(protocol.error("malformed", 'the first message must be a "hello"'))
+        room = await hub.room(code)
+        if data.get("spectator") is True:
+            return room, -1
+        token = data.get("token")
+        seat = room.seat_of(token) if isinstance(token, str) and token else None
+        if seat is None:
+            raise Refused(protocol.error("bad_token", "that token holds no seat at this table"))
+        return room, seat
+    except TimeoutError:
+        refusal = protocol.error("malformed", "no hello in time")
+    except TableError as e:
+        refusal = protocol.error("no_table", e.message)
+    except Refused as e:
+        refusal = e.message
+    await ws.send_text(_dumps(refusal))
+    await ws.close(CLOSE_POLICY)
+    return None
+
+
+async def _handle(room: Room, conn: Connection, data: dict[str, Any]) -> dict[str, Any] | None:
+    """One message after the hello: a reply (an error or a hint), or None."""
+    kind = data["type"]
+    if kind == "ping":
+        return {"type": "pong"}
+    msg_id = _id(data)
+    if kind not in ("act", "hint"):
+        return protocol.error("malformed", f"unknown message type {kind[:40]!r}: use act, "
+                              "hint or ping", msg_id)
+    if msg_id is None:
+        return protocol.error("malformed", 'every act and hint needs an "id": text of 1 to '
+                              "64 characters (or a number), new for every message")
+    if msg_id in conn.seen:
+        return protocol.error("duplicate", f"message {msg_id!r} was already received", msg_id)
+    conn.seen.add(msg_id)
+    if kind == "hint":
+        reply = await room.hint(conn.seat)
+        reply["id"] = msg_id
+        return reply
+    version, action = data.get("version"), data.get("action")
+    if isinstance(version, bool) or not isinstance(version, int) or not isinstance(action, str):
+        return protocol.error("malformed", 'an act needs "version" (a whole number) and '
+                              '"action" (the text of a legal action)', msg_id)
+    refusal = await room.act(conn.seat, action, version)
+    if refusal is not None:
+        refusal["id"] = msg_id
+    return refusal
+
+
+@router.websocket("/ws/{code}")
+async def play(ws: WebSocket, code: str) -> None:
+    """Live play: see docs/PROTOCOL.md."""
+    hub: Hub = ws.app.state.hub
+    await ws.accept()
+    try:
+        found = await _hello(ws, hub, code)
+    except WebSocketDisconnect:
+        return
+    if found is None:
+        return
+    room, seat = found
+    limits = hub.limits
+    conn = Connection(seat, limits)
+    sender = asyncio.create_task(_sender(ws, conn))
+    bucket = RateBucket(limits.messages_per_second, limits.burst)
+    room.attach(conn)
+    try:
+        while not conn.closed:
+            text, raw = await _receive(ws)
+            try:
+                if not bucket.take():
+                    raise Refused(protocol.error("rate_limited", "too many messages: at most "
+                                                 f"{limits.messages_per_second:g} a second"))
+                reply = await _handle(room, conn, parse(text, limits.max_message_bytes, raw))
+            except Refused as e:
+                reply = e.message
+            except Exception:
+                log.exception("table %s: a message from seat %d failed", room.code, seat)
+                reply = protocol.error("internal", "the server could not handle that message")
+            if reply is not None:
+                conn.send(_dumps(reply))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.detach(conn)
+        with contextlib.suppress(Exception):
+            await sender

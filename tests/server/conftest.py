@@ -1,0 +1,85 @@
+"""Fixtures for the server tests: a throwaway PostgreSQL cluster (once per session), a
+database URL per test (SQLite and PostgreSQL), and servers (in-process or live)."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+
+from pegs.server import create_app
+
+from .helpers import LiveServer, free_port
+
+
+def _postgres_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return Path(found[-1]).parent if found else None
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[tuple[str, int]]:
+    """A PostgreSQL server for this session: (host, port), trust authentication."""
+    bindir = _postgres_bin()
+    if bindir is None:
+        if os.environ.get("PEGS_REQUIRE_POSTGRES") == "1":
+            pytest.fail("PEGS_REQUIRE_POSTGRES=1 but PostgreSQL's initdb is not installed")
+        pytest.skip("PostgreSQL is not installed (set PEGS_REQUIRE_POSTGRES=1 to require it)")
+    root = Path(tempfile.mkdtemp(prefix="pegs-pg-"))
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # initdb refuses root: run the cluster as the postgres user
+        shutil.chown(root, "postgres", "postgres")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    data, port = root / "data", free_port()
+
+    def run(*args: str) -> None:
+        subprocess.run([*as_user, *args], check=True, capture_output=True, timeout=60)
+
+    run(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
+        "--no-sync")
+    run(str(bindir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-w", "-o",
+        f"-k {root} -h 127.0.0.1 -p {port} -F", "start")
+    try:
+        yield "127.0.0.1", port
+    finally:
+        run(str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database of each kind."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'pegs.db'}"
+    host, port = request.getfixturevalue("postgres_cluster")
+    name = "pegs_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(host=host, port=port, user="postgres", dbname="postgres",
+                         autocommit=True) as c:
+        c.execute(f"CREATE DATABASE {name}")
+    return f"postgresql+psycopg://postgres@{host}:{port}/{name}"
+
+
+@pytest.fixture
+def client(database_url: str) -> Iterator[TestClient]:
+    """An in-process server on each database, bots without delay."""
+    with TestClient(create_app(database_url, bot_delay=0, hint_seconds=0.05)) as c:
+        yield c
+
+
+@pytest.fixture
+def live(database_url: str) -> Iterator[LiveServer]:
+    """A real uvicorn server in a thread, on each database."""
+    server = LiveServer(database_url)
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -1,0 +1,199 @@
+"""Helpers for the server tests: free ports, an in-thread server, scripted clients."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+import threading
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import uvicorn
+from fastapi.testclient import TestClient
+from websockets.asyncio.client import ClientConnection, connect
+
+from pegs.server import create_app
+from pegs.server.limits import Limits
+
+#: A short game: pegoo with three pegs each.
+SHORT = {"preset": "pegoo", "settings": {"pegs": 3}}
+
+
+def run(*coroutines: Coroutine[Any, Any, Any], timeout: float = 60) -> None:
+    """Run client coroutines together on a thread of their own (the test's thread may
+    have a running loop, e.g. Playwright's), failing (not hanging) after ``timeout``."""
+    failure: list[BaseException] = []
+
+    async def together() -> None:
+        await asyncio.wait_for(asyncio.gather(*coroutines), timeout)
+
+    def main() -> None:
+        try:
+            asyncio.run(together())
+        except BaseException as e:  # handed to the test's thread
+            failure.append(e)
+
+    thread = threading.Thread(target=main)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class LiveServer:
+    """``create_app`` under uvicorn in a background thread on a free port."""
+
+    def __init__(self, database_url: str, limits: Limits | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}"
+        limits = limits or Limits(messages_per_second=1000, burst=1000)  # scripted clients
+        app = create_app(database_url, bot_delay=0, hint_seconds=0.05, limits=limits)
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        self.http = httpx.Client(base_url=self.url, timeout=20)
+
+    def stop(self) -> None:
+        self.http.close()
+        self.server.should_exit = True
+        self.thread.join(20)
+
+
+def new_table(http: httpx.Client | TestClient, humans: int = 2, bots: int = 0,
+              **body: Any) -> tuple[str, list[str]]:
+    """A table with ``humans`` joined players then ``bots`` heuristic bots: (code, tokens)."""
+    request = {**SHORT, "name": "Ann", **body}
+    r = http.post("/api/tables", json=request)
+    assert r.status_code == 201, r.text
+    code, tokens = r.json()["code"], [r.json()["token"]]
+    for i in range(1, humans):
+        r = http.post(f"/api/tables/{code}/join", json={"name": f"Player {i}"})
+        assert r.status_code == 200, r.text
+        tokens.append(r.json()["token"])
+    if bots:
+        r = http.post(f"/api/tables/{code}/bots", json={"bot": "heuristic"},
+                      headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text
+    return code, tokens
+
+
+def start(http: httpx.Client | TestClient, code: str, host_token: str) -> None:
+    r = http.post(f"/api/tables/{code}/start", headers=auth(host_token))
+    assert r.status_code == 200, r.text
+
+
+@dataclass
+class Player:
+    """A scripted client: random legal play; it logs every state it is sent."""
+
+    ws_url: str
+    code: str
+    token: str | None
+    seed: int = 0
+    stop_at: int | None = None
+    #: seconds between two actions (to stay under a server's rate limit)
+    pace: float = 0.0
+    states: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    async def play(self) -> None:
+        """Play until the game ends (or the version reaches ``stop_at``)."""
+        rng = random.Random(self.seed)
+        hello: dict[str, Any] = ({"type": "hello", "token": self.token} if self.token
+                                 else {"type": "hello", "spectator": True})
+        async with connect(f"{self.ws_url}/ws/{self.code}") as ws:
+            await ws.send(json.dumps(hello))
+            sent = 0
+            acted: set[int] = set()
+            while True:
+                message = json.loads(await ws.recv())
+                if message["type"] == "event":
+                    self.events.append(message)
+                    continue
+                if message["type"] == "error":
+                    raise AssertionError(f"refused: {message}")
+                if message["type"] != "state":
+                    continue
+                self.states.append(message)
+                v = message["view"]
+                if v is not None and v["outcome"] is not None:
+                    return
+                if self.stop_at is not None and message["version"] >= self.stop_at:
+                    return
+                if message["legal"] and message["version"] not in acted:
+                    acted.add(message["version"])
+                    sent += 1
+                    await asyncio.sleep(self.pace)
+                    await act(ws, f"m{sent}", message["version"],
+                              rng.choice(message["legal"])["text"])
+
+
+async def act(ws: ClientConnection, msg_id: str, version: int, action: str) -> None:
+    await ws.send(json.dumps({"type": "act", "id": msg_id, "version": version,
+                              "action": action}))
+
+
+class Client:
+    """A WebSocket client for rule tests: every wait has a timeout."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.state: dict[str, Any] = {}
+
+    @classmethod
+    async def open(cls, ws_url: str, code: str, token: str | None,
+                   hello: dict[str, Any] | None = None) -> Client:
+        client = cls(await connect(f"{ws_url}/ws/{code}"))
+        if hello is None:
+            hello = ({"type": "hello", "token": token} if token
+                     else {"type": "hello", "spectator": True})
+        await client.send(hello)
+        return client
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def until(self, kind: str, version: int | None = None,
+                    timeout: float = 10) -> dict[str, Any]:
+        """The next message of this type (a state: of this version), keeping the latest
+        state seen."""
+        async def wait() -> dict[str, Any]:
+            while True:
+                message = json.loads(await self.ws.recv())
+                if message["type"] == "state":
+                    self.state = message
+                if message["type"] == kind and (version is None or message["version"] == version):
+                    return message
+
+        return await asyncio.wait_for(wait(), timeout)
+
+    async def refused(self, message: dict[str, Any] | str) -> dict[str, Any]:
+        """Send a message that must be refused; the error."""
+        await self.send(message)
+        return await self.until("error")
+
+    async def close(self) -> None:
+        await self.ws.close()

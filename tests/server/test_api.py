@@ -1,0 +1,179 @@
+"""The HTTP API: create (validated), list, join, bots, start, leave, stand-in bots,
+records, and the error format."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from pegs.server import create_app
+
+from .helpers import auth, new_table, start
+
+
+def error_of(response: httpx.Response) -> tuple[int, str, str]:
+    """(status, code, message) of an error answer, checking its shape."""
+    body = response.json()
+    assert set(body) == {"error"}, body
+    return response.status_code, body["error"]["code"], body["error"]["message"]
+
+
+def test_create_answers_code_seat_token_and_table(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"preset": "basic", "name": "  Ann  ", "players": 6,
+                                         "teams": 3, "settings": {"holes_per_side": 20},
+                                         "hints": False})
+    assert r.status_code == 201
+    body = r.json()
+    assert body["seat"] == 0 and len(body["token"]) >= 32
+    assert re.fullmatch(r"[A-Za-z0-9_-]{10,}", body["code"])
+    table = body["table"]
+    assert table["status"] == "waiting" and table["host"] == 0 and table["hints"] is False
+    assert table["settings"]["holes_per_side"] == 20 and table["settings"]["teams"] == 3
+    assert [s["kind"] for s in table["seats"]] == ["human"] + ["empty"] * 5
+    assert table["seats"][0]["name"] == "Ann"
+    assert client.get(f"/api/tables/{body['code']}").json() == table
+
+
+@pytest.mark.parametrize(("body", "status", "code", "words"), [
+    ({"preset": "nope", "name": "A"}, 400, "bad_settings", "unknown preset"),
+    ({"preset": "pegoo", "name": "A", "players": 11}, 400, "bad_settings", "players"),
+    ({"preset": "pegoo", "name": "A", "players": 6, "teams": 4}, 400, "bad_settings",
+     "allowed values: 0, 2, 3"),
+    ({"preset": "pegoo", "name": "A", "settings": {"pegs": 9}}, 400, "bad_settings",
+     "pegs must be a whole number from 3 to 6"),
+    ({"preset": "pegoo", "name": "A", "settings": {"colour": "red"}}, 400, "bad_settings",
+     "unknown setting 'colour'"),
+    ({"preset": "pegoo", "name": "A", "settings": {"powers": []}}, 400, "bad_settings",
+     "'powers'"),
+    ({"preset": "pegoo", "name": "A", "settings": {"turn_order": "sideways"}}, 400,
+     "bad_settings", "turn_order must be one of"),
+    ({"preset": "pegoo", "name": ""}, 422, "invalid", "name"),
+    ({"preset": "pegoo", "name": "\x07"}, 422, "invalid", "control characters"),
+    ({"preset": "pegoo"}, 422, "invalid", "name: Field required"),
+    ({"preset": "pegoo", "name": "A", "colour": 1}, 422, "invalid", "colour"),
+])
+def test_bad_tables_are_refused_clearly(client: TestClient, body: dict[str, object],
+                                        status: int, code: str, words: str) -> None:
+    got = error_of(client.post("/api/tables", json=body))
+    assert got[:2] == (status, code) and words in got[2], got
+    assert client.get("/api/tables").json() == {"tables": []}
+
+
+def test_bad_json_and_unknown_paths_answer_json_errors(client: TestClient) -> None:
+    r = client.post("/api/tables", content=b"{bad", headers={"content-type": "application/json"})
+    assert error_of(r) == (422, "invalid", "the body is not valid JSON")
+    assert error_of(client.get("/api/tables/nosuchtable"))[:2] == (404, "no_table")
+    assert error_of(client.get("/api/nothing-here"))[:2] == (404, "not_found")
+    huge = {"preset": "pegoo", "name": "A", "settings": {"x": "y" * 70000}}
+    assert error_of(client.post("/api/tables", json=huge))[:2] == (413, "too_large")
+
+
+def test_open_tables_list_only_waiting_tables_with_a_free_seat(client: TestClient) -> None:
+    open_code, _ = new_table(client, humans=1)
+    new_table(client, humans=4)
+    started, tokens = new_table(client, humans=2, bots=2)
+    start(client, started, tokens[0])
+    codes = [t["code"] for t in client.get("/api/tables").json()["tables"]]
+    assert codes == [open_code]
+
+
+def test_join_takes_free_seats_and_refuses_clearly(client: TestClient) -> None:
+    code, _ = new_table(client, humans=1)
+    r = client.post(f"/api/tables/{code}/join", json={"name": "Cy", "seat": 2})
+    assert r.status_code == 200 and r.json()["seat"] == 2
+    assert client.post(f"/api/tables/{code}/join", json={"name": "Di"}).json()["seat"] == 1
+    assert error_of(client.post(f"/api/tables/{code}/join", json={"name": "E", "seat": 2})
+                    )[:2] == (409, "seat_taken")
+    assert error_of(client.post(f"/api/tables/{code}/join", json={"name": "E", "seat": 7})
+                    )[:2] == (400, "bad_seat")
+    assert client.post(f"/api/tables/{code}/join", json={"name": "Ed"}).json()["seat"] == 3
+    assert error_of(client.post(f"/api/tables/{code}/join", json={"name": "Fi"})) == (
+        409, "full", "every seat is taken")
+    seats = client.get(f"/api/tables/{code}").json()["seats"]
+    assert [s["name"] for s in seats] == ["Ann", "Di", "Cy", "Ed"]
+
+
+def test_only_the_host_fills_bots_and_starts(client: TestClient) -> None:
+    code, tokens = new_table(client, humans=2)
+    for headers, expected in [({}, (401, "bad_token")),
+                              (auth("not-a-token"), (401, "bad_token")),
+                              (auth(tokens[1]), (403, "not_host"))]:
+        assert error_of(client.post(f"/api/tables/{code}/bots", json={}, headers=headers)
+                        )[:2] == expected
+        assert error_of(client.post(f"/api/tables/{code}/start", headers=headers)
+                        )[:2] == expected
+    assert error_of(client.post(f"/api/tables/{code}/start", headers=auth(tokens[0]))) == (
+        409, "seats_empty", "seats 2, 3 are empty: fill them with bots or wait for players")
+    assert error_of(client.post(f"/api/tables/{code}/bots", json={"seats": [1]},
+                                headers=auth(tokens[0])))[:2] == (409, "seat_taken")
+    assert error_of(client.post(f"/api/tables/{code}/bots", json={"bot": "genius"},
+                                headers=auth(tokens[0])))[:2] == (422, "invalid")
+    r = client.post(f"/api/tables/{code}/bots", json={"bot": "ismcts", "strength": "easy",
+                                                       "seats": [3]}, headers=auth(tokens[0]))
+    assert r.status_code == 200
+    r = client.post(f"/api/tables/{code}/bots", json={"bot": "random"}, headers=auth(tokens[0]))
+    seats = r.json()["seats"]
+    assert [(s["kind"], s["bot"]) for s in seats] == [
+        ("human", None), ("human", None), ("bot", "random"), ("bot", "ismcts")]
+    assert seats[3]["name"] == "Ismcts bot (easy)"
+    start(client, code, tokens[0])
+    table = client.get(f"/api/tables/{code}").json()
+    assert table["status"] == "playing" and table["version"] == 0
+    assert error_of(client.post(f"/api/tables/{code}/start", headers=auth(tokens[0])))[:2] == (
+        409, "started")
+    assert error_of(client.post(f"/api/tables/{code}/join", json={"name": "Late"}))[:2] == (
+        409, "started")
+
+
+def test_leave_frees_a_seat_before_the_start_only(client: TestClient) -> None:
+    code, tokens = new_table(client, humans=3)
+    assert error_of(client.post(f"/api/tables/{code}/leave", headers=auth(tokens[0])))[:2] == (
+        409, "host_cannot_leave")
+    r = client.post(f"/api/tables/{code}/leave", headers=auth(tokens[1]))
+    assert r.status_code == 200 and r.json()["seats"][1]["kind"] == "empty"
+    assert error_of(client.post(f"/api/tables/{code}/leave", headers=auth(tokens[1])))[:2] == (
+        401, "bad_token")
+    client.post(f"/api/tables/{code}/bots", json={}, headers=auth(tokens[0]))
+    start(client, code, tokens[0])
+    assert error_of(client.post(f"/api/tables/{code}/leave", headers=auth(tokens[2])))[:2] == (
+        409, "started")
+
+
+def test_presets_list_defaults_allowed_values_and_cue_cards(client: TestClient) -> None:
+    body = client.get("/api/presets").json()
+    names = [p["name"] for p in body["presets"]]
+    assert "pegoo" in names and "bluffing-joker" in names
+    pegoo = body["presets"][names.index("pegoo")]
+    assert pegoo["defaults"]["holes_per_side"] == 20 and "Cards" in pegoo["cue"]
+    assert pegoo["players"] == list(range(2, 11))
+    assert body["allowed"]["turn_order"] == ["draw_then_play", "play_then_draw"]
+
+
+def test_openapi_documents_every_route(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ["/api/presets", "/api/tables", "/api/tables/{code}",
+                 "/api/tables/{code}/join", "/api/tables/{code}/bots",
+                 "/api/tables/{code}/start", "/api/tables/{code}/leave",
+                 "/api/tables/{code}/seats/{seat}/bot",
+                 "/api/tables/{code}/seats/{seat}/reclaim", "/api/tables/{code}/record"]:
+        assert path in paths
+    assert client.get("/docs").status_code == 200
+
+
+def test_the_page_is_served_at_the_root_and_at_share_links(tmp_path: Path) -> None:
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "index.html").write_text("<!doctype html><title>pegs</title>")
+    (static / "app.js").write_text("export {};")
+    app = create_app(f"sqlite:///{tmp_path / 'pegs.db'}", static_dir=static)
+    with TestClient(app) as c:
+        for path in ("/", "/t/AbCdEf123456"):
+            r = c.get(path)
+            assert r.status_code == 200 and "<title>pegs</title>" in r.text
+        r = c.get("/app.js")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+        assert c.get("/api/tables").json() == {"tables": []}

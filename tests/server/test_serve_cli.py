@@ -1,0 +1,56 @@
+"""``pegs serve``: where the database lives, and clear refusals of unusable settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from pegs.cli import main
+from pegs.server.app import default_database_url
+from pegs.server.store import SeatRow, Store, TableRow, migrate, open_engine
+
+
+def test_the_database_lives_in_pegs_data_dir_unless_a_url_is_given(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PEGS_DATABASE_URL", raising=False)
+    monkeypatch.setenv("PEGS_DATA_DIR", str(tmp_path / "new" / "folder"))
+    assert default_database_url() == f"sqlite:///{tmp_path / 'new' / 'folder' / 'pegs.db'}"
+    assert (tmp_path / "new" / "folder").is_dir()
+    monkeypatch.setenv("PEGS_DATABASE_URL", "postgresql+psycopg://pegs@db/pegs")
+    assert default_database_url() == "postgresql+psycopg://pegs@db/pegs"
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--database-url", "nosuchdb://x"], "cannot use database"),
+    (["--database-url", "not a url"], "is not a database URL"),
+    (["--database-url", "sqlite:////no/such/folder/pegs.db"], "no such folder"),
+    (["--bot-delay", "-1"], "--bot-delay must be 0 or more"),
+    (["--hint-seconds", "0"], "--hint-seconds more than 0"),
+])
+def test_unusable_settings_are_refused_before_serving(
+        args: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", *args]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+def test_migrations_are_idempotent_and_checkpoints_empty_the_log(tmp_path: Path) -> None:
+    engine = open_engine(f"sqlite:///{tmp_path / 'pegs.db'}")
+    migrate(engine)
+    migrate(engine)  # a second start finds the schema current
+    store = Store(engine)
+    store.create(TableRow("abc", {"name": "pegoo"}, 1, True, "playing", 0, 0,
+                          [SeatRow(0), SeatRow(1)]))
+    for n in range(1, 50):
+        store.append("abc", n, 0, "A: S>0.5", "playing")
+    wal = tmp_path / "pegs.db-wal"
+    assert wal.stat().st_size > 0
+    store.checkpoint()
+    with engine.connect() as c:
+        busy, frames, copied = c.execute(text("PRAGMA wal_checkpoint(PASSIVE)")).one()
+    assert busy == 0 and frames == copied
+    assert [r.version for r in store.load(("playing",))] == [49]
+    store.close()
+    engine.dispose()
