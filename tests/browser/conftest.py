@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from browser_support import ARGS, ARTIFACTS, CHROMIUM, FAKE, Server, serve_from_disk
+from make_fixtures import write_fixtures
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 
@@ -25,6 +26,12 @@ def chromium(playwright_session: Playwright) -> Iterator[Browser]:
                                                  headless=True)
     yield browser
     browser.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def board_fixtures() -> None:
+    """The engine-made `state` messages the board tests load, written afresh each run."""
+    write_fixtures()
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,6 @@
-"""Write the board fixtures the page's rendering tests load: `state` messages in the shape of
-docs/PROTOCOL.md, built from the engine after some seeded random plies.
+"""The board fixtures the page's rendering tests load: `state` messages as the server sends
+them (docs/PROTOCOL.md), built from seeded engine games.  The tests write them afresh into
+tests/browser/fixtures/ (not kept in git); to look at them by hand:
 
     .venv/bin/python tests/browser/make_fixtures.py
 """
@@ -11,62 +12,30 @@ import random
 from pathlib import Path
 from typing import Any
 
-from pegs.notation import SEAT_COLOURS, announce
-from pegs.rules import Action, GameState, Rules, geometry, view
+from pegs.notation import announce
+from pegs.rules import GameState, Rules, view
+from pegs.server import protocol
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
 
 
-def legal_entry(state: GameState, action: Action) -> dict[str, Any]:
-    """One `legal` entry: text, card, declared, decision, steps with owners, announcement."""
-    steps = []
-    for step in action.steps:
-        name, _, owner = step.src.partition("@")
-        seat = int(owner) if owner else state.turn
-        if "." in name:
-            pos = state.geo.parse(name)
-            seat = next((q for q, ps in enumerate(state.pegs) if pos in ps), seat)
-        steps.append({"seat": seat, "from": step.src, "to": step.dst, "op": step.op,
-                      "hit": step.hit})
-    return {"text": str(action), "card": action.card or None,
-            "declared": action.declared or None, "decision": action.decision or None,
-            "steps": steps, "announcement": announce(state, action)}
-
-
 def state_message(state: GameState, seat: int, last: dict[str, Any] | None) -> dict[str, Any]:
+    """The `state` message of ``seat``, its parts encoded by the server's own protocol
+    module (only the table's seats are made up)."""
     rules = state.rules
-    geo = geometry(rules)
-    v = view(state, seat)
-    players = rules.players
     return {
         "type": "state", "version": state.ply, "seat": seat,
         "table": {"code": "fixture0001", "status": "finished" if state.is_over() else "playing",
                   "host": 0, "hints": True,
                   "seats": [{"seat": p, "name": f"Player {p}" if p else "Ann",
                              "kind": "human" if p < 2 else "bot", "connected": True}
-                            for p in range(players)]},
-        "rules": rules.settings(),
-        "board": {"ring_size": geo.ring_size, "side_of": list(geo.side_of),
-                  "out_hole": [geo.name(p) for p in geo.out_hole],
-                  "door": [geo.name(p) for p in geo.door],
-                  "colours": [SEAT_COLOURS[p][0].lower() for p in range(players)],
-                  "letters": [SEAT_COLOURS[p][1] for p in range(players)]},
-        "view": {
-            "pegs": [[geo.name(p) for p in ps] for ps in v.pegs],
-            "hand": list(v.hand), "hand_sizes": list(v.hand_sizes),
-            "draw_pile_size": v.draw_pile_size, "discards": list(v.discards),
-            "hidden_discards": v.hidden_discards, "current_player": v.current_player,
-            "turn": v.turn, "ply": v.ply,
-            "outcome": None if v.outcome is None
-            else {"team": v.outcome.team, "seats": list(v.outcome.seats)},
-            "pending": None if v.pending is None
-            else {"declarer": v.pending.declarer, "action": str(v.pending.action),
-                  "asked": v.pending.asked, "chooser": v.pending.chooser,
-                  "victim": v.pending.victim},
-        },
-        "legal": [legal_entry(state, a) for a in state.legal_actions()]
+                            for p in range(rules.players)]},
+        "rules": protocol.rules_json(rules),
+        "board": protocol.board_json(rules),
+        "view": protocol.view_json(view(state, seat)),
+        "legal": protocol.legal_json(state, state.legal_actions())
         if seat == state.current_player and not state.is_over() else [],
         "last": last,
     }
@@ -120,17 +89,21 @@ CASES: dict[str, tuple[str, int, int, dict[str, Any]]] = {
 SPLITS = {"pegoo-4-split": ("pegoo", 4), "north-carolina-4-split": ("north-carolina", 4)}
 
 
-def main() -> None:
-    FIXTURES.mkdir(exist_ok=True)
+#: Every fixture's name.
+NAMES = sorted([*CASES, *SPLITS])
+
+
+def write_fixtures(folder: Path = FIXTURES) -> None:
+    """Write every fixture as ``folder/NAME.json``."""
+    folder.mkdir(exist_ok=True)
     for name, (preset, players, plies, settings) in CASES.items():
         message = played(preset, players, plies, seed=3, **settings)
-        (FIXTURES / f"{name}.json").write_text(json.dumps(message, indent=1) + "\n")
-        print(name, len(message["legal"]), "legal")
+        (folder / f"{name}.json").write_text(json.dumps(message, indent=1) + "\n")
     for name, (preset, players) in SPLITS.items():
         message = first_split(preset, players, seed=5)
-        (FIXTURES / f"{name}.json").write_text(json.dumps(message, indent=1) + "\n")
-        print(name, len(message["legal"]), "legal")
+        (folder / f"{name}.json").write_text(json.dumps(message, indent=1) + "\n")
 
 
 if __name__ == "__main__":
-    main()
+    write_fixtures()
+    print(f"wrote {len(NAMES)} fixtures to {FIXTURES}")

@@ -5,15 +5,12 @@ can be picked by card, peg and target, while nothing outside the legal list is o
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from browser_support import FAKE
+from make_fixtures import FIXTURES, NAMES
 from playwright.sync_api import Page
-
-FIXTURES = Path(__file__).parent / "fixtures"
-ALL = sorted(p.stem for p in FIXTURES.glob("*.json"))
 
 
 def load(name: str) -> dict[str, Any]:
@@ -27,12 +24,12 @@ def open_fixture(page: Page, name: str) -> None:
 
 
 def test_fixtures_cover_two_to_ten_seats() -> None:
-    seats = {load(n)["rules"]["players"] for n in ALL}
+    seats = {load(n)["rules"]["players"] for n in NAMES}
     assert seats >= {2, 3, 4, 5, 6, 8, 10}
 
 
 def test_every_hole_and_peg_is_drawn(static_page: Page) -> None:
-    for name in ALL:
+    for name in NAMES:
         msg = load(name)
         rules = msg["rules"]
         open_fixture(static_page, name)
