@@ -260,6 +260,12 @@ def test_finished_game_offers_record_and_replay(chromium: Browser, server: Serve
     assert starts and set(starts) == {"S"}
     page.click("#replay-next")
     expect(page.locator("#replay-position")).to_have_text(f"Move 1 of {actions}")
+    # the first move that moves a peg (a discard draws no arrow) is drawn as an arrow
+    log = server.api("GET", f"/api/tables/{code}/log")["log"]
+    first = next(i for i, e in enumerate(log, 1) if ">" in e["action"] or "<" in e["action"]
+                 or "~" in e["action"])
+    page.locator("#replay-slider").fill(str(first))
+    expect(page.locator("#replay-position")).to_have_text(f"Move {first} of {actions}")
     expect(page.locator("#board .last-arrow").first).to_be_attached()
     page.screenshot(path=str(artifacts / "replay.png"))
     page.click("#replay-close")

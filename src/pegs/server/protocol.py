@@ -12,8 +12,8 @@ from functools import lru_cache
 from typing import Any
 
 from ..hint import announce_any
-from ..notation import SEAT_COLOURS
-from ..rules import Action, GameState, Geometry, Rules, View, geometry
+from ..notation import SEAT_COLOURS, step_pegs
+from ..rules import Action, GameState, Rules, View, geometry
 from ..rules.view import HIDDEN
 
 #: Message codes of ``error`` replies.
@@ -88,22 +88,9 @@ def view_json(v: View) -> dict[str, Any]:
     }
 
 
-def _step_owner(geo: Geometry, state: GameState, text: str, mover: int) -> int:
-    name, _, owner = text.partition("@")
-    if owner:
-        return int(owner)
-    pos = geo.parse(name)
-    if 0 <= pos < geo.ring_size:
-        for q, pegs in enumerate(state.pegs):
-            if pos in pegs:
-                return q
-    return mover
-
-
 def action_json(state: GameState, action: Action) -> dict[str, Any]:
     """One legal action with its steps resolved to peg owners and its announcement."""
-    geo = state.geo
-    mover = state.turn
+    owners = [peg[0] for peg in step_pegs(state, action)]
     return {
         "text": str(action),
         "card": action.card or None,
@@ -111,9 +98,9 @@ def action_json(state: GameState, action: Action) -> dict[str, Any]:
         "decision": action.decision or None,
         "discard": action.discard,
         "steps": [
-            {"seat": _step_owner(geo, state, s.src, mover), "from": s.src.partition("@")[0],
-             "to": s.dst.partition("@")[0], "op": s.op, "hit": s.hit}
-            for s in action.steps
+            {"seat": owner, "from": s.src.partition("@")[0], "to": s.dst.partition("@")[0],
+             "op": s.op, "hit": s.hit}
+            for s, owner in zip(action.steps, owners, strict=True)
         ],
         "announcement": announce_any(state, action),
     }
