@@ -12,13 +12,15 @@ from make_fixtures import write_fixtures
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 
-@pytest.fixture(scope="session")
+# Playwright's sync API runs an event loop in this thread while it is open: it is opened per
+# module, so that it is closed again before tests elsewhere start loops of their own.
+@pytest.fixture(scope="module")
 def playwright_session() -> Iterator[Playwright]:
     with sync_playwright() as pw:
         yield pw
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium(playwright_session: Playwright) -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run scripts/setup.sh (Debian's chromium package)")
