@@ -4,6 +4,7 @@ records, and the error format."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -70,6 +71,17 @@ def test_bad_json_and_unknown_paths_answer_json_errors(client: TestClient) -> No
     assert error_of(client.get("/api/nothing-here"))[:2] == (404, "not_found")
     huge = {"preset": "pegoo", "name": "A", "settings": {"x": "y" * 70000}}
     assert error_of(client.post("/api/tables", json=huge))[:2] == (413, "too_large")
+
+    def chunks() -> Iterator[bytes]:  # sent chunked: no Content-Length to go by
+        yield b'{"preset": "pegoo", "name": "A", "settings": {"x": "'
+        yield from (b"y" * 1000 for _ in range(70))
+        yield b'"}}'
+
+    r = client.post("/api/tables", content=chunks(),
+                    headers={"content-type": "application/json"})
+    assert "content-length" not in r.request.headers
+    assert error_of(r)[:2] == (413, "too_large")
+    assert client.get("/api/tables").json() == {"tables": []}
 
 
 def test_open_tables_list_only_waiting_tables_with_a_free_seat(client: TestClient) -> None:

@@ -5,16 +5,17 @@ from __future__ import annotations
 import logging
 import mimetypes
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import platformdirs
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import api, ws
 from .hub import Hub
@@ -42,6 +43,46 @@ def default_database_url() -> str:
     folder = data_dir()
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'pegs.db'}"
+
+
+class BodyTooLarge(HTTPException):
+    """A request body went over the limit while it was being read (an HTTP error, so the
+    body parser passes it on as it is)."""
+
+    def __init__(self) -> None:
+        super().__init__(413)
+
+
+class BodyLimit:
+    """Refuses request bodies over ``max_body`` bytes: at once by their Content-Length, and
+    by counting the bytes as they arrive (a chunked body announces no length)."""
+
+    def __init__(self, app: ASGIApp, max_body: int) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length", b"0")
+        if not length.isdigit() or int(length) > self.max_body:
+            response = _error(413, "too_large",
+                              f"request bodies are at most {self.max_body} bytes")
+            await response(scope, receive, send)
+            return
+        received = 0
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_body:
+                    raise BodyTooLarge
+            return message
+
+        await self.app(scope, counted, send)
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -93,14 +134,11 @@ def create_app(
     )
 
     max_body = (limits or Limits()).max_body_bytes
+    app.add_middleware(BodyLimit, max_body=max_body)
 
-    @app.middleware("http")
-    async def body_limit(request: Request, call_next: Callable[[Request], Awaitable[Response]],
-                         ) -> Response:
-        size = request.headers.get("content-length", "0")
-        if not size.isdigit() or int(size) > max_body:
-            return _error(413, "too_large", f"request bodies are at most {max_body} bytes")
-        return await call_next(request)
+    @app.exception_handler(BodyTooLarge)
+    async def too_large(_request: Request, _e: BodyTooLarge) -> JSONResponse:
+        return _error(413, "too_large", f"request bodies are at most {max_body} bytes")
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, e: TableError) -> JSONResponse:
