@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import inspect
 import random
-import sys
 from collections.abc import Callable
 
 import pytest
@@ -130,16 +129,6 @@ def test_heuristic_rollouts() -> None:
     state = _random_position(PEGOO, 6, 20)
     bot = IsmctsBot(seed=0, iterations=10, rollout="heuristic", rollout_depth=3)
     assert bot.rollout == "heuristic"
-    assert _choose(bot, state) in state.legal_actions()
-
-
-def test_random_rollouts_when_the_heuristic_bot_is_missing(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "pegs.bots.heuristic", None)  # import fails
-    with pytest.warns(RuntimeWarning, match="heuristic"):
-        bot = IsmctsBot(seed=0, iterations=10, rollout="heuristic", rollout_depth=3)
-    assert bot.rollout == "random"
-    state = _random_position(PEGOO, 6, 20)
     assert _choose(bot, state) in state.legal_actions()
 
 

@@ -55,7 +55,6 @@ from __future__ import annotations
 import math
 import random
 import time
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -63,7 +62,7 @@ from ..rules import Action, Outcome, Rules, View, determinize, geometry
 from ..rules.board import START
 from ..rules.board_work import Pegs
 from ..rules.view import view as view_of
-from .heuristic import Evaluator, Weights
+from .heuristic import Evaluator, HeuristicBot, Weights
 from .random_bot import DEFAULT_DOUBT_RATE, random_action
 
 #: Iterations per decision when neither ``iterations`` nor ``seconds`` is given.
@@ -223,7 +222,7 @@ class IsmctsBot:
     the same views and count)
     and/or ``seconds`` (wall clock) bound each decision, whichever ends first; with neither
     it runs :data:`DEFAULT_ITERATIONS`.  ``rollout`` is ``"random"`` or ``"heuristic"``
-    (the heuristic bot, or random if that bot is not available).  ``rollout_depth`` caps
+    (the heuristic bot plays the rollouts).  ``rollout_depth`` caps
     the actions of a rollout (``None``: play to the end); ``exploration`` is the UCB1
     constant; ``widening`` the progressive widening factor (``None``: no limit);
     ``discount`` (at most 1) weighs a result reached ``k`` actions below the root by
@@ -278,9 +277,7 @@ class IsmctsBot:
         self.rollout = rollout
         self._policy: Callable[[View, Sequence[Action]], Action] | None = None
         if rollout == "heuristic":
-            self._policy = _heuristic_policy(seed)
-            if self._policy is None:
-                self.rollout = "random"
+            self._policy = HeuristicBot(seed).choose
         #: Iterations run by the last :meth:`choose` (0 when it had a single choice).
         self.last_iterations = 0
         #: The last root's children: action -> (visits, mean reward), for inspection.
@@ -434,16 +431,3 @@ def _untried(rng: random.Random, legal: Sequence[Action],
             return a
     left = [a for a in legal if (mover, a) not in children]
     return left[rng.randrange(len(left))] if left else None
-
-
-def _heuristic_policy(seed: int) -> Callable[[View, Sequence[Action]], Action] | None:
-    """The heuristic bot's ``choose`` for rollouts, or None (with a warning) if there is none."""
-    try:
-        from .heuristic import HeuristicBot  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        warnings.warn("pegs.bots.heuristic is not available; ISMCTS rolls out at random",
-                      RuntimeWarning, stacklevel=3)
-        return None
-    bot = HeuristicBot(seed)
-    choose: Callable[[View, Sequence[Action]], Action] = bot.choose
-    return choose
