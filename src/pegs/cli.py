@@ -207,6 +207,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
+    from .tui.launch import DESCRIPTION, EXAMPLES, add_play_options
+
+    p = sub.add_parser("play", help="play a game in the terminal against bots or friends",
+                       description=DESCRIPTION, epilog=EXAMPLES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_table_options(p)
+    add_play_options(p)
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser(
+        "serve", help="run the online game server (HTTP API, WebSockets, the page)",
+        description="Hosts tables for online play.  Games are stored in a database (by "
+                    "default SQLite in the user's data folder, or PEGS_DATA_DIR) and resumed "
+                    "after a restart.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--database-url", default=None, metavar="URL",
+                   help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db "
+                        "(default: PEGS_DATABASE_URL, else SQLite in the data folder)")
+    p.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
+                   help="pause before each bot move (default 0.5)")
+    p.add_argument("--hint-seconds", type=float, default=1.0, metavar="SECONDS",
+                   help="search time of a hint (default 1)")
+    p.set_defaults(func=cmd_serve)
+
     p = sub.add_parser("demo", help="play a whole seeded game between random bots")
     _add_table_options(p)
     p.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
@@ -274,31 +300,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"seconds of search for the ismcts bot (default {DEFAULT_SECONDS:g})")
     p.set_defaults(func=cmd_hint)
 
-    from .tui.launch import DESCRIPTION, EXAMPLES, add_play_options
-
-    p = sub.add_parser("play", help="play a game in the terminal against bots or friends",
-                       description=DESCRIPTION, epilog=EXAMPLES,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    _add_table_options(p)
-    add_play_options(p)
-    p.set_defaults(func=cmd_play)
-
-    p = sub.add_parser(
-        "serve", help="run the online game server (HTTP API, WebSockets, the page)",
-        description="Hosts tables for online play.  Games are stored in a database (by "
-                    "default SQLite in the user's data folder, or PEGS_DATA_DIR) and resumed "
-                    "after a restart.",
-    )
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--database-url", default=None, metavar="URL",
-                   help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db "
-                        "(default: PEGS_DATABASE_URL, else SQLite in the data folder)")
-    p.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
-                   help="pause before each bot move (default 0.5)")
-    p.add_argument("--hint-seconds", type=float, default=1.0, metavar="SECONDS",
-                   help="search time of a hint (default 1)")
-    p.set_defaults(func=cmd_serve)
     return parser
 
 
