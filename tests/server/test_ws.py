@@ -4,6 +4,7 @@ stand-in bots, hints, limits and no stack traces."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -334,3 +335,39 @@ def test_a_failed_write_changes_nothing_and_a_lost_answer_loses_nothing(
         await ann.close()
 
     run(scenario())
+
+
+def test_a_table_takes_a_bounded_number_of_connections(database_url: str) -> None:
+    live = LiveServer(database_url, Limits(messages_per_second=1000, burst=1000,
+                                           max_spectators=2, max_seat_connections=1))
+    try:
+        code, tokens = two_players(live)
+
+        async def scenario() -> None:
+            ann = await Client.open(live.ws, code, tokens[0])
+            watchers = [await Client.open(live.ws, code, None) for _ in range(2)]
+            for c in (ann, *watchers):
+                await c.until("state")
+            for token in (tokens[0], None):  # a second tab of Ann's seat; a third watcher
+                extra = await Client.open(live.ws, code, token)
+                error = await extra.until("error")
+                assert error["code"] == "full" and "at most" in error["message"]
+                await extra.close()
+            other = await Client.open(live.ws, code, tokens[1])  # another seat still joins
+            await other.until("state")
+            await watchers[0].close()
+            for _ in range(50):  # a freed place is taken again, once the server sees it free
+                again = await Client.open(live.ws, code, None)
+                first = json.loads(await asyncio.wait_for(again.ws.recv(), 10))
+                if first["type"] == "state":
+                    break
+                assert first["code"] == "full"
+                await again.close()
+                await asyncio.sleep(0.1)
+            assert first["type"] == "state"
+            for c in (ann, watchers[1], other, again):
+                await c.close()
+
+        run(scenario())
+    finally:
+        live.stop()

@@ -19,6 +19,8 @@ class Limits:
     burst: int = 40
     hello_seconds: float = 10.0
     max_tables: int = 10000
+    max_spectators: int = 50  # watching connections per table
+    max_seat_connections: int = 4  # connections per seat (tabs, devices)
     outbox_size: int = 256
 
 

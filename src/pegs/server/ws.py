@@ -99,11 +99,16 @@ async def _hello(ws: WebSocket, hub: Hub, code: str) -> tuple[Room, int] | None:
             raise Refused(protocol.error("malformed", 'the first message must be a "hello"'))
         room = await hub.room(code)
         if data.get("spectator") is True:
-            return room, -1
-        token = data.get("token")
-        seat = room.seat_of(token) if isinstance(token, str) and token else None
-        if seat is None:
-            raise Refused(protocol.error("bad_token", "that token holds no seat at this table"))
+            seat, most, who = -1, limits.max_spectators, "spectators"
+        else:
+            token = data.get("token")
+            found = room.seat_of(token) if isinstance(token, str) and token else None
+            if found is None:
+                raise Refused(protocol.error("bad_token",
+                                             "that token holds no seat at this table"))
+            seat, most, who = found, limits.max_seat_connections, "connections for one seat"
+        if sum(1 for c in room.conns if c.seat == seat and not c.closed) >= most:
+            raise Refused(protocol.error("full", f"this table takes at most {most} {who}"))
         return room, seat
     except TimeoutError:
         refusal = protocol.error("malformed", "no hello in time")
