@@ -7,14 +7,14 @@ import random
 import pytest
 
 from helpers import position
-from pegs.notation import CARD_WORDS
+from pegs.notation import CARD_WORDS, announce
 from pegs.rules import Action, GameState, Rules
-from pegs.tui.choose import DISCARD, Picker, move_words
+from pegs.tui.choose import DISCARD, Picker
 
 
 def picker_for(state: GameState) -> Picker:
     return Picker.build(state.legal_actions(), state.geo, state.pegs, state.turn,
-                        lambda a: str(a) if a.decision else move_words(state, a))
+                        lambda a: str(a) if a.decision else announce(state, a))
 
 
 def walk(picker: Picker) -> set[str]:

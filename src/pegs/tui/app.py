@@ -23,10 +23,10 @@ from textual.widgets.option_list import Option
 from ..cue import cue_card
 from ..hint import HintError
 from ..hint import choose as hint_choose
-from ..notation import CARD_WORDS, SEAT_COLOURS, seat_name
+from ..notation import CARD_WORDS, SEAT_COLOURS, announce, seat_name
 from ..rules import PRESET_TITLES, Action, IllegalActionError, NotationError, View
 from .board import LEGEND, render, seat_style
-from .choose import Choice, Picker, move_words, peg_label
+from .choose import Choice, Picker, peg_label
 from .screens import CoverScreen, TextScreen
 from .session import Session, SetupError
 
@@ -239,7 +239,7 @@ class PegsApp(App[None]):
             pos = state.geo.parse(action.decision[5:])
             owner = next(s for s, pegs in enumerate(state.pegs) if pos in pegs)
             return f"Send the {peg_label(state.geo, (owner, pos))} back to START"
-        return move_words(state, action)
+        return announce(state, action)
 
     def tell(self, text: str, error: bool = False) -> None:
         message = self.message_view

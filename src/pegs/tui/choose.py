@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import permutations
 
-from ..notation import CARD_WORDS, NUMBER_WORDS, SEAT_COLOURS, announce
-from ..rules import RANKS, Action, GameState, Geometry
+from ..notation import CARD_WORDS, NUMBER_WORDS, SEAT_COLOURS
+from ..rules import RANKS, Action, Geometry
 from ..rules.board import START
 
 LEVELS = ("card", "declare", "peg", "second", "move")
@@ -42,15 +42,6 @@ class Choice:
     label: str
     spot: Spot | None = None
     targets: tuple[Spot, ...] = ()
-
-
-def move_words(state: GameState, action: Action) -> str:
-    """The announcement of a move, or its notation when the announcement cannot be made
-    (a split whose second peg is only there after the first step's hit)."""
-    try:
-        return announce(state, action)
-    except (IndexError, KeyError, ValueError):
-        return str(action)
 
 
 def owner_and_position(geo: Geometry, pegs: Sequence[Sequence[int]], mover: int,

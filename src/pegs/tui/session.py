@@ -18,10 +18,9 @@ from typing import Any
 import platformdirs
 
 from ..bots import Bot, make_bot
-from ..notation import seat_name
+from ..notation import announce, seat_name
 from ..record import Record, RecordError, load
 from ..rules import Action, GameState, Rules, View, view
-from .choose import move_words
 
 HUMAN = "human"
 #: Bot strength words and the bots they stand for.
@@ -162,7 +161,7 @@ class Session:
         """
         before = self.state
         action = before.canonical(action)
-        words = f"{seat_name(before.current_player)}: {move_words(before, action)}"
+        words = f"{seat_name(before.current_player)}: {announce(before, action)}"
         self.state = before.apply(action)
         self.actions.append(action)
         self.recent = [*self.recent[1 - RECENT:], words]
