@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from pegs.rules import IMPLEMENTED, GameState, Rules, RulesError, geometry
+from pegs.rules import IMPLEMENTED, Action, GameState, Rules, RulesError, geometry
 from pegs.rules.board import START
 
 Pegs = tuple[tuple[int, ...], ...]
@@ -62,6 +62,16 @@ def position(
         rules, layout(rules, spec), to_move, list(hand),
         stuck_turns=stuck_turns, first_turn=first_turn,
     )
+
+
+def ten_through_a_door() -> tuple[GameState, Action]:
+    """North Carolina: seat 2 moves seat 3's peg back nine onto seat 0's peg at 0.16, which
+    goes to its door 3.18 (where nobody stood); the ten's second part moves that peg one
+    hole on, into its home."""
+    nc = Rules.preset("north-carolina", players=4)
+    state = position(nc, {0: ["0.16"], 1: ["0.5", "0.18"], 2: ["2.1"], 3: ["1.7"]}, ["10"],
+                     to_move=2)
+    return state, Action.parse("10: 1.7<0.16x, 3.18>H1@0")
 
 
 def names(state: GameState, pegs: Pegs | None = None) -> dict[int, list[str]]:

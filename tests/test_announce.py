@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from helpers import position
+from helpers import position, ten_through_a_door
 from pegs.notation import announce, seat_name
 from pegs.rules import Action, IllegalActionError, Rules
 
@@ -125,11 +125,6 @@ def test_seat_names_carry_colour_and_letter() -> None:
 
 
 def test_ten_whose_second_peg_was_sent_to_its_door_by_the_first() -> None:
-    # North Carolina: seat 2 moves seat 3's peg back nine onto seat 0's peg at 0.16, which
-    # goes to its door 3.18; the second part then moves that peg one hole on, into its home.
-    nc = Rules.preset("north-carolina", players=4)
-    st = position(nc, {0: ["0.16"], 1: ["0.5", "0.18"], 2: ["2.1"], 3: ["1.7"]}, ["10"],
-                  to_move=2)
-    action = Action.parse("10: 1.7<0.16x, 3.18>H1@0")
+    st, action = ten_through_a_door()
     assert action in st.legal_actions()
     assert announce(st, action) == "Ten. 7 back nine to 16 and 18 forward one to 19. 16 to 18."
