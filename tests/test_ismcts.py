@@ -11,7 +11,14 @@ import pytest
 
 from helpers import PRESETS_UNDER_TEST, position, table
 from pegs.bots import RandomBot, ismcts, make_bot
-from pegs.bots.ismcts import IsmctsBot, discounted, outcome_rewards, progress_rewards
+from pegs.bots.heuristic import HeuristicBot
+from pegs.bots.ismcts import (
+    IsmctsBot,
+    discounted,
+    heuristic_rewards,
+    outcome_rewards,
+    progress_rewards,
+)
 from pegs.rules import Action, GameState, Outcome, Rules, View, determinize, view
 
 PEGOO = Rules.preset("pegoo")  # 4 seats in two teams: seats 0 and 2 against 1 and 3
@@ -263,3 +270,51 @@ def test_sanity_against_random_play() -> None:
         state = state.apply(action)
     r = progress_rewards(PEGOO, state.pegs)
     assert r[0] >= r[1]
+
+
+# --- the heuristic's help and the budget -----------------------------------------------------
+
+
+def test_prior_tries_the_heuristic_choice_first() -> None:
+    for seed in range(5):
+        state = _random_position(PEGOO, seed, 30, lambda s: len(s.legal_actions()) > 4)
+        seen, legal = view(state, state.current_player), state.legal_actions()
+        scores = HeuristicBot(seed=seed).play_scores(seen, legal)
+        assert scores is not None
+        best = max(scores)
+        action = IsmctsBot(seed=seed, iterations=1, prior=10).choose(seen, legal)
+        assert scores[list(legal).index(action)] == best
+
+
+def test_search_stops_once_the_choice_cannot_change() -> None:
+    st = position(PEGOO, {0: ["H2", "H3", "H4", "3.20"], 2: ["H1", "H2", "H3", "H4"],
+                          1: ["1.3", "2.8"], 3: ["3.11"]}, ["A", "5", "8", "K", "Q"])
+    bot = IsmctsBot(seed=1, iterations=20_000)
+    assert _choose(bot, st) in _winning(st, 0)
+    assert bot.last_iterations < 20_000
+    visits = sorted((v for v, _ in bot.last_stats.values()), reverse=True)
+    assert visits[0] - visits[1] > 20_000 - bot.last_iterations
+
+
+def test_cpu_clock_budget() -> None:
+    state = _random_position(PEGOO, 4, 30)
+    bot = IsmctsBot(seed=0, seconds=0.05, clock="cpu")
+    assert _choose(bot, state) in state.legal_actions()
+    assert bot.last_iterations >= 1
+
+
+@pytest.mark.parametrize("option", [{"clock": "sundial"}, {"prior": -1.0}, {"keep": -0.5}])
+def test_bad_options_are_refused(option: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        IsmctsBot(**option)  # type: ignore[arg-type]
+
+
+def test_leaf_score_counts_the_hands_with_keep() -> None:
+    pegs = position(PEGOO, {0: ["1.10"], 1: ["2.10"], 2: ["3.10"], 3: ["0.10"]}, ["A"]).pegs
+    even = heuristic_rewards(PEGOO, pegs, [["3"]] * 4)
+    assert even == pytest.approx((0.5,) * 4)
+    jokers = [["Joker", "3"], ["3"], ["3"], ["3"]]
+    assert heuristic_rewards(PEGOO, pegs, jokers)[0] > 0.5
+    sevens = [["7", "8"], ["3", "5"], ["7", "8"], ["3", "5"]]  # cards worth keeping
+    assert heuristic_rewards(PEGOO, pegs, sevens) == pytest.approx((0.5,) * 4)
+    assert heuristic_rewards(PEGOO, pegs, sevens, keep=1.0)[0] > 0.5

@@ -246,7 +246,10 @@ def test_plot_writes_a_png(six: tuple[Path, subprocess.CompletedProcess[str]],
     assert bad.returncode == 2 and "no such folder" in bad.stderr
 
 
-def test_ctrl_c_stops_the_workers_and_keeps_finished_games(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", ["ctrl-c", "kill"])
+def test_stopping_a_run_stops_the_workers_and_keeps_finished_games(
+        tmp_path: Path, stop: str) -> None:
+    """Ctrl-C reaches the whole process group; ``kill`` (SIGTERM) only the parent."""
     out = tmp_path / "r.jsonl"
     proc = subprocess.Popen(
         [sys.executable, "-m", "pegs.cli", "simulate", *BASIC, "--games", "400", "--jobs", "2",
@@ -259,7 +262,10 @@ def test_ctrl_c_stops_the_workers_and_keeps_finished_games(tmp_path: Path) -> No
             not out.exists() or out.read_text().count("\n") < 2
         ):
             time.sleep(0.05)
-        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+        if stop == "ctrl-c":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, signal.SIGTERM)
         stdout, stderr = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:

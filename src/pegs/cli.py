@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -118,6 +119,10 @@ def cmd_conformance(args: argparse.Namespace) -> int:
     return 0 if results and passed == len(results) else 1
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
@@ -148,6 +153,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
         progress = sim_run.Progress(args.games, quiet=args.quiet)
         out = Path(args.out) if args.out else None
+        signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops a run like Ctrl-C
         result = sim_run.simulate(config, out, args.jobs, progress, started)
     except sim_run.SimulationError as e:
         print(f"pegs: {e}", file=sys.stderr)

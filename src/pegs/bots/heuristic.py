@@ -400,46 +400,65 @@ def quick_result(rules: Rules, pegs: Pegs, mover: int, action: Action) -> Pegs |
 
 def endgame(view: View) -> bool:
     """Is the viewing seat's team (or an opponent) close to winning?"""
-    geo = geometry(view.rules)
+    return near_end(view.rules, view.pegs, view.seat)
+
+
+def near_end(rules: Rules, pegs: Pegs, seat: int) -> bool:
+    """Is ``seat``'s team (or an opponent) close to winning in this layout?"""
+    geo = geometry(rules)
     ring = geo.ring_size
 
     def left(seats: Sequence[int]) -> int:
-        return sum(1 for q in seats for p in view.pegs[q] if p < ring)
+        return sum(1 for q in seats for p in pegs[q] if p < ring)
 
-    team = geo.team_seats[view.seat]
+    team = geo.team_seats[seat]
     if left(team) <= len(team):
         return True
-    opponents = [q for q in range(geo.players) if geo.opponent[view.seat][q]]
+    opponents = [q for q in range(geo.players) if geo.opponent[seat][q]]
     return any(left(geo.team_seats[q]) <= 1 for q in opponents)
 
 
 def keep_values(view: View, weights: Weights) -> dict[str, float]:
     """What each card of the hand is worth keeping (the cost of playing or discarding it)."""
-    geo = geometry(view.rules)
+    return hand_values(view.rules, view.pegs, view.seat, view.hand, weights)
+
+
+def hand_values(rules: Rules, pegs: Pegs, seat: int, hand: Sequence[str],
+                weights: Weights) -> dict[str, float]:
+    """What each card of ``seat``'s ``hand`` is worth keeping in this layout."""
+    geo = geometry(rules)
     ring = geo.ring_size
-    seats = controlled(geo, view.pegs, view.seat) or (view.seat,)
-    start = any(START in view.pegs[q] for q in seats)
+    seats = controlled(geo, pegs, seat) or (seat,)
+    start = any(START in pegs[q] for q in seats)
     near = False
     for q in seats:
         door = geo.door[q]
-        for p in view.pegs[q]:
+        for p in pegs[q]:
             on_ring_near = 0 <= p < ring and (door - p) % ring <= 8
-            if on_ring_near or (p >= ring and view.pegs[q] != geo.all_home):
+            if on_ring_near or (p >= ring and pegs[q] != geo.all_home):
                 near = True
-    counts = Counter(view.hand)
+    counts = Counter(hand)
+    plans = tables(rules).plans
     values: dict[str, float] = {}
     for card, n in counts.items():
         v = _CARD_BASE.get(card, 1.0)
         if card == "Joker":
-            v = weights.joker_endgame if endgame(view) else weights.joker_keep
+            v = weights.joker_endgame if near_end(rules, pegs, seat) else weights.joker_keep
         if start and card in _COME_OUT:
             v += weights.come_out_keep
         if near and card in _SMALL:
             v += weights.small_keep
-        if tables(view.rules).plans[card].split == 10:  # the North Carolina ten
+        if plans[card].split == 10:  # the North Carolina ten
             v += 2.0
         values[card] = v if n == 1 else v * 0.6
     return values
+
+
+def hand_worth(rules: Rules, pegs: Pegs, seat: int, hand: Sequence[str],
+               weights: Weights) -> float:
+    """The sum of :func:`hand_values` over every card of the hand (copies included)."""
+    values = hand_values(rules, pegs, seat, hand, weights)
+    return sum(values[card] for card in hand)
 
 
 # --- Bluffing Joker decisions --------------------------------------------------------------
@@ -556,8 +575,25 @@ class HeuristicBot:
         top = [c for c in scored if c.score >= best - 1e-9]
         return top[0] if len(top) == 1 else top[self.rng.randrange(len(top))]
 
+    def play_scores(self, view: View, legal: Sequence[Action]) -> list[float] | None:
+        """The score of each legal action (higher is better), or None when the decision is
+        not a card play (a doubt, or the peg to send back)."""
+        if not legal or legal[0].decision or (len(legal) == 2 and legal[0] == DOUBT
+                                               and legal[1] == PASS):
+            return None
+        ev = Evaluator(view.rules, view.seat, self.weights, view.pegs)
+        return self._scores(view, legal, Results(view, self._sample_rng), ev)[0]
+
     def _best_play(self, view: View, legal: Sequence[Action], results: Results,
                    ev: Evaluator) -> Choice:
+        scores, afters = self._scores(view, legal, results, ev)
+        best = max(scores)
+        top = [i for i, v in enumerate(scores) if v >= best - 1e-9]
+        i = top[0] if len(top) == 1 else top[self.rng.randrange(len(top))]
+        return Choice(legal[i], afters[i], scores[i])
+
+    def _scores(self, view: View, legal: Sequence[Action], results: Results,
+                ev: Evaluator) -> tuple[list[float], list[Pegs]]:
         w = self.weights
         keep = keep_values(view, w)
         geo = ev.geo
@@ -599,10 +635,7 @@ class HeuristicBot:
             for i, a in enumerate(legal):
                 if a.card != a.declared and afters[i] in true_moves:
                     scores[i] = -math.inf
-        best = max(scores)
-        top = [i for i, v in enumerate(scores) if v >= best - 1e-9]
-        i = top[0] if len(top) == 1 else top[self.rng.randrange(len(top))]
-        return Choice(legal[i], afters[i], scores[i])
+        return scores, afters
 
     def _send(self, view: View, legal: Sequence[Action], results: Results,
               ev: Evaluator) -> Choice:

@@ -62,7 +62,7 @@ from ..rules import Action, Outcome, Rules, View, determinize, geometry
 from ..rules.board import START
 from ..rules.board_work import Pegs
 from ..rules.view import view as view_of
-from .heuristic import Evaluator, HeuristicBot, Weights
+from .heuristic import Evaluator, HeuristicBot, Weights, hand_worth
 from .random_bot import DEFAULT_DOUBT_RATE, random_action
 
 #: Iterations per decision when neither ``iterations`` nor ``seconds`` is given.
@@ -85,6 +85,11 @@ PROGRESS_SHARPNESS = 8.0
 HEURISTIC_SCALE = 40.0
 #: Holes of worth of a joker held, in the heuristic leaf score.
 JOKER_WORTH = 15.0
+#: Holes of heuristic score per unit of reward in the root prior (about the slope of the
+#: two-team leaf score at an even position, ``4 * HEURISTIC_SCALE``).
+PRIOR_HOLES = 4 * HEURISTIC_SCALE
+#: Iterations between two checks whether the leading root child can still be overtaken.
+_STOP_CHECK = 32
 #: Random picks tried for an untried action before the whole legal list is scanned.
 _UNTRIED_PROBES = 8
 
@@ -176,13 +181,16 @@ def progress_rewards(rules: Rules, pegs: Pegs, sharpness: float = PROGRESS_SHARP
 
 
 def heuristic_rewards(rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]] = (),
-                      scale: float = HEURISTIC_SCALE) -> Rewards:
+                      scale: float = HEURISTIC_SCALE, keep: float = 0.0) -> Rewards:
     """A club player's score of an unfinished position, one reward in ``[0, 1]`` per seat.
 
     Each team's worth is the heuristic bot's evaluation of its own pegs (progress, home
     binding, pegs out) less the danger its ring pegs are in
     (:class:`pegs.bots.heuristic.Evaluator`); the teams' rewards are a softmax of those
-    worths over ``scale`` holes, so they sum to 1 like win chances.
+    worths over ``scale`` holes, so they sum to 1 like win chances.  The cards in the
+    ``hands`` count too: each joker :data:`JOKER_WORTH` holes, or with ``keep`` every card
+    ``keep`` times what the heuristic bot would pay to keep it
+    (:func:`pegs.bots.heuristic.hand_worth`).
     """
     geo = geometry(rules)
     weights = Weights()
@@ -193,7 +201,10 @@ def heuristic_rewards(rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]] =
             ev = Evaluator(rules, seat, weights, pegs)
             worth[team] = ev.team_value(pegs, ev.team) - ev.danger(pegs)
     for seat, hand in enumerate(hands):
-        worth[geo.team_of[seat]] += JOKER_WORTH * hand.count("Joker")
+        if keep:
+            worth[geo.team_of[seat]] += keep * hand_worth(rules, pegs, seat, hand, weights)
+        else:
+            worth[geo.team_of[seat]] += JOKER_WORTH * hand.count("Joker")
     top = max(worth.values())
     weight = {t: math.exp((w - top) / scale) for t, w in worth.items()}
     norm = sum(weight.values())
@@ -230,7 +241,12 @@ class IsmctsBot:
     ``doubt_rate`` is the rollouts' chance of doubting a Bluffing Joker declaration;
     ``sharpness`` that of the progress score (:data:`PROGRESS_SHARPNESS`); ``leaf`` scores
     unfinished positions by ``"progress"`` (:func:`progress_rewards`) or by the heuristic
-    bot's evaluation (``"heuristic"``, :func:`heuristic_rewards`).
+    bot's evaluation (``"heuristic"``, :func:`heuristic_rewards`).  ``prior`` gives the
+    heuristic bot's opinion of each root action the weight of that many visits (progressive
+    bias; 0: none); ``keep`` values the cards in the hands in the leaf score (see
+    :func:`heuristic_rewards`); ``clock`` measures ``seconds`` as ``"wall"`` time or as the
+    process's ``"cpu"`` time (for simulations sharing a machine).  The search stops early
+    once no other root action can catch up with the most visited one.
     """
 
     name = "ismcts"
@@ -248,6 +264,9 @@ class IsmctsBot:
         doubt_rate: float = DEFAULT_DOUBT_RATE,
         sharpness: float = PROGRESS_SHARPNESS,
         leaf: str = "heuristic",
+        prior: float = 0.0,
+        keep: float = 0.0,
+        clock: str = "wall",
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be 1 or more, not {iterations}")
@@ -259,6 +278,10 @@ class IsmctsBot:
             raise ValueError(f"leaf must be 'progress' or 'heuristic', not {leaf!r}")
         if not 0 < discount <= 1:
             raise ValueError(f"discount must be in (0, 1], not {discount}")
+        if clock not in ("wall", "cpu"):
+            raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
+        if prior < 0 or keep < 0:
+            raise ValueError(f"prior and keep must be 0 or more, not {prior} and {keep}")
         if rollout_depth is not None and rollout_depth < 0:
             raise ValueError(f"rollout_depth must be 0 or more, not {rollout_depth}")
         self.seed = seed
@@ -275,9 +298,15 @@ class IsmctsBot:
         self.sharpness = sharpness
         self.leaf = leaf
         self.rollout = rollout
+        self.prior = prior
+        self._now = time.perf_counter if clock == "wall" else time.process_time
+        self.keep = keep
+        self._heuristic = HeuristicBot(seed)
+        #: The root's heuristic opinions of the current decision (see :meth:`_root_bias`).
+        self._bias: dict[Action, float] = {}
         self._policy: Callable[[View, Sequence[Action]], Action] | None = None
         if rollout == "heuristic":
-            self._policy = HeuristicBot(seed).choose
+            self._policy = self._heuristic.choose
         #: Iterations run by the last :meth:`choose` (0 when it had a single choice).
         self.last_iterations = 0
         #: The last root's children: action -> (visits, mean reward), for inspection.
@@ -295,7 +324,9 @@ class IsmctsBot:
             raise ValueError(f"seat {view.seat} is not the seat to act ({view.current_player})")
         root = Node()
         order: list[Action] | None = None
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        started = self._now()
+        deadline = None if self.seconds is None else started + self.seconds
+        self._bias = self._root_bias(view, legal)
         done = 0
         while True:
             state = determinize.sample_state(view, self.rng)
@@ -305,10 +336,39 @@ class IsmctsBot:
             done += 1
             if self.iterations is not None and done >= self.iterations:
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None and self._now() >= deadline:
+                break
+            if done % _STOP_CHECK == 0 and self._settled(root, view.seat, done, started,
+                                                          deadline):
                 break
         self.last_iterations = done
         return self._best(root, view.seat, legal)
+
+    def _settled(self, root: Node, seat: int, done: int, started: float,
+                 deadline: float | None) -> bool:
+        """Can no other root child reach the leader's visits in the iterations left?  The
+        choice (by visits) is then already made, so the search stops early."""
+        left = math.inf
+        if self.iterations is not None:
+            left = self.iterations - done
+        if deadline is not None:
+            now = self._now()
+            left = min(left, done / max(now - started, 1e-9) * (deadline - now))
+        visits = sorted((c.visits for (m, _), c in root.children.items() if m == seat),
+                        reverse=True)
+        return len(visits) > 1 and visits[0] - visits[1] > left
+
+    def _root_bias(self, view: View, legal: Sequence[Action]) -> dict[Action, float]:
+        """Per root action, the heuristic bot's opinion of it against its best, in reward
+        units (0 for its choice, negative for the others); empty without ``prior``."""
+        if not self.prior:
+            return {}
+        scores = self._heuristic.play_scores(view, legal)
+        if scores is None:
+            return {}
+        best = max(scores)
+        return {a: max(-1.0, (v - best) / PRIOR_HOLES) for a, v in zip(legal, scores,
+                                                                      strict=True)}
 
     def _best(self, root: Node, seat: int, legal: Sequence[Action]) -> Action:
         stats = {a: root.children[(m, a)] for m, a in root.children if m == seat}
@@ -320,9 +380,14 @@ class IsmctsBot:
         return next(a for a, c in stats.items() if c is best)
 
     def _root_order(self, state: _Game, legal: Sequence[Action]) -> list[Action]:
-        """The root's actions, best progress of the seat's team first (ties at random)."""
+        """The root's actions, best first (ties at random): by the heuristic bot's opinion
+        with a ``prior``, else by the leaf score of the position they lead to."""
         actions = list(legal)
         self.rng.shuffle(actions)
+        bias = self._bias
+        if bias:
+            actions.sort(key=lambda a: -bias[a])
+            return actions
         if self.widening is None or len(actions) <= WIDEN_MIN:
             return actions
         seat = state.current_player
@@ -360,7 +425,7 @@ class IsmctsBot:
                 available.append((action, child))
                 expanded = True
             else:
-                action, child = self._select(available)
+                action, child = self._select(available, self._bias if node is root else None)
             for _, c in available:
                 c.available += 1
             state = state.apply(action)
@@ -372,8 +437,10 @@ class IsmctsBot:
             n.visits += 1
             n.total += rewards[mover]
 
-    def _select(self, available: list[tuple[Action, Node]]) -> tuple[Action, Node]:
-        """The available child with the best UCB1 score (availability counts for ln N)."""
+    def _select(self, available: list[tuple[Action, Node]],
+                bias: dict[Action, float] | None = None) -> tuple[Action, Node]:
+        """The available child with the best UCB1 score (availability counts for ln N),
+        plus at the root the heuristic's opinion, worth ``prior`` visits (progressive bias)."""
         c = self.exploration
         best, best_score = available[0], -math.inf
         for pair in available:
@@ -382,6 +449,8 @@ class IsmctsBot:
                 return pair
             score = child.total / child.visits + c * math.sqrt(
                 math.log(child.available) / child.visits)
+            if bias:
+                score += bias[pair[0]] * self.prior / (child.visits + self.prior)
             if score > best_score:
                 best, best_score = pair, score
         return best
@@ -417,7 +486,7 @@ class IsmctsBot:
     def _score(self, rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]]) -> Rewards:
         """The leaf score of an unfinished position (see ``leaf``)."""
         if self.leaf == "heuristic":
-            return heuristic_rewards(rules, pegs, hands)
+            return heuristic_rewards(rules, pegs, hands, keep=self.keep)
         return progress_rewards(rules, pegs, self.sharpness)
 
 
