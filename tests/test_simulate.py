@@ -133,6 +133,24 @@ def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
     assert "playing 0" in third.stderr and out.read_text() == after
 
 
+def test_duplicate_plays_each_deal_once_per_side(tmp_path: Path) -> None:
+    out = tmp_path / "d.jsonl"
+    proc = pegs("simulate", *BASIC, "--seats", "heuristic,random,heuristic,random",
+                "--games", "4", "--seed", "7", "--duplicate", "--out", str(out), "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    games = by_game(out)
+    assert [games[g]["seed"] for g in range(4)] == [7, 7, 8, 8]
+    for first in (0, 2):  # the same cards, the heuristic bots on the other team
+        teams = [games[g]["seats"].index("heuristic") % 2 for g in (first, first + 1)]
+        assert sorted(teams) == [0, 1]
+    assert re.search(r"^4 games", proc.stdout, re.M)
+    three = Config(Rules.preset("basic", players=6, teams=3), ("random",) * 6, 6,
+                   seed=1, duplicate=True)
+    assert [three.task(g).seed for g in range(6)] == [1, 1, 1, 2, 2, 2]
+    no = pegs("simulate", *BASIC, "--duplicate", "--no-rotate", "--games", "2", "--quiet")
+    assert no.returncode == 2 and "--duplicate needs the seat rotation" in no.stderr
+
+
 def test_mismatched_settings_in_the_results_file_are_an_error(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     assert pegs("simulate", *BASIC, "--games", "2", "--jobs", "1", "--out", str(out),

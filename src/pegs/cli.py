@@ -130,12 +130,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         config = sim_run.Config(
             rules, seats, args.games, args.seed,
             sim_run.parse_bot_options(args.bot_option), args.max_actions,
-            rotate=not args.no_rotate,
+            rotate=not args.no_rotate, duplicate=args.duplicate,
         )
         for option, name in (("--out", args.out), ("--plot", args.plot)):
             if name and not Path(name).resolve().parent.is_dir():
                 raise sim_run.SimulationError(f"{option} {name}: no such folder")
         rotation = "rotated each game" if not args.no_rotate else "fixed"
+        if args.duplicate:
+            rotation += ", each deal played by every side"
         mixed = sim_run.kinds_on_every_side(seats, rules.teams)
         if mixed:
             print(f"note: every team has a {' and a '.join(mixed)} bot, so the win rates per "
@@ -144,7 +146,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(f"{rules.name}, {rules.players} players ({describe_table(rules)}); seats "
                   f"{','.join(seats)} {rotation}; {args.games} games, seeds {args.seed}-"
-                  f"{args.seed + args.games - 1}", file=sys.stderr)
+                  f"{config.game_seed(args.games - 1)}", file=sys.stderr)
 
         def started(already: int, to_play: int) -> None:
             if already:
@@ -296,6 +298,10 @@ def build_parser() -> argparse.ArgumentParser:
                         f"(default {sim_run.DEFAULT_MAX_ACTIONS})")
     p.add_argument("--no-rotate", action="store_true",
                    help="keep the --seats order in every game")
+    p.add_argument("--duplicate", action="store_true",
+                   help="play each deal once per side (team, or seat without teams) in "
+                        "consecutive games, so every bot kind gets the same cards and luck "
+                        "cancels out")
     p.add_argument("--quiet", action="store_true", help="no progress display")
     p.set_defaults(func=cmd_simulate)
 

@@ -16,6 +16,12 @@ balance.  Teams are ``seat mod teams`` and teams divide the players, so a shift 
 team onto a team: bots listed as teammates stay teammates (``ismcts,heuristic,ismcts,
 heuristic`` is always two ismcts against two heuristic bots, seated alternately).
 
+Duplicate deals (``--duplicate``): each deal is played once per side (team, or seat
+without teams) in consecutive games: game ``i`` is dealt with seed ``S + i // sides``, and
+its seating is still shifted by ``i mod players``, so the side that held the cards of a
+deal is played by a different bot kind each time, as in duplicate bridge.  Card luck then
+largely cancels out of a comparison of bot kinds.
+
 Results file: each finished game appends one line immediately (flushed)::
 
     {"game": 3, "seed": 4, "rules": {...settings...}, "seats": ["heuristic", "ismcts", ...],
@@ -166,8 +172,11 @@ class Config:
     bot_options: BotOptions = field(default_factory=dict)
     max_actions: int = DEFAULT_MAX_ACTIONS
     rotate: bool = True
+    duplicate: bool = False
 
     def __post_init__(self) -> None:
+        if self.duplicate and not self.rotate:
+            raise SimulationError("--duplicate needs the seat rotation (drop --no-rotate)")
         if len(self.seats) != self.rules.players:
             raise SimulationError(f"{len(self.seats)} seats for {self.rules.players} players")
         if self.games < 1:
@@ -183,14 +192,20 @@ class Config:
     def game_seats(self, game: int) -> tuple[str, ...]:
         return seats_for_game(self.seats, game, self.rotate)
 
+    def game_seed(self, game: int) -> int:
+        """The deal's seed: one per game, or one per ``sides`` games with ``duplicate``."""
+        if not self.duplicate:
+            return self.seed + game
+        return self.seed + game // (self.rules.teams or self.rules.players)
+
     def task(self, game: int) -> Task:
-        return Task(game, self.seed + game, self.rules.settings(), self.game_seats(game),
+        return Task(game, self.game_seed(game), self.rules.settings(), self.game_seats(game),
                     self.bot_options, self.max_actions)
 
     def expected(self, game: int) -> dict[str, Any]:
         """The settings part of game ``game``'s line, as read back from JSON."""
         return {
-            "seed": self.seed + game,
+            "seed": self.game_seed(game),
             "rules": _plain(self.rules.settings()),
             "seats": list(self.game_seats(game)),
             "bot_options": _plain(self.bot_options),
