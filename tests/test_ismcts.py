@@ -164,9 +164,9 @@ def test_hidden_cards_come_only_from_sample_state(monkeypatch: pytest.MonkeyPatc
     real = determinize.sample_state
     calls: list[View] = []
 
-    def counting(v: View, rng: random.Random) -> GameState:
+    def counting(v: View, rng: random.Random, unseen: list[str] | None = None) -> GameState:
         calls.append(v)
-        return real(v, rng)
+        return real(v, rng, unseen)
 
     monkeypatch.setattr(determinize, "sample_state", counting)
     state = _random_position(PEGOO, 11, 30)

@@ -163,6 +163,15 @@ class Tables:
         self.p_joker = 0.25 * chance(jokers) if rules.joker_rule != "hit_start_first" else 0.0
         self.per_rank = per_rank
         self.plans = plans
+        #: log of the chance to miss a hole d holes ahead of an opponent's peg (d mod ring)
+        rel = [0.0] * ring
+        for d in range(1, self.reach_fwd + 1):
+            rel[d] += math.log(1.0 - self.p_fwd[d])
+        for d in range(1, self.reach_back + 1):
+            rel[ring - d] += math.log(1.0 - self.p_back[d])
+        self.rel = tuple(rel)
+        #: the holes of ``rel`` that matter, as (d, log)
+        self.offsets = tuple((d, v) for d, v in enumerate(rel) if v)
 
 
 @lru_cache(maxsize=64)
@@ -198,14 +207,8 @@ class Evaluator:
         self._seat: dict[tuple[int, tuple[int, ...]], float] = {}
         self._static: dict[tuple[bool, ...], list[float]] = {}
         ring = t.ring
-        #: log of the chance to miss a hole d holes ahead of an opponent's peg (d mod ring)
-        rel = [0.0] * ring
-        for d in range(1, t.reach_fwd + 1):
-            rel[d] += math.log(1.0 - t.p_fwd[d])
-        for d in range(1, t.reach_back + 1):
-            rel[ring - d] += math.log(1.0 - t.p_back[d])
-        self.rel = rel
-        self.offsets = [(d, v) for d, v in enumerate(rel) if v]
+        self.rel = t.rel
+        self.offsets = t.offsets
         self.base = base
         threat = [0.0] * ring
         for q in self.opps:

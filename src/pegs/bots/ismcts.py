@@ -181,7 +181,8 @@ def progress_rewards(rules: Rules, pegs: Pegs, sharpness: float = PROGRESS_SHARP
 
 
 def heuristic_rewards(rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]] = (),
-                      scale: float = HEURISTIC_SCALE, keep: float = 0.0) -> Rewards:
+                      scale: float = HEURISTIC_SCALE, keep: float = 0.0,
+                      mover: int = -1) -> Rewards:
     """A club player's score of an unfinished position, one reward in ``[0, 1]`` per seat.
 
     Each team's worth is the heuristic bot's evaluation of its own pegs (progress, home
@@ -190,7 +191,8 @@ def heuristic_rewards(rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]] =
     worths over ``scale`` holes, so they sum to 1 like win chances.  The cards in the
     ``hands`` count too: each joker :data:`JOKER_WORTH` holes, or with ``keep`` every card
     ``keep`` times what the heuristic bot would pay to keep it
-    (:func:`pegs.bots.heuristic.hand_worth`).
+    (:func:`pegs.bots.heuristic.hand_worth`).  With ``mover`` (the seat to move), that
+    seat's team is not charged the danger: it moves before any opponent can hit.
     """
     geo = geometry(rules)
     weights = Weights()
@@ -199,7 +201,9 @@ def heuristic_rewards(rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]] =
         team = geo.team_of[seat]
         if team not in worth:
             ev = Evaluator(rules, seat, weights, pegs)
-            worth[team] = ev.team_value(pegs, ev.team) - ev.danger(pegs)
+            worth[team] = ev.team_value(pegs, ev.team)
+            if mover < 0 or geo.team_of[mover] != team:
+                worth[team] -= ev.danger(pegs)
     for seat, hand in enumerate(hands):
         if keep:
             worth[geo.team_of[seat]] += keep * hand_worth(rules, pegs, seat, hand, weights)
@@ -267,6 +271,7 @@ class IsmctsBot:
         prior: float = 0.0,
         keep: float = 0.0,
         clock: str = "wall",
+        mover_safe: bool = False,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be 1 or more, not {iterations}")
@@ -301,6 +306,7 @@ class IsmctsBot:
         self.prior = prior
         self._now = time.perf_counter if clock == "wall" else time.process_time
         self.keep = keep
+        self.mover_safe = bool(mover_safe)
         self._heuristic = HeuristicBot(seed)
         #: The root's heuristic opinions of the current decision (see :meth:`_root_bias`).
         self._bias: dict[Action, float] = {}
@@ -327,9 +333,10 @@ class IsmctsBot:
         started = self._now()
         deadline = None if self.seconds is None else started + self.seconds
         self._bias = self._root_bias(view, legal)
+        unseen = determinize.unseen_cards(view)
         done = 0
         while True:
-            state = determinize.sample_state(view, self.rng)
+            state = determinize.sample_state(view, self.rng, unseen)
             if order is None:
                 order = self._root_order(state, legal)
             self._iterate(root, state, legal, order)
@@ -478,15 +485,18 @@ class IsmctsBot:
         if outcome is not None:
             rewards = outcome_rewards(rules.players, outcome)
         else:
-            rewards = discounted(rules, self._score(rules, state.pegs, state.hands),
+            rewards = discounted(rules, self._score(rules, state.pegs, state.hands,
+                                                    state.current_player),
                                  SCORED_WEIGHT)
         return discounted(rules, rewards, self.discount ** plies)
 
 
-    def _score(self, rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]]) -> Rewards:
+    def _score(self, rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]],
+               mover: int = -1) -> Rewards:
         """The leaf score of an unfinished position (see ``leaf``)."""
         if self.leaf == "heuristic":
-            return heuristic_rewards(rules, pegs, hands, keep=self.keep)
+            return heuristic_rewards(rules, pegs, hands, keep=self.keep,
+                                     mover=mover if self.mover_safe else -1)
         return progress_rewards(rules, pegs, self.sharpness)
 
 

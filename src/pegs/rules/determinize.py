@@ -29,13 +29,18 @@ def unseen_cards(view: View) -> list[str]:
     return sorted(left.elements())
 
 
-def sample_state(view: View, rng: random.Random) -> GameState:
+def sample_state(view: View, rng: random.Random,
+                 unseen: list[str] | None = None) -> GameState:
     """A state consistent with ``view``: the same board, own hand and public cards, with the
-    unseen cards shuffled into the places the seat cannot see."""
+    unseen cards shuffled into the places the seat cannot see.  ``unseen`` may pass
+    :func:`unseen_cards` of the view, to spare working it out again for every sample."""
     if view.seat < 0:
         raise ValueError("a spectator's view has no hand to sample around")
-    cards = unseen_cards(view)
-    rng.shuffle(cards)
+    unseen = unseen_cards(view) if unseen is None else unseen
+    random_key = rng.random
+    keys = [random_key() for _ in unseen]  # sorting by random keys: a uniform shuffle,
+    order = sorted(range(len(unseen)), key=keys.__getitem__)  # cheaper than rng.shuffle
+    cards = [unseen[i] for i in order]
     n = view.rules.players
     hands: list[tuple[str, ...]] = []
     for q in range(n):
