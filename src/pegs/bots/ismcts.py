@@ -83,7 +83,10 @@ WIDEN_MIN = 8
 PROGRESS_SHARPNESS = 8.0
 #: Holes of heuristic worth that make one team's score e (2.7) times another's (leaf="heuristic").
 HEURISTIC_SCALE = 40.0
-#: Holes of worth of a joker held, in the heuristic leaf score.
+#: Weight of the heuristic bot's keep value of every card held, in the heuristic leaf score
+#: (0.5 values a joker at 15 holes, as :data:`JOKER_WORTH` does when ``keep`` is 0).
+DEFAULT_KEEP = 0.5
+#: Holes of worth of a joker held, in the heuristic leaf score without ``keep``.
 JOKER_WORTH = 15.0
 #: Holes of heuristic score per unit of reward in the root prior (about the slope of the
 #: two-team leaf score at an even position, ``4 * HEURISTIC_SCALE``).
@@ -181,8 +184,7 @@ def progress_rewards(rules: Rules, pegs: Pegs, sharpness: float = PROGRESS_SHARP
 
 
 def heuristic_rewards(rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]] = (),
-                      scale: float = HEURISTIC_SCALE, keep: float = 0.0,
-                      mover: int = -1) -> Rewards:
+                      scale: float = HEURISTIC_SCALE, keep: float = 0.0) -> Rewards:
     """A club player's score of an unfinished position, one reward in ``[0, 1]`` per seat.
 
     Each team's worth is the heuristic bot's evaluation of its own pegs (progress, home
@@ -191,8 +193,7 @@ def heuristic_rewards(rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]] =
     worths over ``scale`` holes, so they sum to 1 like win chances.  The cards in the
     ``hands`` count too: each joker :data:`JOKER_WORTH` holes, or with ``keep`` every card
     ``keep`` times what the heuristic bot would pay to keep it
-    (:func:`pegs.bots.heuristic.hand_worth`).  With ``mover`` (the seat to move), that
-    seat's team is not charged the danger: it moves before any opponent can hit.
+    (:func:`pegs.bots.heuristic.hand_worth`).
     """
     geo = geometry(rules)
     weights = Weights()
@@ -201,9 +202,7 @@ def heuristic_rewards(rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]] =
         team = geo.team_of[seat]
         if team not in worth:
             ev = Evaluator(rules, seat, weights, pegs)
-            worth[team] = ev.team_value(pegs, ev.team)
-            if mover < 0 or geo.team_of[mover] != team:
-                worth[team] -= ev.danger(pegs)
+            worth[team] = ev.team_value(pegs, ev.team) - ev.danger(pegs)
     for seat, hand in enumerate(hands):
         if keep:
             worth[geo.team_of[seat]] += keep * hand_worth(rules, pegs, seat, hand, weights)
@@ -269,9 +268,8 @@ class IsmctsBot:
         sharpness: float = PROGRESS_SHARPNESS,
         leaf: str = "heuristic",
         prior: float = 0.0,
-        keep: float = 0.0,
+        keep: float = DEFAULT_KEEP,
         clock: str = "wall",
-        mover_safe: bool = False,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be 1 or more, not {iterations}")
@@ -306,7 +304,6 @@ class IsmctsBot:
         self.prior = prior
         self._now = time.perf_counter if clock == "wall" else time.process_time
         self.keep = keep
-        self.mover_safe = bool(mover_safe)
         self._heuristic = HeuristicBot(seed)
         #: The root's heuristic opinions of the current decision (see :meth:`_root_bias`).
         self._bias: dict[Action, float] = {}
@@ -357,7 +354,7 @@ class IsmctsBot:
         choice (by visits) is then already made, so the search stops early."""
         left = math.inf
         if self.iterations is not None:
-            left = self.iterations - done
+            left = float(self.iterations - done)
         if deadline is not None:
             now = self._now()
             left = min(left, done / max(now - started, 1e-9) * (deadline - now))
@@ -485,18 +482,15 @@ class IsmctsBot:
         if outcome is not None:
             rewards = outcome_rewards(rules.players, outcome)
         else:
-            rewards = discounted(rules, self._score(rules, state.pegs, state.hands,
-                                                    state.current_player),
+            rewards = discounted(rules, self._score(rules, state.pegs, state.hands),
                                  SCORED_WEIGHT)
         return discounted(rules, rewards, self.discount ** plies)
 
 
-    def _score(self, rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]],
-               mover: int = -1) -> Rewards:
+    def _score(self, rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]]) -> Rewards:
         """The leaf score of an unfinished position (see ``leaf``)."""
         if self.leaf == "heuristic":
-            return heuristic_rewards(rules, pegs, hands, keep=self.keep,
-                                     mover=mover if self.mover_safe else -1)
+            return heuristic_rewards(rules, pegs, hands, keep=self.keep)
         return progress_rewards(rules, pegs, self.sharpness)
 
 
