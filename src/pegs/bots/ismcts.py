@@ -28,10 +28,12 @@ iterations per second (``benchmarks/ismcts_speed.py``), so it is the default;
 ``rollout_depth=20`` (or ``None``, to the end) gives the classic rollout.
 
 **Leaf score.**  The default (``leaf="heuristic"``, :func:`heuristic_rewards`) is the
-heuristic bot's evaluation of each team's pegs, the danger they are in and the jokers it
-holds; ``leaf="progress"`` (:func:`progress_rewards`) counts only how far the pegs have
-come.  In 2v2 pegoo against two heuristic bots the progress score won 0 of 10 games at 300
-iterations per move; the heuristic score won 5 of 10 at 150 and 22 of 40 at 500.
+heuristic bot's evaluation of each team's pegs, the danger they are in and the cards its
+seats hold (``keep`` times what the heuristic bot pays to keep each card, so the search
+spends its cheapest card for a move, as the heuristic does); ``leaf="progress"``
+(:func:`progress_rewards`) counts only how far the pegs have come.  In 2v2 pegoo against
+two heuristic bots the progress score won 0 of 10 games at 300 iterations per move; the
+heuristic score won 5 of 10 at 150 and 22 of 40 at 500.
 
 Children are keyed by ``(seat to act, action)``: with a Bluffing Joker the seat that acts
 after a doubt (the doubter or the declarer) depends on the face-down card, i.e. on the
