@@ -7,6 +7,7 @@ same result and are listed under ``aliases`` so that ``apply`` accepts them too.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -14,28 +15,16 @@ from typing import overload
 
 from .actions import Action, Step, owned
 from .board import START, Geometry
-from .board_work import IN_HAND, Pegs, WorkBoard
+from .board_work import IN_HAND, Change, Pegs, WorkBoard, moved
 from .settings import RANKS, Rules
+from .ten import Group, Part, TenSplits, group_order, interact
 
 RANK_ORDER = {r: i for i, r in enumerate(RANKS)}
 
 _new = tuple.__new__
 
-#: One peg moved with no hit: (seat, from, to).
-Change = tuple[int, int, int]
 #: A move's steps and the layout it leads to (or the one change that makes it).
 Move = tuple[tuple[Step, ...], Pegs | Change]
-
-
-def moved(pegs: Pegs, changes: Iterable[Change]) -> Pegs:
-    """``pegs`` with some pegs moved (no hits involved)."""
-    out = list(pegs)
-    for q, a, b in changes:
-        lst = list(out[q])
-        lst[lst.index(a)] = b
-        lst.sort()
-        out[q] = tuple(lst)
-    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -56,12 +45,14 @@ LazyTen = tuple[str, int, int, int, str, int, int, int, str]
 class Legal:
     """The legal actions in order, their resulting layouts, and accepted aliases.
 
-    ``actions`` are built; ``lazy`` tens are built only when listed or looked up (a ten
-    can have hundreds of legal splits, and a player uses one).
+    ``actions`` are built; ``lazy`` tens are built only when listed or looked up, and the
+    ``tens`` (North Carolina) are counted and built one at a time on demand (a ten can have
+    thousands of legal splits, and a player uses one).  The listing is ``actions``, then
+    ``lazy``, then each of ``tens``.
     """
 
     __slots__ = ("_listing", "_made", "actions", "aliases", "base", "changes", "lazy",
-                 "moving_ranks", "names", "results")
+                 "moving_ranks", "names", "results", "tens")
 
     def __init__(self, base: Pegs = (), names: tuple[tuple[str, ...], ...] = (),
                  moving_ranks: set[str] | None = None) -> None:
@@ -71,22 +62,31 @@ class Legal:
         self.aliases: dict[Action, Action] = {}
         self.moving_ranks: set[str] = set() if moving_ranks is None else moving_ranks
         self.lazy: list[LazyTen] = []
+        self.tens: list[TenSplits] = []
         self.base = base
         self.names = names
         self._made: dict[Action, int] = {}
         self._listing: Sequence[Action] | None = None
 
     def size(self) -> int:
-        return len(self.actions) + len(self.lazy)
+        return len(self.actions) + len(self.lazy) + sum(len(t) for t in self.tens)
 
     def listing(self) -> Sequence[Action]:
         """All legal actions as one read-only sequence (a tuple when nothing is lazy)."""
         if self._listing is None:
-            self._listing = Actions(self) if self.lazy else tuple(self.actions)
+            lazy = self.lazy or self.tens
+            self._listing = Actions(self) if lazy else tuple(self.actions)
         return self._listing
 
     def made(self, i: int) -> Action:
-        """The ``i``-th lazy ten as an action."""
+        """The ``i``-th lazy action (a lazy ten, then the counted tens)."""
+        if i >= len(self.lazy):
+            i -= len(self.lazy)
+            for tens in self.tens:
+                if i < len(tens):
+                    return tens.action(tens.pick(i))
+                i -= len(tens)
+            raise IndexError("legal action index out of range")
         card, qx, px, dx, ox, qy, py, dy, oy = self.lazy[i]
         nx, ny = self.names[qx], self.names[qy]
         action = Action(card, (Step(nx[px + 1], nx[dx + 1], ox), Step(ny[py + 1], ny[dy + 1], oy)))
@@ -105,14 +105,18 @@ class Legal:
             for i in range(len(self.lazy)):
                 self.made(i)
         i = self._made.get(action, -1)
-        if i < 0:
-            return None
-        _, qx, px, dx, _, qy, py, dy, _ = self.lazy[i]
-        return moved(self.base, ((qx, px, dx), (qy, py, dy)))
+        if i >= 0:
+            _, qx, px, dx, _, qy, py, dy, _ = self.lazy[i]
+            return moved(self.base, ((qx, px, dx), (qy, py, dy)))
+        for tens in self.tens:
+            result = tens.outcome(action)
+            if result is not None:
+                return result
+        return None
 
 
 class Actions(Sequence[Action]):
-    """The legal actions of a position: the built ones, then the lazy tens."""
+    """The legal actions of a position: the built ones, then the lazy ones."""
 
     __slots__ = ("_cache", "_legal")
 
@@ -147,7 +151,7 @@ class Actions(Sequence[Action]):
 
     def __iter__(self) -> Iterator[Action]:
         yield from self._legal.actions
-        for i in range(len(self._legal.lazy)):
+        for i in range(len(self) - len(self._legal.actions)):
             yield self[len(self._legal.actions) + i]
 
     def __contains__(self, action: object) -> bool:
@@ -209,6 +213,13 @@ def controlled(geo: Geometry, pegs: Pegs, seat: int) -> tuple[int, ...]:
     return waiting
 
 
+def _close(holes: list[int], p: int, ring: int) -> bool:
+    """Is ring hole ``p`` within 9 holes of one of ``holes``?"""
+    if p >= ring:
+        return False
+    return any((h - p) % ring <= 9 or (p - h) % ring <= 9 for h in holes)
+
+
 def _two_moves(before: Pegs, after: Pegs) -> frozenset[Change] | None:
     """The layout change as two single-peg moves of two seats, if it is exactly that."""
     out: list[Change] = []
@@ -249,6 +260,7 @@ class _Generator:
         self.plans = card_plans(self.rules)
         self.other_moves = 0  # moves other than coming out (North Carolina counting)
         self._reach: dict[tuple[int, int], tuple[int, int, int]] = {}
+        self._own_hits: set[tuple[int, int]] = set()  # pegs whose ten part hits own colour
         self.own_movable = self.movable(self.ctrl)
 
     # --- helpers --------------------------------------------------------------------------
@@ -574,58 +586,201 @@ class _Generator:
         d = board.backward(seat, p, n, True, hit_own=True)
         return [] if d == IN_HAND else [d]
 
-    def split_ten(self, card: str) -> None:
-        """The North Carolina ten: two pegs of different colours, any seats, 10 in all."""
-        ring, occ, names = self.geo.ring_size, self.board.occ, self.names
-        lazy = None if self.track_aliases else self.legal.lazy
-        built, lazy_from = len(self.legal.actions), len(self.legal.lazy)
-        pegs = self.ten_pegs()
-        options = {
-            (i, k, fwd): self.ten_targets(q, p, k, fwd, only)
-            for i, (q, p, only) in enumerate(pegs) for k in range(1, 10) for fwd in (True, False)
-        }
+    def ten_parts(self, seat: int, p: int, ring_only: bool, chains: list[int]
+                  ) -> list[list[Part]]:
+        """``parts[k]``: every part of size k (1..9) of the peg at ``p`` on the unchanged
+        board, legal or not, in :meth:`ten_targets` order (forward ones first).  One walk
+        finds all sizes; holes that its hits' chains reach are added to ``chains``."""
+        geo, ring = self.geo, self.geo.ring_size
+        ahead: list[list[int]] = [[] for _ in range(10)]
+        if p >= ring:
+            k0 = p - ring + 1
+            stop = min([h - ring + 1 for h in self.pegs[seat] if h > p], default=geo.home_holes + 1)
+            for n in range(1, 10):
+                if k0 + n <= geo.home_holes and k0 + n < stop:
+                    ahead[n].append(p + n)
+        else:
+            free = min([h - ring for h in self.pegs[seat] if h >= ring], default=geo.home_holes)
+            door, cur = geo.door[seat], p
+            for i in range(9):
+                if cur == door and not ring_only:
+                    for n in range(i + 1, min(i + 1 + min(free, geo.home_holes), 10)):
+                        ahead[n].append(ring + n - i - 1)
+                cur += 1
+                if cur == ring:
+                    cur = 0
+                ahead[i + 1].append(cur)
+        parts: list[list[Part]] = [[]]
+        for n in range(1, 10):
+            row = [self.ten_part(seat, p, d, True, chains) for d in ahead[n]]
+            if p < ring:
+                row.append(self.ten_part(seat, p, (p - n) % ring, False, chains))
+            parts.append(row)
+        return parts
+
+    def ten_part(self, seat: int, p: int, d: int, forward: bool, chains: list[int]) -> Part:
+        """One part of a ten on the unchanged board, its hits resolved as WorkBoard.land
+        would (without moving anything)."""
+        occ = self.board.occ
+        if d >= self.geo.ring_size or occ[d] == -1:
+            return Part(d, forward, False, True, ((seat, p, d),), (d,))
+        if occ[d] == seat:
+            self._own_hits.add((seat, p))
+        touched = [d]
+        changes: list[Change] = []
+        ok = self._chain(occ[d], d, p, 0, touched, changes)
+        changes.append((seat, p, d))
+        chains.extend(touched[1:])
+        return Part(d, forward, True, ok, tuple(changes), tuple(touched))
+
+    def _chain(self, victim: int, at: int, lifted: int, depth: int, touched: list[int],
+               changes: list[Change]) -> bool:
+        """WorkBoard._bump read off the unchanged board (the moving peg lifted from
+        ``lifted``): the pegs it moves, deepest first, and the doors it reads."""
+        geo = self.geo
+        if geo.opponent[self.mover][victim]:
+            changes.append((victim, at, START))
+            return True
+        d = geo.door[victim]
+        if d == at:
+            return False
+        touched.append(d)
+        other = -1 if d == lifted else self.board.occ[d]
+        if other == victim:
+            return False
+        if other != -1 and (depth > geo.players
+                            or not self._chain(other, d, lifted, depth + 1, touched, changes)):
+            return False
+        changes.append((victim, at, d))
+        return True
+
+    def ten_groups(self, pegs: list[tuple[int, int, bool]], parts: list[list[list[Part]]],
+                   chains: list[list[int]]) -> set[Group]:
+        """The groups (two pegs, part sizes, directions) in which some two parts can
+        affect each other.  Only pegs near each other, near a door a hit sends a peg to,
+        or both able to enter home can; their parts are compared one by one."""
+        ring = self.geo.ring_size
+        groups: set[Group] = set()
+        homeward = [p >= ring or any(part.dst >= ring for row in ps for part in row)
+                    for (_, p, _), ps in zip(pegs, parts, strict=True)]
         for i, (qx, px, _) in enumerate(pegs):
             for j in range(i + 1, len(pegs)):
                 qy, py, _ = pegs[j]
                 if qx == qy:
                     continue
+                near = homeward[i] and homeward[j]
+                if not near and px < ring and py < ring:
+                    gap = (py - px) % ring
+                    near = gap <= 10 or ring - gap <= 10
+                if not near and (chains[i] or chains[j]):
+                    near = (_close(chains[i], py, ring) or _close(chains[j], px, ring)
+                            or any(h in chains[j] for h in chains[i]))
+                if not near:
+                    continue
                 for k in range(1, 10):
-                    for fx in (True, False):
-                        xs = options[i, k, fx]
-                        if not xs:
-                            continue
-                        ox = ">" if fx else "<"
-                        for fy in (True, False):
-                            ys = options[j, 10 - k, fy]
-                            if not ys:
-                                continue
-                            if py in xs or px in ys:  # one lands on the other: both orders
-                                self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
-                                continue
-                            oy = ">" if fy else "<"
-                            for dx in xs:
-                                x_clear = dx >= ring or occ[dx] == -1
-                                for dy in ys:
-                                    if x_clear and dx != dy and (dy >= ring or occ[dy] == -1):
-                                        if lazy is not None:
-                                            lazy.append((card, qx, px, dx, ox, qy, py, dy, oy))
-                                            continue
-                                        self.record(card, (
-                                            Step(names[qx][px + 1], names[qx][dx + 1], ox),
-                                            Step(names[qy][py + 1], names[qy][dy + 1], oy),
-                                        ), moved(self.pegs, ((qx, px, dx), (qy, py, dy))))
-                                        if self.track_aliases:
-                                            self.record(card, (
-                                                Step(names[qy][py + 1], names[qy][dy + 1], oy),
-                                                Step(names[qx][px + 1], names[qx][dx + 1], ox),
-                                            ), moved(self.pegs, ((qx, px, dx), (qy, py, dy))))
-                                        continue
-                                    x_part, y_part = (qx, px, dx, ox), (qy, py, dy, oy)
-                                    if not (self._ten_pair(card, x_part, y_part)
-                                            and self._ten_pair(card, y_part, x_part)):
-                                        self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
-        if lazy is not None:
+                    for x in parts[i][k]:
+                        for y in parts[j][10 - k]:
+                            if interact(x, px, y, py):
+                                groups.add((i, j, k, x.forward, y.forward))
+        return groups
+
+    def split_ten(self, card: str) -> None:
+        """The North Carolina ten: two pegs of different colours, any seats, 10 in all.
+
+        Groups whose parts can interact are simulated and listed (``_ten_group``); every
+        other split is counted by :class:`TenSplits`.  With aliases, every group is listed.
+        """
+        legal = self.legal
+        pegs = self.ten_pegs()
+        options: dict[tuple[int, int, bool], list[int]] = {}
+        if self.track_aliases:
+            for i in range(len(pegs)):
+                for j in range(i + 1, len(pegs)):
+                    if pegs[i][0] != pegs[j][0]:
+                        for k in range(1, 10):
+                            for fx in (True, False):
+                                for fy in (True, False):
+                                    self._ten_group(card, pegs, options, (i, j, k, fx, fy))
+            return
+        built, lazy_from = len(legal.actions), len(legal.lazy)
+        chains: list[list[int]] = []
+        parts = []
+        for q, p, only in pegs:
+            found: list[int] = []
+            parts.append(self.ten_parts(q, p, only, found))
+            chains.append(found)
+        groups = self.ten_groups(pegs, parts, chains)
+        starts: list[tuple[int, Group]] = []
+        for group in sorted(groups, key=group_order):
+            starts.append((len(legal.actions), group))
+            self._ten_group(card, pegs, options, group)
+        tens = TenSplits(card, self.geo, self.pegs, self.mover, [(q, p) for q, p, _ in pegs],
+                         [[[x for x in row if x.legal] for row in ps] for ps in parts], groups,
+                         {i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
+        if len(legal.actions) > built:
+            self._ten_repeats(tens, built, starts)
             self._drop_repeats(built, lazy_from)
+        if len(tens):
+            legal.tens.append(tens)
+
+    def _ten_group(self, card: str, pegs: list[tuple[int, int, bool]],
+                   options: dict[tuple[int, int, bool], list[int]], group: Group) -> None:
+        """List the splits of one group, simulated as the parts interact."""
+        i, j, k, fx, fy = group
+        (qx, px, ox_only), (qy, py, oy_only) = pegs[i], pegs[j]
+        xs = options.get((i, k, fx))
+        if xs is None:
+            xs = options[(i, k, fx)] = self.ten_targets(qx, px, k, fx, ox_only)
+        ys = options.get((j, 10 - k, fy))
+        if ys is None:
+            ys = options[(j, 10 - k, fy)] = self.ten_targets(qy, py, 10 - k, fy, oy_only)
+        if not xs or not ys:
+            return
+        if py in xs or px in ys:  # one lands on the other: both orders
+            self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
+            return
+        ring, occ, names = self.geo.ring_size, self.board.occ, self.names
+        lazy = None if self.track_aliases else self.legal.lazy
+        ox, oy = (">" if fx else "<"), (">" if fy else "<")
+        for dx in xs:
+            x_clear = dx >= ring or occ[dx] == -1
+            for dy in ys:
+                if x_clear and dx != dy and (dy >= ring or occ[dy] == -1):
+                    if lazy is not None:
+                        lazy.append((card, qx, px, dx, ox, qy, py, dy, oy))
+                        continue
+                    result = moved(self.pegs, ((qx, px, dx), (qy, py, dy)))
+                    x_step = Step(names[qx][px + 1], names[qx][dx + 1], ox)
+                    y_step = Step(names[qy][py + 1], names[qy][dy + 1], oy)
+                    self.record(card, (x_step, y_step), result)
+                    self.record(card, (y_step, x_step), result)
+                    continue
+                x_part, y_part = (qx, px, dx, ox), (qy, py, dy, oy)
+                if not (self._ten_pair(card, x_part, y_part)
+                        and self._ten_pair(card, y_part, x_part)):
+                    self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
+
+    def _ten_repeats(self, tens: TenSplits, built: int, starts: list[tuple[int, Group]]) -> None:
+        """Two splits with the same final board are one move: where a listed ten and a
+        counted one meet, keep the one the full enumeration (groups in order, plain
+        splits last) finds first."""
+        legal, base = self.legal, self.pegs
+        door = self.geo.door
+        firsts = [n for n, _ in starts]
+        for n in range(len(legal.actions) - 1, built - 1, -1):
+            action = legal.actions[n]
+            result = legal.results[action]
+            origin = group_order(starts[bisect_right(firsts, n) - 1][1])
+            cands = [i for i, (q, p) in enumerate(tens.pegs)
+                     if p == door[q] or (result[q] is not base[q] and p not in result[q])]
+            for pick in tens.picks_to(result, cands):
+                i, k, a, _, b = pick
+                if (tens.parts[i][k][a].hit or tens.parts[pick[3]][10 - k][b].hit) and (
+                        group_order(tens.group_of(pick)) < origin):
+                    del legal.results[action]
+                    legal.actions.pop(n)
+                    break
+                tens.skip.add(pick)
 
     def _drop_repeats(self, built: int, lazy_from: int) -> None:
         """Drop lazy tens that reach a layout a built ten (one with a hit) already reaches:
@@ -699,7 +854,7 @@ class _Generator:
         if plan.out:
             self.add(card, self.come_out(self.ctrl))
         legal = self.legal
-        before = len(legal.actions) + len(legal.lazy)
+        before = legal.size()
         if plan.split == 10:
             self.split_ten(card)
         split_found = self.splits(card, plan.split) if plan.split in (7, 9) else False
@@ -710,7 +865,7 @@ class _Generator:
             self.add(card, self.singles(n, backward=True))
         if plan.swap:
             self.swaps(card)
-        self.other_moves += len(legal.actions) + len(legal.lazy) - before
+        self.other_moves += legal.size() - before
 
     def stuck_come_out(self, card: str) -> None:
         rule, stuck = self.rules.stuck_rule, self.turn.stuck_turns
@@ -739,10 +894,10 @@ class _Generator:
         legal = self.legal
         ranks = sorted(set(self.turn.hand), key=RANK_ORDER.__getitem__)
         for card in ranks:
-            n = len(legal.actions) + len(legal.lazy)
+            n = legal.size()
             self.card_moves(card)
             self.stuck_come_out(card)
-            if len(legal.actions) + len(legal.lazy) > n:
+            if legal.size() > n:
                 legal.moving_ranks.add(card)
         if (
             self.rules.stuck_rule == "nc_counting"
