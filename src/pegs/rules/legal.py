@@ -37,61 +37,43 @@ class Turn:
     first_turn: bool
 
 
-#: A North Carolina ten whose two parts cannot touch, kept compact until it is needed:
-#: (card, seat x, from, to, op, seat y, from, to, op).
-LazyTen = tuple[str, int, int, int, str, int, int, int, str]
-
-
 class Legal:
     """The legal actions in order, their resulting layouts, and accepted aliases.
 
-    ``actions`` are built; ``lazy`` tens are built only when listed or looked up, and the
-    ``tens`` (North Carolina) are counted and built one at a time on demand (a ten can have
-    thousands of legal splits, and a player uses one).  The listing is ``actions``, then
-    ``lazy``, then each of ``tens``.
+    ``actions`` are built; most North Carolina tens are counted in ``tens`` and built one
+    at a time when listed or looked up (a ten can have thousands of legal splits, and a
+    player uses one).  The listing is ``actions``, then each of ``tens``.
     """
 
-    __slots__ = ("_listing", "_made", "actions", "aliases", "base", "changes", "lazy",
-                 "moving_ranks", "names", "results", "tens")
+    __slots__ = ("_listing", "actions", "aliases", "base", "changes", "moving_ranks",
+                 "results", "tens")
 
-    def __init__(self, base: Pegs = (), names: tuple[tuple[str, ...], ...] = (),
-                 moving_ranks: set[str] | None = None) -> None:
+    def __init__(self, base: Pegs = (), moving_ranks: set[str] | None = None) -> None:
         self.actions: list[Action] = []
         self.results: dict[Action, Pegs] = {}
         self.changes: dict[Action, Change] = {}
         self.aliases: dict[Action, Action] = {}
         self.moving_ranks: set[str] = set() if moving_ranks is None else moving_ranks
-        self.lazy: list[LazyTen] = []
         self.tens: list[TenSplits] = []
         self.base = base
-        self.names = names
-        self._made: dict[Action, int] = {}
         self._listing: Sequence[Action] | None = None
 
     def size(self) -> int:
-        return len(self.actions) + len(self.lazy) + sum(len(t) for t in self.tens)
+        return len(self.actions) + sum(len(t) for t in self.tens)
 
     def listing(self) -> Sequence[Action]:
-        """All legal actions as one read-only sequence (a tuple when nothing is lazy)."""
+        """All legal actions as one read-only sequence (a tuple when nothing is counted)."""
         if self._listing is None:
-            lazy = self.lazy or self.tens
-            self._listing = Actions(self) if lazy else tuple(self.actions)
+            self._listing = Actions(self) if self.tens else tuple(self.actions)
         return self._listing
 
     def made(self, i: int) -> Action:
-        """The ``i``-th lazy action (a lazy ten, then the counted tens)."""
-        if i >= len(self.lazy):
-            i -= len(self.lazy)
-            for tens in self.tens:
-                if i < len(tens):
-                    return tens.action(tens.pick(i))
-                i -= len(tens)
-            raise IndexError("legal action index out of range")
-        card, qx, px, dx, ox, qy, py, dy, oy = self.lazy[i]
-        nx, ny = self.names[qx], self.names[qy]
-        action = Action(card, (Step(nx[px + 1], nx[dx + 1], ox), Step(ny[py + 1], ny[dy + 1], oy)))
-        self._made[action] = i
-        return action
+        """The ``i``-th counted action (after the built ones)."""
+        for tens in self.tens:
+            if i < len(tens):
+                return tens.action(tens.pick(i))
+            i -= len(tens)
+        raise IndexError("legal action index out of range")
 
     def outcome(self, action: Action) -> Pegs | None:
         """The layout a listed action leads to, or None if it is not listed."""
@@ -101,13 +83,6 @@ class Legal:
         change = self.changes.get(action)
         if change is not None:
             return moved(self.base, (change,))
-        if self.lazy and action.card and not self._made:
-            for i in range(len(self.lazy)):
-                self.made(i)
-        i = self._made.get(action, -1)
-        if i >= 0:
-            _, qx, px, dx, _, qy, py, dy, _ = self.lazy[i]
-            return moved(self.base, ((qx, px, dx), (qy, py, dy)))
         for tens in self.tens:
             result = tens.outcome(action)
             if result is not None:
@@ -116,7 +91,7 @@ class Legal:
 
 
 class Actions(Sequence[Action]):
-    """The legal actions of a position: the built ones, then the lazy ones."""
+    """The legal actions of a position: the built ones, then the counted ones."""
 
     __slots__ = ("_cache", "_legal")
 
@@ -220,25 +195,6 @@ def _close(holes: list[int], p: int, ring: int) -> bool:
     return any((h - p) % ring <= 9 or (p - h) % ring <= 9 for h in holes)
 
 
-def _two_moves(before: Pegs, after: Pegs) -> frozenset[Change] | None:
-    """The layout change as two single-peg moves of two seats, if it is exactly that."""
-    out: list[Change] = []
-    for q, (b, a) in enumerate(zip(before, after, strict=True)):
-        if a == b:
-            continue
-        gone = list(b)
-        came = []
-        for p in a:
-            if p in gone:
-                gone.remove(p)
-            else:
-                came.append(p)
-        if len(gone) != 1 or len(came) != 1:
-            return None
-        out.append((q, gone[0], came[0]))
-    return frozenset(out) if len(out) == 2 else None
-
-
 class _Generator:
     """Builds the :class:`Legal` of one position."""
 
@@ -253,7 +209,7 @@ class _Generator:
         self.ctrl = controlled(geo, pegs, turn.seat)
         self.pass_own = self.rules.may_pass_own
         self.turn_in = self.rules.must_turn_in_at_door
-        self.legal = Legal(base=pegs, names=geo.names_for(turn.seat))
+        self.legal = Legal(base=pegs)
         self._seen: dict[tuple[str, Pegs], Action] = {}
         self.names = geo.names_for(turn.seat)
         self._cache: dict[tuple[str, object], list[Move]] = {}
@@ -655,12 +611,17 @@ class _Generator:
         return True
 
     def ten_groups(self, pegs: list[tuple[int, int, bool]], parts: list[list[list[Part]]],
-                   chains: list[list[int]]) -> set[Group]:
-        """The groups (two pegs, part sizes, directions) in which some two parts can
-        affect each other.  Only pegs near each other, near a door a hit sends a peg to,
-        or both able to enter home can; their parts are compared one by one."""
+                   chains: list[list[int]]
+                   ) -> tuple[list[Group], set[Group], set[tuple[int, int, int, int, int]]]:
+        """The groups (two pegs, part sizes, directions) in which some two parts interact;
+        those of them the full enumeration simulates whole (a part lands on the other peg
+        or moves it); and the interacting pairs of legal parts, which are not counted.
+        Only pegs near each other, near a door a hit sends a peg to, or both able to enter
+        home can interact; their parts are compared one by one."""
         ring = self.geo.ring_size
         groups: set[Group] = set()
+        eager: set[Group] = set()
+        pairs: set[tuple[int, int, int, int, int]] = set()
         homeward = [p >= ring or any(part.dst >= ring for row in ps for part in row)
                     for (_, p, _), ps in zip(pegs, parts, strict=True)]
         for i, (qx, px, _) in enumerate(pegs):
@@ -679,21 +640,29 @@ class _Generator:
                     continue
                 for k in range(1, 10):
                     for x in parts[i][k]:
+                        x_moves_y = x.dst == py or (x.legal and any(
+                            c[0] == qy and c[1] == py for c in x.changes))
                         for y in parts[j][10 - k]:
                             if interact(x, px, y, py):
-                                groups.add((i, j, k, x.forward, y.forward))
-        return groups
+                                group = (i, j, k, x.forward, y.forward)
+                                groups.add(group)
+                                if x.slot >= 0 and y.slot >= 0:
+                                    pairs.add((i, k, x.slot, j, y.slot))
+                                if x_moves_y or y.dst == px or (y.legal and any(
+                                        c[0] == qx and c[1] == px for c in y.changes)):
+                                    eager.add(group)
+        return sorted(groups, key=group_order), eager, pairs
 
     def split_ten(self, card: str) -> None:
         """The North Carolina ten: two pegs of different colours, any seats, 10 in all.
 
-        Groups whose parts can interact are simulated and listed (``_ten_group``); every
-        other split is counted by :class:`TenSplits`.  With aliases, every group is listed.
+        Splits whose parts interact are simulated and listed; the others are counted by
+        :class:`TenSplits`.  With aliases, every split is listed, in both orders.
         """
         legal = self.legal
         pegs = self.ten_pegs()
-        options: dict[tuple[int, int, bool], list[int]] = {}
         if self.track_aliases:
+            options: dict[tuple[int, int, bool], list[int]] = {}
             for i in range(len(pegs)):
                 for j in range(i + 1, len(pegs)):
                     if pegs[i][0] != pegs[j][0]:
@@ -702,30 +671,84 @@ class _Generator:
                                 for fy in (True, False):
                                     self._ten_group(card, pegs, options, (i, j, k, fx, fy))
             return
-        built, lazy_from = len(legal.actions), len(legal.lazy)
+        built = len(legal.actions)
         chains: list[list[int]] = []
         parts = []
+        usable = []
         for q, p, only in pegs:
             found: list[int] = []
-            parts.append(self.ten_parts(q, p, only, found))
+            ps = self.ten_parts(q, p, only, found)
+            rows: list[list[Part]] = []
+            for row in ps:
+                ok = [x for x in row if x.legal]
+                for n, x in enumerate(ok):
+                    x.slot = n
+                rows.append(ok)
+            parts.append(ps)
+            usable.append(rows)
             chains.append(found)
-        groups = self.ten_groups(pegs, parts, chains)
-        starts: list[tuple[int, Group]] = []
-        for group in sorted(groups, key=group_order):
-            starts.append((len(legal.actions), group))
-            self._ten_group(card, pegs, options, group)
+        groups, eager, pairs = self.ten_groups(pegs, parts, chains)
         tens = TenSplits(card, self.geo, self.pegs, self.mover, [(q, p) for q, p, _ in pegs],
-                         [[[x for x in row if x.legal] for row in ps] for ps in parts], groups,
+                         usable, eager, pairs,
                          {i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
+        starts: list[tuple[int, Group]] = []
+        for group in groups:
+            starts.append((len(legal.actions), group))
+            self._ten_interacting(card, pegs, parts, group, group in eager)
         if len(legal.actions) > built:
             self._ten_repeats(tens, built, starts)
-            self._drop_repeats(built, lazy_from)
         if len(tens):
             legal.tens.append(tens)
 
+    def _ten_interacting(self, card: str, pegs: list[tuple[int, int, bool]],
+                         parts: list[list[list[Part]]], group: Group, whole: bool) -> None:
+        """List the interacting splits of one group, simulated step by step (the whole
+        group in both orders when a part lands on the other peg or moves it)."""
+        i, j, k, fx, fy = group
+        xs = [x for x in parts[i][k] if x.forward == fx]
+        ys = [y for y in parts[j][10 - k] if y.forward == fy]
+        if whole:
+            self._ten_order(card, pegs[i], xs, pegs[j], 10 - k, ys)
+            self._ten_order(card, pegs[j], ys, pegs[i], k, xs)
+            return
+        (qx, px, _), (qy, py, _) = pegs[i], pegs[j]
+        ox, oy = (">" if fx else "<"), (">" if fy else "<")
+        for x in xs:
+            for y in ys:
+                if interact(x, px, y, py):
+                    x_part, y_part = (qx, px, x.dst, ox), (qy, py, y.dst, oy)
+                    self._ten_pair(card, x_part, y_part)
+                    self._ten_pair(card, y_part, x_part)
+
+    def _ten_order(self, card: str, first: tuple[int, int, bool], xs: list[Part],
+                   second: tuple[int, int, bool], k2: int, ys: list[Part]) -> None:
+        """One order of a group whose parts interact, simulated step by step; pairs of
+        parts that do not interact are the counted splits (or their other order)."""
+        board = self.board
+        (qa, pa, _), (qb, pb, only_b) = first, second
+        for x in xs:
+            if not any(interact(x, pa, y, pb) for y in ys):
+                continue
+            st1 = self.step(qa, pa, x.dst, ">" if x.forward else "<", hit_own=True)
+            m1 = board.mark()
+            if board.land(qa, pa, x.dst):
+                b_now = board.where(qb, pb, m1)
+                if b_now != START and not (b_now >= self.geo.ring_size and not ys[0].forward):
+                    for d2 in self.ten_targets(qb, b_now, k2, ys[0].forward, only_b):
+                        if b_now == pb and not any(
+                                y.dst == d2 and interact(x, pa, y, pb) for y in ys):
+                            continue
+                        st2 = self.step(qb, b_now, d2, ">" if ys[0].forward else "<",
+                                        hit_own=True)
+                        m2 = board.mark()
+                        if board.land(qb, b_now, d2):
+                            self.record(card, (st1, st2), board.snapshot())
+                        board.undo(m2)
+            board.undo(m1)
+
     def _ten_group(self, card: str, pegs: list[tuple[int, int, bool]],
                    options: dict[tuple[int, int, bool], list[int]], group: Group) -> None:
-        """List the splits of one group, simulated as the parts interact."""
+        """Every split of one group in both orders (for aliases)."""
         i, j, k, fx, fy = group
         (qx, px, ox_only), (qy, py, oy_only) = pegs[i], pegs[j]
         xs = options.get((i, k, fx))
@@ -740,15 +763,11 @@ class _Generator:
             self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
             return
         ring, occ, names = self.geo.ring_size, self.board.occ, self.names
-        lazy = None if self.track_aliases else self.legal.lazy
         ox, oy = (">" if fx else "<"), (">" if fy else "<")
         for dx in xs:
             x_clear = dx >= ring or occ[dx] == -1
             for dy in ys:
                 if x_clear and dx != dy and (dy >= ring or occ[dy] == -1):
-                    if lazy is not None:
-                        lazy.append((card, qx, px, dx, ox, qy, py, dy, oy))
-                        continue
                     result = moved(self.pegs, ((qx, px, dx), (qy, py, dy)))
                     x_step = Step(names[qx][px + 1], names[qx][dx + 1], ox)
                     y_step = Step(names[qy][py + 1], names[qy][dy + 1], oy)
@@ -763,41 +782,22 @@ class _Generator:
     def _ten_repeats(self, tens: TenSplits, built: int, starts: list[tuple[int, Group]]) -> None:
         """Two splits with the same final board are one move: where a listed ten and a
         counted one meet, keep the one the full enumeration (groups in order, plain
-        splits last) finds first."""
+        splits of the other groups last) finds first."""
         legal, base = self.legal, self.pegs
         door = self.geo.door
         firsts = [n for n, _ in starts]
         for n in range(len(legal.actions) - 1, built - 1, -1):
             action = legal.actions[n]
             result = legal.results[action]
-            origin = group_order(starts[bisect_right(firsts, n) - 1][1])
+            origin = (False, group_order(starts[bisect_right(firsts, n) - 1][1]))
             cands = [i for i, (q, p) in enumerate(tens.pegs)
                      if p == door[q] or (result[q] is not base[q] and p not in result[q])]
             for pick in tens.picks_to(result, cands):
-                i, k, a, _, b = pick
-                if (tens.parts[i][k][a].hit or tens.parts[pick[3]][10 - k][b].hit) and (
-                        group_order(tens.group_of(pick)) < origin):
+                if tens.rank(pick) < origin:
                     del legal.results[action]
                     legal.actions.pop(n)
                     break
                 tens.skip.add(pick)
-
-    def _drop_repeats(self, built: int, lazy_from: int) -> None:
-        """Drop lazy tens that reach a layout a built ten (one with a hit) already reaches:
-        two splits with the same final board are one move."""
-        legal = self.legal
-        seen: set[frozenset[Change]] = set()
-        for action in legal.actions[built:]:
-            sig = _two_moves(self.pegs, legal.results[action])
-            if sig is not None:
-                seen.add(sig)
-        if seen:
-            ends = {c[2] for sig in seen for c in sig}
-            legal.lazy[lazy_from:] = [
-                e for e in legal.lazy[lazy_from:]
-                if e[3] not in ends
-                or frozenset(((e[1], e[2], e[3]), (e[5], e[6], e[7]))) not in seen
-            ]
 
     def _ten_both(self, card: str, x: tuple[int, int, bool], kx: int, fx: bool,
                   y: tuple[int, int, bool], ky: int, fy: bool) -> None:

@@ -6,11 +6,11 @@ legal splits, and a player uses one.  Most splits are two parts that cannot affe
 other: each part's landing (with its hits) reads and changes holes the other part never
 touches, so the split is legal when both parts are, leads to the sum of the two changes,
 and is the same move in either order.  :class:`TenSplits` holds, per peg and part size,
-the parts that are legal on the unchanged board (:class:`Part`); the splits are then the
-pairs of parts of two pegs of different colours with sizes adding to 10, less the pair
-groups that can interact (the generator simulates and lists those) and the single pairs
-that a listed move already reaches.  Their number is arithmetic; the ``i``-th split and
-the check of a given action are built directly.
+the parts that are legal on the unchanged board (:class:`Part`); its splits are the pairs
+of parts of two pegs of different colours with sizes adding to 10, less the pairs that
+interact (the generator simulates and lists those) and the pairs that repeat a board
+another split reaches first.  Their number is arithmetic; the ``i``-th split and the check
+of a given action are built directly.
 """
 
 from __future__ import annotations
@@ -32,10 +32,12 @@ class Part:
     """One peg's part of a ten on the unchanged board: where it lands, the holes its
     landing reads or changes (``touched``), and, if legal, the pegs it moves."""
 
-    __slots__ = ("changes", "dst", "forward", "hit", "legal", "touched")
+    __slots__ = ("changes", "dst", "forward", "hit", "legal", "slot", "touched")
 
     def __init__(self, dst: int, forward: bool, hit: bool, legal: bool,
                  changes: tuple[Change, ...], touched: tuple[int, ...]) -> None:
+        #: The part's index among the legal parts of its peg and size (-1: illegal).
+        self.slot = -1
         self.dst = dst
         self.forward = forward
         self.hit = hit
@@ -77,13 +79,13 @@ def interact(x: Part, px: int, y: Part, py: int) -> bool:
 class TenSplits:
     """The counted splits of one ten: ``len``, the ``i``-th action, and membership."""
 
-    __slots__ = ("_counts", "_found", "_index", "_made", "_occ", "_prefix", "_subtract",
-                 "base", "card", "geo", "groups", "mover", "names", "parts", "pegs",
+    __slots__ = ("_found", "_index", "_made", "_occ", "_prefix", "_skipped",
+                 "base", "card", "eager", "geo", "mover", "names", "parts", "pegs",
                  "seat_end", "skip", "suffix")
 
     def __init__(self, card: str, geo: Geometry, base: Pegs, mover: int,
                  pegs: list[tuple[int, int]], parts: list[list[list[Part]]],
-                 groups: set[Group], twins: set[int]) -> None:
+                 eager: set[Group], skip: set[Pick], own: set[int]) -> None:
         self.card = card
         self.geo = geo
         self.base = base
@@ -92,10 +94,11 @@ class TenSplits:
         self.pegs = pegs
         #: parts[i][k]: the legal parts of size k of peg i, forward ones first.
         self.parts = parts
-        #: Groups that can interact: listed by the generator, not counted here.
-        self.groups = groups
-        #: Single splits a listed move already reaches.
-        self.skip: set[Pick] = set()
+        #: Groups the full enumeration simulates as a whole (one part lands on the other
+        #: peg, or moves it): their plain splits are found in group order, not last.
+        self.eager = eager
+        #: Splits not counted: interacting ones (listed by the generator) and repeats.
+        self.skip = skip
         n = len(pegs)
         ends = [0] * n
         i = 0
@@ -115,77 +118,78 @@ class TenSplits:
             for m in range(n - 1, -1, -1):
                 row[m] = row[m + 1] + len(parts[m][k])
         self.suffix = suffix
-        self._subtract: dict[tuple[int, int, bool], int] = {}
-        self._counts: list[int] = []
+        self._skipped: dict[tuple[int, int, int], int] = {}
         self._prefix: list[int] = []
         self._made: dict[Action, Pick] = {}
         self._index: dict[tuple[int, int], int] = {}
         self._occ: list[int] = []
         self._found = False
-        self._skip_twins(twins)
+        self._skip_twins(own)
 
     def _skip_twins(self, own: set[int]) -> None:
         """A part that hits its own colour can change the board as another part does (8
         forward onto an own peg and 8 back onto another, both sent to the door; onto the
         own peg 1 ahead, sent to the door 5 behind, like moving 5 back), or not at all
         (from its door onto an own peg sent back to that door).  Splits made of such parts
-        repeat each other: keep the one the full enumeration finds first (a split with a
-        hit before a plain one, then group order).  ``own``: pegs with an own-colour hit."""
-        kinds: dict[int, list[list[object]]] = {}
+        repeat each other: keep the one the full enumeration finds first.  ``own``: the
+        pegs with a part that hits their own colour."""
+        kinds: dict[tuple[int, int, int], object] = {}
         for m in own:
-            rows: list[list[object]] = [[_net(part.changes) for part in row]
-                                        for row in self.parts[m]]
+            rows = [[_net(part.changes) for part in row] for row in self.parts[m]]
             flat = [kind for row in rows for kind in row]
-            if () in flat or len(set(flat)) < len(flat):
-                kinds[m] = rows
+            for k, row in enumerate(rows):
+                for a, kind in enumerate(row):
+                    if kind == () or flat.count(kind) > 1:
+                        kinds[(m, k, a)] = kind
         if not kinds:
             return
-        best: dict[frozenset[object], tuple[tuple[bool, Group], Pick]] = {}
-        for i in range(len(self.pegs)):
-            for j in range(self.seat_end[i], len(self.pegs)):
-                if i not in kinds and j not in kinds:
+        best: dict[frozenset[object], tuple[tuple[bool, tuple[int, int, int, bool, bool]],
+                                            Pick]] = {}
+        for (m, k, a) in sorted(kinds):
+            for n in range(len(self.pegs)):
+                if self.pegs[n][0] == self.pegs[m][0]:
                     continue
-                for k in range(1, 10):
-                    for a, x in enumerate(self.parts[i][k]):
-                        kx = kinds[i][k][a] if i in kinds else (i, k, a)
-                        for b, y in enumerate(self.parts[j][10 - k]):
-                            group = (i, j, k, x.forward, y.forward)
-                            if group in self.groups:
-                                continue
-                            ky = kinds[j][10 - k][b] if j in kinds else (j, 10 - k, b)
-                            kind = frozenset(v for v in (kx, ky) if v != ())
-                            rank = (not (x.hit or y.hit), group_order(group))
-                            pick = (i, k, a, j, b)
-                            old = best.get(kind)
-                            if old is None:
-                                best[kind] = (rank, pick)
-                            elif rank < old[0]:
-                                self.skip.add(old[1])
-                                best[kind] = (rank, pick)
-                            else:
-                                self.skip.add(pick)
+                for b in range(len(self.parts[n][10 - k])):
+                    pick = (m, k, a, n, b) if m < n else (n, 10 - k, b, m, a)
+                    if pick in self.skip:
+                        continue
+                    i, kk, aa, j, bb = pick
+                    key = frozenset(v for v in (kinds.get((i, kk, aa), (i, kk, aa)),
+                                                kinds.get((j, 10 - kk, bb), (j, 10 - kk, bb)))
+                                    if v != ())
+                    rank = self.rank(pick)
+                    old = best.get(key)
+                    if old is None or old[1] == pick:
+                        best[key] = (rank, pick)
+                    elif rank < old[0]:
+                        self.skip.add(old[1])
+                        best[key] = (rank, pick)
+                    else:
+                        self.skip.add(pick)
+
+    def rank(self, pick: Pick) -> tuple[bool, tuple[int, int, int, bool, bool]]:
+        """When the full enumeration finds a split: simulated groups in order, then the
+        plain splits (no hit) of the other groups."""
+        i, k, a, j, b = pick
+        x, y = self.parts[i][k][a], self.parts[j][10 - k][b]
+        group = (i, j, k, x.forward, y.forward)
+        return not (x.hit or y.hit) and group not in self.eager, group_order(group)
 
     # --- counting -------------------------------------------------------------------------
     def _count(self) -> None:
         """Per peg, the number of counted splits in which it moves first."""
-        sub = self._subtract
-        for i, j, k, fx, fy in self.groups:
-            sub[(i, k, fx)] = sub.get((i, k, fx), 0) + sum(
-                1 for p in self.parts[j][10 - k] if p.forward == fy)
-        skipped: dict[int, int] = {}
-        for pick in self.skip:
-            skipped[pick[0]] = skipped.get(pick[0], 0) + 1
+        skipped = self._skipped
+        per_peg = [0] * len(self.pegs)
+        for i, k, a, _, _ in self.skip:
+            skipped[(i, k, a)] = skipped.get((i, k, a), 0) + 1
+            per_peg[i] += 1
         total = 0
         prefix = [0]
         for i in range(len(self.pegs)):
             end = self.seat_end[i]
-            own = 0
+            own = -per_peg[i]
             for k in range(1, 10):
-                others = self.suffix[10 - k][end]
-                for part in self.parts[i][k]:
-                    own += others - sub.get((i, k, part.forward), 0)
-            own -= skipped.get(i, 0)
-            self._counts.append(own)
+                own += len(self.parts[i][k]) * self.suffix[10 - k][end]
             total += own
             prefix.append(total)
         self._prefix = prefix
@@ -201,9 +205,8 @@ class TenSplits:
         end = self.seat_end[i]
         for k in range(1, 10):
             others = self.suffix[10 - k][end]
-            for a, part in enumerate(self.parts[i][k]):
-                here = others - self._subtract.get((i, k, part.forward), 0)
-                here -= sum(1 for s in self.skip if s[0] == i and s[1] == k and s[2] == a)
+            for a in range(len(self.parts[i][k])):
+                here = others - self._skipped.get((i, k, a), 0)
                 if rest < here:
                     return k, a, rest
                 rest -= here
@@ -215,10 +218,14 @@ class TenSplits:
             self._count()
         i = bisect_right(self._prefix, n) - 1
         k, a, rest = self._first_part(i, n - self._prefix[i])
-        fx = self.parts[i][k][a].forward
+        check = self._skipped.get((i, k, a), 0) > 0
         for j in range(self.seat_end[i], len(self.pegs)):
-            for b, part in enumerate(self.parts[j][10 - k]):
-                if (i, j, k, fx, part.forward) in self.groups or (i, k, a, j, b) in self.skip:
+            row = len(self.parts[j][10 - k])
+            if not check and rest >= row:
+                rest -= row
+                continue
+            for b in range(row):
+                if check and (i, k, a, j, b) in self.skip:
                     continue
                 if rest == 0:
                     return i, k, a, j, b
@@ -245,7 +252,6 @@ class TenSplits:
                         for b, y in enumerate(self.parts[j][10 - k]):
                             pick = (i, k, a, j, b)
                             if (y.dst in result[qy] and pick not in self.skip
-                                    and (i, j, k, x.forward, y.forward) not in self.groups
                                     and self.layout(pick) == result):
                                 out.append(pick)
         return out
@@ -286,10 +292,9 @@ class TenSplits:
         (i, k, a), (j, k2, b) = first, second
         if k + k2 != 10 or j < self.seat_end[i]:
             return None  # not a ten, same colour, or the other order (an alias)
-        fx, fy = self.parts[i][k][a].forward, self.parts[j][k2][b].forward
-        if (i, j, k, fx, fy) in self.groups or (i, k, a, j, b) in self.skip:
-            return None
         pick = (i, k, a, j, b)
+        if pick in self.skip:
+            return None
         return pick if self.action(pick) == action else None
 
     def _part_of(self, step: Step) -> tuple[int, int, int] | None:
