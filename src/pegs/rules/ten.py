@@ -79,7 +79,7 @@ def interact(x: Part, px: int, y: Part, py: int) -> bool:
 class TenSplits:
     """The counted splits of one ten: ``len``, the ``i``-th action, and membership."""
 
-    __slots__ = ("_found", "_index", "_made", "_occ", "_prefix", "_skipped",
+    __slots__ = ("_found", "_index", "_landings", "_made", "_occ", "_prefix", "_skipped",
                  "base", "card", "eager", "geo", "mover", "names", "parts", "pegs",
                  "seat_end", "skip", "suffix")
 
@@ -122,6 +122,7 @@ class TenSplits:
         self._prefix: list[int] = []
         self._made: dict[Action, Pick] = {}
         self._index: dict[tuple[int, int], int] = {}
+        self._landings: dict[int, dict[int, list[tuple[int, int]]]] = {}
         self._occ: list[int] = []
         self._found = False
         self._skip_twins(own)
@@ -135,12 +136,16 @@ class TenSplits:
         pegs with a part that hits their own colour."""
         kinds: dict[tuple[int, int, int], object] = {}
         for m in own:
-            rows = [[_net(part.changes) for part in row] for row in self.parts[m]]
-            flat = [kind for row in rows for kind in row]
-            for k, row in enumerate(rows):
-                for a, kind in enumerate(row):
-                    if kind == () or flat.count(kind) > 1:
-                        kinds[(m, k, a)] = kind
+            q, p = self.pegs[m]
+            nets: dict[object, list[tuple[int, int]]] = {}
+            for k in range(1, 10):
+                for a, part in enumerate(self.parts[m][k]):
+                    net: object = _net(part.changes) if part.hit else ((q, (p,), (part.dst,)),)
+                    nets.setdefault(net, []).append((k, a))
+            for net, where in nets.items():
+                if net == () or len(where) > 1:
+                    for k, a in where:
+                        kinds[(m, k, a)] = net
         if not kinds:
             return
         best: dict[frozenset[object], tuple[tuple[bool, tuple[int, int, int, bool, bool]],
@@ -239,21 +244,35 @@ class TenSplits:
     def picks_to(self, result: Pegs, cands: list[int]) -> list[Pick]:
         """The counted splits of pegs among ``cands`` that lead to ``result``."""
         out = []
-        for i in cands:
-            qx = self.pegs[i][0]
-            for k in range(1, 10):
-                for a, x in enumerate(self.parts[i][k]):
-                    if x.dst not in result[qx]:
-                        continue
-                    for j in cands:
-                        if j < self.seat_end[i]:
-                            continue  # the second peg comes later and is of another seat
-                        qy = self.pegs[j][0]
-                        for b, y in enumerate(self.parts[j][10 - k]):
-                            pick = (i, k, a, j, b)
-                            if (y.dst in result[qy] and pick not in self.skip
-                                    and self.layout(pick) == result):
-                                out.append(pick)
+        lands = [self._landing(i, result[self.pegs[i][0]]) for i in cands]
+        for n, i in enumerate(cands):
+            for k, a in lands[n]:
+                for m, j in enumerate(cands):
+                    if j < self.seat_end[i]:
+                        continue  # the second peg comes later and is of another seat
+                    for k2, b in lands[m]:
+                        pick = (i, k, a, j, b)
+                        if k + k2 == 10 and pick not in self.skip and self.layout(pick) == result:
+                            out.append(pick)
+        return out
+
+    def _landing(self, i: int, holes: tuple[int, ...]) -> list[tuple[int, int]]:
+        """(size, index) of the legal parts of peg i that land on one of ``holes``."""
+        where = self._landings.get(i)
+        if where is None:
+            where = self._landings[i] = {}
+            for k, row in enumerate(self.parts[i]):
+                for a, part in enumerate(row):
+                    found = where.get(part.dst)
+                    if found is None:
+                        where[part.dst] = [(k, a)]
+                    else:
+                        found.append((k, a))
+        out: list[tuple[int, int]] = []
+        for h in holes:
+            found = where.get(h)
+            if found is not None:
+                out.extend(found)
         return out
 
     # --- actions --------------------------------------------------------------------------
