@@ -16,7 +16,7 @@ COMPILED = [
     "src/pegs/rules/board_work.py",
     "src/pegs/rules/legal.py",
     "src/pegs/rules/state.py",
-    "src/pegs/rules/ten.py",
+    "src/pegs/rules/counted.py",
 ]
 
 ext_modules = []

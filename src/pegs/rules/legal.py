@@ -16,8 +16,8 @@ from typing import overload
 from .actions import Action, Step, owned
 from .board import START, Geometry
 from .board_work import IN_HAND, Change, Pegs, WorkBoard, moved
+from .counted import CountedSplits, Group, Part, group_order, interact
 from .settings import RANKS, Rules
-from .ten import Group, Part, TenSplits, group_order, interact
 
 RANK_ORDER = {r: i for i, r in enumerate(RANKS)}
 
@@ -54,7 +54,7 @@ class Legal:
         self.changes: dict[Action, Change] = {}
         self.aliases: dict[Action, Action] = {}
         self.moving_ranks: set[str] = set() if moving_ranks is None else moving_ranks
-        self.tens: list[TenSplits] = []
+        self.tens: list[CountedSplits] = []
         self.base = base
         self._listing: Sequence[Action] | None = None
 
@@ -487,6 +487,196 @@ class _Generator:
                                 occ[a] = a_seat
         return found
 
+    def split_part(self, seat: int, p: int, d: int, forward: bool, n: int,
+                   chains: list[int]) -> Part:
+        """One part of a 7 or 9 split on the unchanged board: the holes its walk reads
+        (its own colour blocks it), where it lands, and its hits."""
+        geo, ring, occ = self.geo, self.geo.ring_size, self.board.occ
+        path: list[int] = []
+        if not forward:
+            path = [(p - i) % ring for i in range(1, n + 1)]
+        elif p >= ring:
+            path = list(range(p + 1, d + 1))
+        elif d >= ring:
+            to_door = (geo.door[seat] - p) % ring
+            path = [(p + i) % ring for i in range(1, to_door + 1)] + list(range(ring, d + 1))
+        else:
+            path = [(p + i) % ring for i in range(1, n + 1)]
+        if d >= ring or occ[d] == -1:
+            return Part(d, forward, False, True, ((seat, p, d),), tuple(path))
+        changes: list[Change] = []
+        walked = len(path)
+        ok = self._chain(occ[d], d, p, 0, path, changes)
+        changes.append((seat, p, d))
+        chains.extend(path[walked:])
+        return Part(d, forward, True, ok, tuple(changes), tuple(path))
+
+    def count_splits(self, card: str, total: int) -> bool:
+        """Every legal split of ``total`` (7 or 9, no finishing split possible): the
+        interacting ones simulated and listed, the others counted.  True if any."""
+        legal = self.legal
+        pegs = self.own_movable
+        n = len(pegs)
+        built = len(legal.actions)
+        chains: list[list[int]] = []
+        fwd: list[list[list[Part]]] = []
+        back: list[list[list[Part]]] = []
+        for q, p in pegs:
+            found: list[int] = []
+            rows_f: list[list[Part]] = [[]]
+            rows_b: list[list[Part]] = [[]]
+            for k in range(1, total):
+                row = [self.split_part(q, p, d, True, k, found)
+                       for d in self.part_targets(q, p, k, True, base=True)]
+                for o, part in enumerate(row):
+                    part.order = o
+                rows_f.append(row)
+                if total == 9:
+                    d = self.board.backward(q, p, k, self.pass_own)
+                    rows_b.append([] if d == IN_HAND else
+                                  [self.split_part(q, p, d, False, k, found)])
+            fwd.append(rows_f)
+            back.append(rows_b)
+            chains.append(found)
+        usable = []
+        for rows in (fwd, back) if total == 9 else (fwd,):
+            peg_rows = []
+            for peg in rows:
+                ok_rows = []
+                for row in peg:
+                    ok = [x for x in row if x.legal]
+                    for m, x in enumerate(ok):
+                        x.slot = m
+                    ok_rows.append(ok)
+                peg_rows.append(ok_rows)
+            usable.append(peg_rows)
+        turns = [(fwd, back), (back, fwd)] if total == 9 else [(fwd, fwd)]
+        units, pairs = self.split_units(pegs, turns, total, chains)
+        first, second = usable[0], usable[-1]
+        start = [0] * n if total == 9 else [i + 1 for i in range(n)]
+        counted = CountedSplits(card, self.geo, self.pegs, self.mover, list(pegs), first, second,
+                                total, start, total == 9, pairs, None, set())
+        origins: list[tuple[int, tuple[int, ...]]] = []
+        for unit in units:
+            self._split_unit(card, pegs, turns, total, unit, origins)
+        if len(legal.actions) > built:
+            self._split_repeats(counted, built, origins)
+        if len(counted):
+            legal.tens.append(counted)
+        return len(legal.actions) > built or len(counted) > 0
+
+    def split_units(self, pegs: list[tuple[int, int]],
+                    turns: list[tuple[list[list[list[Part]]], list[list[list[Part]]]]],
+                    total: int, chains: list[list[int]]
+                    ) -> tuple[list[tuple[int, int, int, int, int]],
+                               set[tuple[int, int, int, int, int]]]:
+        """The first parts that interact with a second peg's parts (or move that peg), as
+        (turn, first peg, size, target, second peg) in the order of the full enumeration;
+        and the interacting pairs of legal parts as counted splits, which are not counted."""
+        ring = self.geo.ring_size
+        units: list[tuple[int, int, int, int, int]] = []
+        pairs: set[tuple[int, int, int, int, int]] = set()
+        homeward = [p >= ring or any(part.dst >= ring for row in fw for part in row)
+                    for (_, p), fw in zip(pegs, turns[0][0], strict=True)]
+        for turn, (firsts, seconds) in enumerate(turns):
+            for i, (qa, pa) in enumerate(pegs):
+                for j, (qb, pb) in enumerate(pegs):
+                    if i == j:
+                        continue
+                    near = qa == qb or (homeward[i] and homeward[j])
+                    if not near and pa < ring and pb < ring:
+                        gap = (pb - pa) % ring
+                        near = gap <= 2 * total or ring - gap <= 2 * total
+                    if not near and (chains[i] or chains[j]):
+                        near = (_close(chains[i], pb, ring) or _close(chains[j], pa, ring)
+                                or any(h in chains[j] for h in chains[i]))
+                    if not near:
+                        continue
+                    back_second = total == 9 and turn == 0
+                    for k in range(1, total):
+                        ys = seconds[j][total - k]
+                        for x in firsts[i][k]:
+                            # moving a peg of the second peg's colour on its way can block or
+                            # unblock its walk, even one with no part on the unchanged board
+                            hit = x.legal and self._in_walk(
+                                [h for c in x.changes if c[0] == qb for h in c[1:]],
+                                qb, pb, total - k, back_second)
+                            for y in ys:
+                                if interact(x, pa, y, pb):
+                                    hit = True
+                                    if turn == 0 and x.slot >= 0 and y.slot >= 0 and (
+                                            total == 9 or i < j):
+                                        pairs.add((i, k, x.slot, j, y.slot))
+                            if x.legal and (hit or any(c[0] == qb and c[1] == pb
+                                                       for c in x.changes)):
+                                units.append((turn, i, k, x.order, j))
+        units.sort()
+        return units, pairs
+
+    def _in_walk(self, holes: list[int], seat: int, p: int, n: int, back: bool) -> bool:
+        """Is one of ``holes`` on a walk of ``n`` from ``p`` of a peg of ``seat``?"""
+        if not holes:
+            return False
+        ring = self.geo.ring_size
+        if back:
+            return p < ring and any(0 <= h < ring and 0 < (p - h) % ring <= n for h in holes)
+        if p >= ring:
+            return any(p < h <= p + n for h in holes)
+        to_door = (self.geo.door[seat] - p) % ring
+        return any(0 < (h - p) % ring <= n if 0 <= h < ring else
+                   to_door < n and ring <= h < ring + n - to_door for h in holes)
+
+    def _split_unit(self, card: str, pegs: list[tuple[int, int]],
+                    turns: list[tuple[list[list[list[Part]]], list[list[list[Part]]]]],
+                    total: int, unit: tuple[int, int, int, int, int],
+                    origins: list[tuple[int, tuple[int, ...]]]) -> None:
+        """One first part and every second part of one peg after it, simulated step by
+        step (second parts that do not interact with it are counted splits, or their
+        other order)."""
+        turn, i, k, order, j = unit
+        firsts, seconds = turns[turn]
+        x = next(part for part in firsts[i][k] if part.order == order)
+        ys = seconds[j][total - k]
+        (qa, pa), (qb, pb) = pegs[i], pegs[j]
+        board = self.board
+        op1, op2 = (">" if x.forward else "<"), ("<" if x.forward and total == 9 else ">")
+        st1 = self.step(qa, pa, x.dst, op1)
+        m1 = board.mark()
+        if board.land(qa, pa, x.dst):
+            b_now = board.where(qb, pb, m1)
+            if b_now != START:
+                targets = self.part_targets(qb, b_now, total - k, op2 == ">")
+                for o2, d2 in enumerate(targets):
+                    if b_now == pb and any(
+                            y.dst == d2 and not interact(x, pa, y, pb) for y in ys):
+                        continue  # a counted split, or its other order
+                    st2 = self.step(qb, b_now, d2, op2)
+                    m2 = board.mark()
+                    if board.land(qb, b_now, d2):
+                        n = len(self.legal.actions)
+                        self.record(card, (st1, st2), board.snapshot())
+                        if len(self.legal.actions) > n:
+                            origins.append((n, (turn, i, k, order, j, o2)))
+                    board.undo(m2)
+        board.undo(m1)
+
+    def _split_repeats(self, counted: CountedSplits, built: int,
+                       origins: list[tuple[int, tuple[int, ...]]]) -> None:
+        """Where a listed split and a counted one reach the same board, keep the one the
+        full enumeration finds first."""
+        legal, base = self.legal, self.pegs
+        for n, where in reversed(origins):
+            action = legal.actions[n]
+            result = legal.results[action]
+            cands = [i for i, (q, p) in enumerate(counted.pegs)
+                     if result[q] is not base[q] and p not in result[q]]
+            for pick in counted.picks_to(result, cands):
+                if counted.rank(pick) < (False, where):
+                    del legal.results[action]
+                    legal.actions.pop(n)
+                    break
+                counted.skip.add(pick)
+
     def joker(self, card: str) -> None:
         rule = self.rules.joker_rule
         board, geo = self.board, self.geo
@@ -657,7 +847,7 @@ class _Generator:
         """The North Carolina ten: two pegs of different colours, any seats, 10 in all.
 
         Splits whose parts interact are simulated and listed; the others are counted by
-        :class:`TenSplits`.  With aliases, every split is listed, in both orders.
+        :class:`CountedSplits`.  With aliases, every split is listed, in both orders.
         """
         legal = self.legal
         pegs = self.ten_pegs()
@@ -688,9 +878,11 @@ class _Generator:
             usable.append(rows)
             chains.append(found)
         groups, eager, pairs = self.ten_groups(pegs, parts, chains)
-        tens = TenSplits(card, self.geo, self.pegs, self.mover, [(q, p) for q, p, _ in pegs],
-                         usable, eager, pairs,
-                         {i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
+        ends = [next((j for j in range(i, len(pegs)) if pegs[j][0] != q), len(pegs))
+                for i, (q, _, _) in enumerate(pegs)]
+        tens = CountedSplits(card, self.geo, self.pegs, self.mover, [(q, p) for q, p, _ in pegs],
+                             usable, usable, 10, ends, False, pairs, eager,
+                             {i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
         starts: list[tuple[int, Group]] = []
         for group in groups:
             starts.append((len(legal.actions), group))
@@ -735,8 +927,8 @@ class _Generator:
                 b_now = board.where(qb, pb, m1)
                 if b_now != START and not (b_now >= self.geo.ring_size and not ys[0].forward):
                     for d2 in self.ten_targets(qb, b_now, k2, ys[0].forward, only_b):
-                        if b_now == pb and not any(
-                                y.dst == d2 and interact(x, pa, y, pb) for y in ys):
+                        if b_now == pb and any(
+                                y.dst == d2 and not interact(x, pa, y, pb) for y in ys):
                             continue
                         st2 = self.step(qb, b_now, d2, ">" if ys[0].forward else "<",
                                         hit_own=True)
@@ -779,7 +971,8 @@ class _Generator:
                         and self._ten_pair(card, y_part, x_part)):
                     self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
 
-    def _ten_repeats(self, tens: TenSplits, built: int, starts: list[tuple[int, Group]]) -> None:
+    def _ten_repeats(self, tens: CountedSplits, built: int, starts: list[tuple[int, Group]]
+                     ) -> None:
         """Two splits with the same final board are one move: where a listed ten and a
         counted one meet, keep the one the full enumeration (groups in order, plain
         splits of the other groups last) finds first."""
@@ -857,7 +1050,15 @@ class _Generator:
         before = legal.size()
         if plan.split == 10:
             self.split_ten(card)
-        split_found = self.splits(card, plan.split) if plan.split in (7, 9) else False
+        split_found = False
+        if plan.split in (7, 9):
+            finish = card in self.rules.split_finish_with_partner and self.rules.control != "team"
+            ring = self.geo.ring_size
+            if self.track_aliases or (finish and sum(
+                    1 for p in self.pegs[self.mover] if p < ring) <= 1):
+                split_found = self.splits(card, plan.split)
+            else:
+                split_found = self.count_splits(card, plan.split)
         if not (plan.must_split and split_found):
             for n in plan.forward:
                 self.add(card, self.singles(n, backward=False))

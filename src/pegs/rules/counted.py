@@ -1,16 +1,17 @@
-"""The North Carolina ten, counted without listing it.
+"""Two-part moves counted without listing them: the North Carolina ten, 7 and 9 splits.
 
 A ten splits 10 between two pegs of different colours; with every peg on the board movable
 and every part size from 1 to 9 in both directions, a position can have thousands of
-legal splits, and a player uses one.  Most splits are two parts that cannot affect each
-other: each part's landing (with its hits) reads and changes holes the other part never
-touches, so the split is legal when both parts are, leads to the sum of the two changes,
-and is the same move in either order.  :class:`TenSplits` holds, per peg and part size,
-the parts that are legal on the unchanged board (:class:`Part`); its splits are the pairs
-of parts of two pegs of different colours with sizes adding to 10, less the pairs that
-interact (the generator simulates and lists those) and the pairs that repeat a board
-another split reaches first.  Their number is arithmetic; the ``i``-th split and the check
-of a given action are built directly.
+legal splits, and a player uses one (team control gives 7 and 9 splits by the hundred
+too).  Most splits are two parts that cannot affect each other: each part's landing (with
+its hits) reads and changes holes the other part never touches, so the split is legal when
+both parts are, leads to the sum of the two changes, and is the same move in either order.
+:class:`CountedSplits` holds, per peg and part size, the parts that are legal on the
+unchanged board (:class:`Part`); its splits are the pairs of a first part and a second
+part of another peg with sizes adding to the card's count, less the pairs that interact
+(the generator simulates and lists those) and the pairs that repeat a board another
+split reaches first.  Their number is arithmetic; the ``i``-th split and the check of a
+given action are built directly.
 """
 
 from __future__ import annotations
@@ -32,12 +33,14 @@ class Part:
     """One peg's part of a ten on the unchanged board: where it lands, the holes its
     landing reads or changes (``touched``), and, if legal, the pegs it moves."""
 
-    __slots__ = ("changes", "dst", "forward", "hit", "legal", "slot", "touched")
+    __slots__ = ("changes", "dst", "forward", "hit", "legal", "order", "slot", "touched")
 
     def __init__(self, dst: int, forward: bool, hit: bool, legal: bool,
                  changes: tuple[Change, ...], touched: tuple[int, ...]) -> None:
         #: The part's index among the legal parts of its peg and size (-1: illegal).
         self.slot = -1
+        #: The part's index among the targets of its peg, size and direction.
+        self.order = 0
         self.dst = dst
         self.forward = forward
         self.hit = hit
@@ -76,47 +79,46 @@ def interact(x: Part, px: int, y: Part, py: int) -> bool:
     return any(h in y.touched for h in x.touched)
 
 
-class TenSplits:
-    """The counted splits of one ten: ``len``, the ``i``-th action, and membership."""
+class CountedSplits:
+    """The counted splits of one card: ``len``, the ``i``-th action, and membership."""
 
     __slots__ = ("_found", "_index", "_landings", "_made", "_occ", "_prefix", "_skipped",
-                 "base", "card", "eager", "geo", "mover", "names", "parts", "pegs",
-                 "seat_end", "skip", "suffix")
+                 "base", "card", "eager", "first", "geo", "mover", "names", "parts", "pegs",
+                 "skip", "skip_self", "start", "suffix", "total")
 
     def __init__(self, card: str, geo: Geometry, base: Pegs, mover: int,
-                 pegs: list[tuple[int, int]], parts: list[list[list[Part]]],
-                 eager: set[Group], skip: set[Pick], own: set[int]) -> None:
+                 pegs: list[tuple[int, int]], first: list[list[list[Part]]],
+                 second: list[list[list[Part]]], total: int, start: list[int],
+                 skip_self: bool, skip: set[Pick], eager: set[Group] | None,
+                 own: set[int]) -> None:
         self.card = card
         self.geo = geo
         self.base = base
         self.mover = mover
         self.names = geo.names_for(mover)
         self.pegs = pegs
-        #: parts[i][k]: the legal parts of size k of peg i, forward ones first.
-        self.parts = parts
-        #: Groups the full enumeration simulates as a whole (one part lands on the other
-        #: peg, or moves it): their plain splits are found in group order, not last.
+        #: first[i][k], parts[j][k]: the legal parts of size k of a peg that can make the
+        #: first and the second part of a split (in target order).
+        self.first = first
+        self.parts = second
+        self.total = total
+        #: The second peg of a split with first peg i is j >= start[i] (and j != i
+        #: with ``skip_self``).
+        self.start = start
+        self.skip_self = skip_self
+        #: For a ten, the groups the full enumeration simulates as a whole (one part lands
+        #: on the other peg, or moves it): their plain splits are found in group order, not
+        #: last.  None for a 7 or 9, whose splits are found in order.
         self.eager = eager
         #: Splits not counted: interacting ones (listed by the generator) and repeats.
         self.skip = skip
         n = len(pegs)
-        ends = [0] * n
-        i = 0
-        while i < n:
-            j = i
-            while j < n and pegs[j][0] == pegs[i][0]:
-                j += 1
-            for m in range(i, j):
-                ends[m] = j
-            i = j
-        #: seat_end[i]: the first peg after i of another seat (pegs come seat by seat).
-        self.seat_end = ends
-        #: suffix[k][i]: legal parts of size k of pegs i and later.
+        #: suffix[k][i]: legal second parts of size k of pegs i and later.
         suffix = [[0] * (n + 1) for _ in range(10)]
-        for k in range(1, 10):
+        for k in range(1, total):
             row = suffix[k]
             for m in range(n - 1, -1, -1):
-                row[m] = row[m + 1] + len(parts[m][k])
+                row[m] = row[m + 1] + len(second[m][k])
         self.suffix = suffix
         self._skipped: dict[tuple[int, int, int], int] = {}
         self._prefix: list[int] = []
@@ -138,8 +140,8 @@ class TenSplits:
         for m in own:
             q, p = self.pegs[m]
             nets: dict[object, list[tuple[int, int]]] = {}
-            for k in range(1, 10):
-                for a, part in enumerate(self.parts[m][k]):
+            for k in range(1, self.total):
+                for a, part in enumerate(self.first[m][k]):
                     net: object = _net(part.changes) if part.hit else ((q, (p,), (part.dst,)),)
                     nets.setdefault(net, []).append((k, a))
             for net, where in nets.items():
@@ -148,19 +150,19 @@ class TenSplits:
                         kinds[(m, k, a)] = net
         if not kinds:
             return
-        best: dict[frozenset[object], tuple[tuple[bool, tuple[int, int, int, bool, bool]],
-                                            Pick]] = {}
+        best: dict[frozenset[object], tuple[tuple[bool, tuple[int, ...]], Pick]] = {}
         for (m, k, a) in sorted(kinds):
             for n in range(len(self.pegs)):
                 if self.pegs[n][0] == self.pegs[m][0]:
                     continue
-                for b in range(len(self.parts[n][10 - k])):
-                    pick = (m, k, a, n, b) if m < n else (n, 10 - k, b, m, a)
+                for b in range(len(self.parts[n][self.total - k])):
+                    pick = (m, k, a, n, b) if m < n else (n, self.total - k, b, m, a)
                     if pick in self.skip:
                         continue
                     i, kk, aa, j, bb = pick
+                    other = self.total - kk
                     key = frozenset(v for v in (kinds.get((i, kk, aa), (i, kk, aa)),
-                                                kinds.get((j, 10 - kk, bb), (j, 10 - kk, bb)))
+                                                kinds.get((j, other, bb), (j, other, bb)))
                                     if v != ())
                     rank = self.rank(pick)
                     old = best.get(key)
@@ -172,11 +174,14 @@ class TenSplits:
                     else:
                         self.skip.add(pick)
 
-    def rank(self, pick: Pick) -> tuple[bool, tuple[int, int, int, bool, bool]]:
-        """When the full enumeration finds a split: simulated groups in order, then the
-        plain splits (no hit) of the other groups."""
+    def rank(self, pick: Pick) -> tuple[bool, tuple[int, ...]]:
+        """When the full enumeration finds a split: for a ten, simulated groups in order,
+        then the plain splits (no hit) of the other groups; for a 7 or 9, (order of the
+        directions, first peg, size, target, second peg, target)."""
         i, k, a, j, b = pick
-        x, y = self.parts[i][k][a], self.parts[j][10 - k][b]
+        x, y = self.first[i][k][a], self.parts[j][self.total - k][b]
+        if self.eager is None:
+            return False, (0, i, k, x.order, j, y.order)
         group = (i, j, k, x.forward, y.forward)
         return not (x.hit or y.hit) and group not in self.eager, group_order(group)
 
@@ -191,10 +196,9 @@ class TenSplits:
         total = 0
         prefix = [0]
         for i in range(len(self.pegs)):
-            end = self.seat_end[i]
             own = -per_peg[i]
-            for k in range(1, 10):
-                own += len(self.parts[i][k]) * self.suffix[10 - k][end]
+            for k in range(1, self.total):
+                own += len(self.first[i][k]) * self._others(i, self.total - k)
             total += own
             prefix.append(total)
         self._prefix = prefix
@@ -207,15 +211,25 @@ class TenSplits:
 
     def _first_part(self, i: int, rest: int) -> tuple[int, int, int]:
         """(part size, part index, position among its splits) of split ``rest`` of peg i."""
-        end = self.seat_end[i]
-        for k in range(1, 10):
-            others = self.suffix[10 - k][end]
-            for a in range(len(self.parts[i][k])):
+        for k in range(1, self.total):
+            others = self._others(i, self.total - k)
+            for a in range(len(self.first[i][k])):
                 here = others - self._skipped.get((i, k, a), 0)
                 if rest < here:
                     return k, a, rest
                 rest -= here
-        raise IndexError("ten split index out of range")
+        raise IndexError("split index out of range")
+
+    def _others(self, i: int, size: int) -> int:
+        """The second parts of ``size`` that can go with a first part of peg i."""
+        n = self.suffix[size][self.start[i]]
+        if self.skip_self and i >= self.start[i]:
+            n -= len(self.parts[i][size])
+        return n
+
+    def allowed(self, i: int, j: int) -> bool:
+        """Can peg j make the second part of a split whose first part peg i makes?"""
+        return j >= self.start[i] and not (self.skip_self and j == i)
 
     def pick(self, n: int) -> Pick:
         """The ``n``-th counted split."""
@@ -224,8 +238,10 @@ class TenSplits:
         i = bisect_right(self._prefix, n) - 1
         k, a, rest = self._first_part(i, n - self._prefix[i])
         check = self._skipped.get((i, k, a), 0) > 0
-        for j in range(self.seat_end[i], len(self.pegs)):
-            row = len(self.parts[j][10 - k])
+        for j in range(self.start[i], len(self.pegs)):
+            if self.skip_self and j == i:
+                continue
+            row = len(self.parts[j][self.total - k])
             if not check and rest >= row:
                 rest -= row
                 continue
@@ -235,33 +251,37 @@ class TenSplits:
                 if rest == 0:
                     return i, k, a, j, b
                 rest -= 1
-        raise IndexError("ten split index out of range")
+        raise IndexError("split index out of range")
 
     def group_of(self, pick: Pick) -> Group:
         i, k, a, j, b = pick
-        return i, j, k, self.parts[i][k][a].forward, self.parts[j][10 - k][b].forward
+        return i, j, k, self.first[i][k][a].forward, self.parts[j][self.total - k][b].forward
 
     def picks_to(self, result: Pegs, cands: list[int]) -> list[Pick]:
         """The counted splits of pegs among ``cands`` that lead to ``result``."""
         out = []
-        lands = [self._landing(i, result[self.pegs[i][0]]) for i in cands]
+        firsts = [self._landing(i, result[self.pegs[i][0]], self.first) for i in cands]
+        seconds = [self._landing(i, result[self.pegs[i][0]], self.parts) for i in cands]
         for n, i in enumerate(cands):
-            for k, a in lands[n]:
+            for k, a in firsts[n]:
                 for m, j in enumerate(cands):
-                    if j < self.seat_end[i]:
-                        continue  # the second peg comes later and is of another seat
-                    for k2, b in lands[m]:
+                    if not self.allowed(i, j):
+                        continue
+                    for k2, b in seconds[m]:
                         pick = (i, k, a, j, b)
-                        if k + k2 == 10 and pick not in self.skip and self.layout(pick) == result:
+                        if (k + k2 == self.total and pick not in self.skip
+                                and self.layout(pick) == result):
                             out.append(pick)
         return out
 
-    def _landing(self, i: int, holes: tuple[int, ...]) -> list[tuple[int, int]]:
-        """(size, index) of the legal parts of peg i that land on one of ``holes``."""
-        where = self._landings.get(i)
+    def _landing(self, i: int, holes: tuple[int, ...], parts: list[list[list[Part]]]
+                 ) -> list[tuple[int, int]]:
+        """(size, index) of the legal ``parts`` of peg i that land on one of ``holes``."""
+        key = i if parts is self.first else -1 - i
+        where = self._landings.get(key)
         if where is None:
-            where = self._landings[i] = {}
-            for k, row in enumerate(self.parts[i]):
+            where = self._landings[key] = {}
+            for k, row in enumerate(parts[i]):
                 for a, part in enumerate(row):
                     found = where.get(part.dst)
                     if found is None:
@@ -278,7 +298,7 @@ class TenSplits:
     # --- actions --------------------------------------------------------------------------
     def action(self, pick: Pick) -> Action:
         i, k, a, j, b = pick
-        x, y = self.parts[i][k][a], self.parts[j][10 - k][b]
+        x, y = self.first[i][k][a], self.parts[j][self.total - k][b]
         (qx, px), (qy, py) = self.pegs[i], self.pegs[j]
         nx, ny = self.names[qx], self.names[qy]
         act = Action(self.card, (
@@ -290,7 +310,8 @@ class TenSplits:
 
     def layout(self, pick: Pick) -> Pegs:
         i, k, a, j, b = pick
-        return moved(self.base, self.parts[i][k][a].changes + self.parts[j][10 - k][b].changes)
+        return moved(self.base,
+                     self.first[i][k][a].changes + self.parts[j][self.total - k][b].changes)
 
     def outcome(self, action: Action) -> Pegs | None:
         """The layout a counted split leads to, or None if ``action`` is not one."""
@@ -304,19 +325,20 @@ class TenSplits:
         if (action.card != self.card or action.discard or action.declared
                 or action.decision or len(action.steps) != 2):
             return None
-        first = self._part_of(action.steps[0])
-        second = self._part_of(action.steps[1])
+        first = self._part_of(action.steps[0], self.first)
+        second = self._part_of(action.steps[1], self.parts)
         if first is None or second is None:
             return None
         (i, k, a), (j, k2, b) = first, second
-        if k + k2 != 10 or j < self.seat_end[i]:
-            return None  # not a ten, same colour, or the other order (an alias)
+        if k + k2 != self.total or not self.allowed(i, j):
+            return None  # another count, the same peg or colour, or the other order
         pick = (i, k, a, j, b)
         if pick in self.skip:
             return None
         return pick if self.action(pick) == action else None
 
-    def _part_of(self, step: Step) -> tuple[int, int, int] | None:
+    def _part_of(self, step: Step, parts: list[list[list[Part]]]
+                 ) -> tuple[int, int, int] | None:
         """(peg, part size, part index) of a step's legal part, if there is one."""
         src = self._where(step.src)
         if src is None:
@@ -328,8 +350,8 @@ class TenSplits:
             return None
         forward = step.op == ">"
         names = self.names[src[0]]
-        for k in range(1, 10):
-            for a, part in enumerate(self.parts[i][k]):
+        for k in range(1, self.total):
+            for a, part in enumerate(parts[i][k]):
                 if part.forward == forward and names[part.dst + 1] == step.dst:
                     return i, k, a
         return None
