@@ -1,7 +1,10 @@
-"""Every North Carolina ten of a position, listed one by one: the oracle for the counted tens.
+"""Every split of a position, listed one by one: the oracle for the counted splits.
 
-The engine counts most tens without listing them (``pegs.rules.ten``).  This module lists
-them the plain way, with the same choice of which spelling stands for a final board: all
+The engine counts most tens and 7 and 9 splits without listing them
+(``pegs.rules.counted``).  This module lists them the plain way, with the same choice of
+which spelling stands for a final board.
+
+Tens (:class:`TenOracle`): all
 pairs of pegs of different colours (in the generator's peg order), part sizes and
 directions in order; a group in which one part lands on the other peg is simulated in
 both orders; otherwise each pair of landings is simulated in both orders when a part hits
@@ -10,6 +13,11 @@ other peg), and is a plain split when neither hits.  The first spelling found fo
 board is the listed one; plain splits come after all simulated ones, and one that reaches
 a board a simulated split reaches is not listed again.  Movement and hits come from the
 independent reference (``reference.Reference``).
+
+7 and 9 splits (:func:`split_actions`): for each order of directions (a 9 moves one peg
+forward first, then the other way round), each first peg, part size and landing, each
+second peg and its landing on the board the first part left; the first spelling found for
+a final board is the listed one.
 """
 
 from __future__ import annotations
@@ -17,6 +25,59 @@ from __future__ import annotations
 from pegs.rules import Action, GameState
 from pegs.rules.actions import Step
 from reference import START, Board, Layout, Reference
+
+
+def movable(state: GameState, seats: tuple[int, ...]) -> list[tuple[int, int]]:
+    """(seat, position) of the pegs of ``seats`` off start and not settled home, in the
+    generator's order."""
+    geo, ring = state.geo, state.geo.ring_size
+    last = ring + geo.home_holes - 1
+    out = []
+    for q in seats:
+        ps = state.pegs[q]
+        for p in set(ps):
+            if p != START and not (p >= ring and all(h in ps for h in range(p + 1, last + 1))):
+                out.append((q, p))
+    return out
+
+
+def split_actions(state: GameState, card: str, total: int) -> dict[Action, Layout]:
+    """Every listed split of ``total`` (no finishing split: the mover has two pegs or
+    more outside home, or its side has team control) and the board it leads to."""
+    ref = Reference(state.rules)
+    ring, mover = state.geo.ring_size, state.turn
+    names = state.geo.names_for(mover)
+    board: Board = [(s, p) for s, ps in enumerate(state.pegs) for p in ps]
+    pegs = [board.index(peg) for peg in movable(state, state.controlled_seats())]
+
+    def targets(b: Board, pid: int, n: int, fwd: bool) -> list[int]:
+        return ref.forward(b, pid, n) if fwd else ref.backward(b, pid, n)
+
+    def step(b: Board, pid: int, dst: int, fwd: bool) -> Step:
+        seat, src = b[pid]
+        at = ref.at(b, dst) if 0 <= dst < ring else None
+        hit = at is not None and b[at][0] != seat
+        return Step(names[seat][src + 1], names[seat][dst + 1], ">" if fwd else "<", hit)
+
+    seen: dict[Layout, Action] = {}
+    orders = [(True, True)] if total == 7 else [(True, False), (False, True)]
+    for f1, f2 in orders:
+        for x in pegs:
+            for k in range(1, total):
+                for d1 in targets(board, x, k, f1):
+                    b1 = ref.land(board, mover, x, d1)
+                    if b1 is None:
+                        continue
+                    first = step(board, x, d1, f1)
+                    for y in pegs:
+                        if y == x or b1[y][1] == START:
+                            continue
+                        for d2 in targets(b1, y, total - k, f2):
+                            b2 = ref.land(b1, mover, y, d2)
+                            if b2 is not None:
+                                seen.setdefault(ref.layout(b2),
+                                                Action(card, (first, step(b1, y, d2, f2))))
+    return {action: layout for layout, action in seen.items()}
 
 
 def ten_pegs(state: GameState) -> list[tuple[int, int, bool]]:

@@ -1,9 +1,10 @@
-"""The counted North Carolina tens against a plain listing of every ten (``ten_oracle``).
+"""The counted splits (North Carolina tens, 7 and 9 splits) against a plain listing of
+every split (``split_oracle``).
 
-The engine lists a ten's interacting splits and counts the rest without building them
-(``pegs.rules.ten``); these tests check that the listing is the same set of actions, with
-the same spelling for each final board and the same boards, as listing every split one by
-one, and that length, indexing and membership agree with it.
+The engine lists the splits whose parts interact and counts the rest without building
+them (``pegs.rules.counted``); these tests check that the listing is the same set of
+actions, with the same spelling for each final board and the same boards, as listing every
+split one by one, and that length, indexing and membership agree with it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +20,7 @@ from helpers import position
 from pegs.rules import Action, GameState, Rules
 from pegs.rules.actions import Step
 from reference import Reference
-from ten_oracle import TenOracle
+from split_oracle import TenOracle, split_actions
 
 
 def reachable(rules: Rules, seed: int, plies: int) -> GameState:
@@ -84,6 +86,22 @@ def check_tens(state: GameState) -> None:
         assert engine[action] == board, str(action)
 
 
+def check_splits(state: GameState, card: str, total: int) -> None:
+    """The listed 7 or 9 splits are exactly the oracle's (when no finishing split can
+    arise: the mover has two pegs or more outside home, or team control)."""
+    ring = state.geo.ring_size
+    if state.rules.control != "team" and sum(1 for p in state.pegs[state.turn] if p < ring) < 2:
+        return
+    legal = state.legal_actions()
+    engine = {a: state.result_of(a) for a in legal if a.card == card and len(a.steps) == 2}
+    want = split_actions(state, card, total)
+    assert set(engine) == set(want), (
+        f"engine only {sorted(map(str, set(engine) - set(want)))[:5]}, "
+        f"oracle only {sorted(map(str, set(want) - set(engine)))[:5]}")
+    for action, board in want.items():
+        assert engine[action] == board, str(action)
+
+
 def with_hand(state: GameState, hand: Sequence[str]) -> GameState:
     return GameState.from_position(state.rules, state.pegs, state.turn, hand,
                                    stuck_turns=state.stuck[state.turn])
@@ -99,21 +117,26 @@ def test_north_carolina_tens_match_the_plain_listing(players: int, seed: int,
     state = reachable(rules, seed, plies)
     if state.is_over() or state.pending:
         return
-    state = with_hand(state, ("10", "7", "2"))
+    state = with_hand(state, ("10", "7", "9"))
     check_tens(state)
+    check_splits(state, "7", 7)
+    check_splits(state, "9", 9)
     check_listing(state)
 
 
-@settings(max_examples=12, deadline=None, derandomize=True,
+@settings(max_examples=30, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.sampled_from([4, 6, 8]), seed=st.integers(0, 10_000),
        plies=st.integers(30, 800))
-def test_arizona_listing_is_consistent_and_matches_the_reference(players: int, seed: int,
-                                                                plies: int) -> None:
+def test_arizona_splits_match_the_plain_listing(players: int, seed: int, plies: int) -> None:
     rules = Rules.preset("arizona", players=players)
     state = reachable(rules, seed, plies)
     if state.is_over() or state.pending:
         return
+    check_listing(state)
+    state = with_hand(state, ("7", "9", "Joker"))
+    check_splits(state, "7", 7)
+    check_splits(state, "9", 9)
     check_listing(state)
     seat = state.turn
     want = Reference(rules).outcomes(state.pegs, seat, state.hands[seat], state.stuck[seat],
@@ -196,3 +219,21 @@ def test_the_other_order_of_a_counted_ten_is_accepted_as_an_alias() -> None:
     assert other not in legal
     assert state.canonical(other) == action
     assert state.apply(other) == state.apply(action)
+
+
+@pytest.mark.parametrize("name", ["basic", "havasu", "kilpatrick", "pegoo", "social-security"])
+@settings(max_examples=10, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([4, 6, 8]), seed=st.integers(0, 10_000),
+       plies=st.integers(30, 800))
+def test_splits_of_other_presets_match_the_plain_listing(name: str, players: int, seed: int,
+                                                         plies: int) -> None:
+    rules = Rules.preset(name, players=players)
+    state = reachable(rules, seed, plies)
+    if state.is_over() or state.pending:
+        return
+    state = with_hand(state, ("7", "9"))
+    check_splits(state, "7", 7)
+    if rules.power("9") != ("+9",):
+        check_splits(state, "9", 9)
+    check_listing(state)
