@@ -257,8 +257,21 @@ class CountedSplits:
         i, k, a, j, b = pick
         return i, j, k, self.first[i][k][a].forward, self.parts[j][self.total - k][b].forward
 
-    def picks_to(self, result: Pegs, cands: list[int]) -> list[Pick]:
-        """The counted splits of pegs among ``cands`` that lead to ``result``."""
+    def picks_to(self, result: Pegs) -> list[Pick]:
+        """The counted splits that lead to ``result``."""
+        if not self._index:
+            self._index = {peg: i for i, peg in enumerate(self.pegs)}
+        door = self.geo.door
+        # a peg that moved has left its hole, unless it moved from its own door onto a
+        # peg of its own colour that was sent back to that door
+        cands = [i for i, (q, p) in enumerate(self.pegs) if p == door[q]]
+        for q, ps in enumerate(self.base):
+            if result[q] is not ps:
+                cands.extend(self._index.get((q, p), -1) for p in ps
+                             if p not in result[q] and p != door[q])
+        cands = sorted(i for i in set(cands) if i >= 0)
+        if len(cands) < 2:
+            return []
         out = []
         firsts = [self._landing(i, result[self.pegs[i][0]], self.first) for i in cands]
         seconds = [self._landing(i, result[self.pegs[i][0]], self.parts) for i in cands]

@@ -1,8 +1,12 @@
 """The legal-action generator: every legal action of the seat to move, with its result.
 
-:func:`generate` returns a mapping from each legal :class:`Action` to the peg layout it
-leads to.  Equivalent spellings of one move (a split in the other order) map to the
-same result and are listed under ``aliases`` so that ``apply`` accepts them too.
+:func:`generate` returns a :class:`Legal`: each legal :class:`Action` with the peg layout
+it leads to.  Equivalent spellings of one move (a split in the other order) map to the
+same result and are listed under ``aliases`` so that ``apply`` accepts them too.  Splits
+(7, 9, the North Carolina ten) whose two parts cannot affect each other are counted, not
+built (:mod:`pegs.rules.counted`); only the splits whose parts interact are simulated.
+The order of the listing is a fixed function of the position: the built actions, then
+the counted splits card by card.
 """
 
 from __future__ import annotations
@@ -583,7 +587,7 @@ class _Generator:
                 for j, (qb, pb) in enumerate(pegs):
                     if i == j:
                         continue
-                    near = qa == qb or (homeward[i] and homeward[j])
+                    near = (homeward[i] and (homeward[j] or qa == qb)) or (homeward[j] and qa == qb)
                     if not near and pa < ring and pb < ring:
                         gap = (pb - pa) % ring
                         near = gap <= 2 * total or ring - gap <= 2 * total
@@ -598,11 +602,13 @@ class _Generator:
                         for x in firsts[i][k]:
                             # moving a peg of the second peg's colour on its way can block or
                             # unblock its walk, even one with no part on the unchanged board
-                            hit = x.legal and self._in_walk(
+                            hit = x.legal and (qa == qb or x.hit) and self._in_walk(
                                 [h for c in x.changes if c[0] == qb for h in c[1:]],
                                 qb, pb, total - k, back_second)
+                            touched = x.touched
                             for y in ys:
-                                if interact(x, pa, y, pb):
+                                if pb in touched or pa in y.touched or any(
+                                        h in y.touched for h in touched):
                                     hit = True
                                     if turn == 0 and x.slot >= 0 and y.slot >= 0 and (
                                             total == 9 or i < j):
@@ -664,13 +670,11 @@ class _Generator:
                        origins: list[tuple[int, tuple[int, ...]]]) -> None:
         """Where a listed split and a counted one reach the same board, keep the one the
         full enumeration finds first."""
-        legal, base = self.legal, self.pegs
+        legal = self.legal
         for n, where in reversed(origins):
             action = legal.actions[n]
             result = legal.results[action]
-            cands = [i for i, (q, p) in enumerate(counted.pegs)
-                     if result[q] is not base[q] and p not in result[q]]
-            for pick in counted.picks_to(result, cands):
+            for pick in counted.picks_to(result):
                 if counted.rank(pick) < (False, where):
                     del legal.results[action]
                     legal.actions.pop(n)
@@ -976,16 +980,13 @@ class _Generator:
         """Two splits with the same final board are one move: where a listed ten and a
         counted one meet, keep the one the full enumeration (groups in order, plain
         splits of the other groups last) finds first."""
-        legal, base = self.legal, self.pegs
-        door = self.geo.door
+        legal = self.legal
         firsts = [n for n, _ in starts]
         for n in range(len(legal.actions) - 1, built - 1, -1):
             action = legal.actions[n]
             result = legal.results[action]
             origin = (False, group_order(starts[bisect_right(firsts, n) - 1][1]))
-            cands = [i for i, (q, p) in enumerate(tens.pegs)
-                     if p == door[q] or (result[q] is not base[q] and p not in result[q])]
-            for pick in tens.picks_to(result, cands):
+            for pick in tens.picks_to(result):
                 if tens.rank(pick) < origin:
                     del legal.results[action]
                     legal.actions.pop(n)
