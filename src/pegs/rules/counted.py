@@ -82,9 +82,31 @@ def interact(x: Part, px: int, y: Part, py: int) -> bool:
 class CountedSplits:
     """The counted splits of one card: ``len``, the ``i``-th action, and membership."""
 
-    __slots__ = ("_found", "_index", "_landings", "_made", "_occ", "_prefix", "_skipped",
-                 "base", "card", "eager", "first", "geo", "mover", "names", "parts", "pegs",
-                 "skip", "skip_self", "start", "suffix", "total")
+    __slots__ = (
+        "_found",
+        "_index",
+        "_landings",
+        "_made",
+        "_occ",
+        "_own",
+        "_prefix",
+        "_silent",
+        "_skipped",
+        "base",
+        "card",
+        "eager",
+        "first",
+        "geo",
+        "mover",
+        "names",
+        "parts",
+        "pegs",
+        "skip",
+        "skip_self",
+        "start",
+        "suffix",
+        "total",
+    )
 
     def __init__(self, card: str, geo: Geometry, base: Pegs, mover: int,
                  pegs: list[tuple[int, int]], first: list[list[list[Part]]],
@@ -127,6 +149,10 @@ class CountedSplits:
         self._landings: dict[int, dict[int, list[tuple[int, int]]]] = {}
         self._occ: list[int] = []
         self._found = False
+        #: Pegs with a part that hits their own colour, and those with a part that changes
+        #: nothing at all (see :meth:`_skip_twins`).
+        self._own = own
+        self._silent: set[int] = set()
         self._skip_twins(own)
 
     def _skip_twins(self, own: set[int]) -> None:
@@ -145,6 +171,8 @@ class CountedSplits:
                     net: object = _net(part.changes) if part.hit else ((q, (p,), (part.dst,)),)
                     nets.setdefault(net, []).append((k, a))
             for net, where in nets.items():
+                if net == ():
+                    self._silent.add(m)
                 if net == () or len(where) > 1:
                     for k, a in where:
                         kinds[(m, k, a)] = net
@@ -261,20 +289,27 @@ class CountedSplits:
         """The counted splits that lead to ``result``."""
         if not self._index:
             self._index = {peg: i for i, peg in enumerate(self.pegs)}
-        door = self.geo.door
-        # a peg that moved has left its hole, unless it moved from its own door onto a
-        # peg of its own colour that was sent back to that door
-        cands = [i for i, (q, p) in enumerate(self.pegs) if p == door[q]]
+        # the pegs that moved have left their holes (but for a part that changes nothing)
+        cands = list(self._silent)
+        came: dict[int, tuple[int, ...]] = {}
         for q, ps in enumerate(self.base):
-            if result[q] is not ps:
-                cands.extend(self._index.get((q, p), -1) for p in ps
-                             if p not in result[q] and p != door[q])
-        cands = sorted(i for i in set(cands) if i >= 0)
+            now = result[q]
+            if now is not ps:
+                came[q] = tuple(p for p in now if p not in ps)
+                for p in ps:
+                    if p not in now:
+                        i = self._index.get((q, p), -1)
+                        if i >= 0 and i not in cands:
+                            cands.append(i)
         if len(cands) < 2:
             return []
+        cands.sort()
+        # a part lands on a hole its colour did not hold, but for a hit on its own colour
+        holes = [result[self.pegs[i][0]] if i in self._own else came.get(self.pegs[i][0], ())
+                 for i in cands]
         out = []
-        firsts = [self._landing(i, result[self.pegs[i][0]], self.first) for i in cands]
-        seconds = [self._landing(i, result[self.pegs[i][0]], self.parts) for i in cands]
+        firsts = [self._landing(i, holes[n], self.first) for n, i in enumerate(cands)]
+        seconds = [self._landing(i, holes[n], self.parts) for n, i in enumerate(cands)]
         for n, i in enumerate(cands):
             for k, a in firsts[n]:
                 for m, j in enumerate(cands):
