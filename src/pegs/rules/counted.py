@@ -30,13 +30,16 @@ Pick = tuple[int, int, int, int, int]
 
 
 class Part:
-    """One peg's part of a ten on the unchanged board: where it lands, the holes its
-    landing reads or changes (``touched``), and, if legal, the pegs it moves."""
+    """One peg's part of a split on the unchanged board: where it lands, the holes its
+    landing reads or changes (``touched``: where it lands and the doors its hits send pegs
+    to), the holes a 7 or 9 walks over (``path``, where its own colour would stop it),
+    both as bit sets of positions, and, if legal, the pegs it moves."""
 
-    __slots__ = ("changes", "dst", "forward", "hit", "legal", "order", "slot", "touched")
+    __slots__ = ("changes", "dst", "forward", "hit", "legal", "order", "path", "slot",
+                 "touched")
 
     def __init__(self, dst: int, forward: bool, hit: bool, legal: bool,
-                 changes: tuple[Change, ...], touched: tuple[int, ...]) -> None:
+                 changes: tuple[Change, ...], touched: list[int], path: int = 0) -> None:
         #: The part's index among the legal parts of its peg and size (-1: illegal).
         self.slot = -1
         #: The part's index among the targets of its peg, size and direction.
@@ -46,7 +49,11 @@ class Part:
         self.hit = hit
         self.legal = legal
         self.changes = changes
-        self.touched = touched
+        mask = 0
+        for h in touched:
+            mask |= 1 << h
+        self.touched = mask
+        self.path = path
 
 
 def group_order(group: Group) -> tuple[int, int, int, bool, bool]:
@@ -74,9 +81,7 @@ def _net(changes: tuple[Change, ...]) -> tuple[tuple[int, tuple[int, ...], tuple
 
 def interact(x: Part, px: int, y: Part, py: int) -> bool:
     """Can these two parts (of the pegs at ``px`` and ``py``) affect each other?"""
-    if py in x.touched or px in y.touched:
-        return True
-    return any(h in y.touched for h in x.touched)
+    return bool(x.touched & y.touched or x.touched >> py & 1 or y.touched >> px & 1)
 
 
 class CountedSplits:

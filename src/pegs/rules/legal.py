@@ -192,6 +192,25 @@ def controlled(geo: Geometry, pegs: Pegs, seat: int) -> tuple[int, ...]:
     return waiting
 
 
+def _split_interact(x: Part, qa: int, pa: int, y: Part, qb: int, pb: int) -> bool:
+    """Can two parts of a 7 or 9 affect each other: landings and hits (as for a ten), or
+    one moving a peg of the other's colour onto or off its way?"""
+    if interact(x, pa, y, pb):
+        return True
+    if y.path and _mask([h for c in x.changes if c[0] == qb for h in c[1:]]) & y.path:
+        return True
+    return bool(x.path and _mask([h for c in y.changes if c[0] == qa for h in c[1:]]) & x.path)
+
+
+def _mask(holes: list[int]) -> int:
+    """The bit set of some positions (start left out)."""
+    mask = 0
+    for h in holes:
+        if h >= 0:
+            mask |= 1 << h
+    return mask
+
+
 def _close(holes: list[int], p: int, ring: int) -> bool:
     """Is ring hole ``p`` within 9 holes of one of ``holes``?"""
     if p >= ring:
@@ -492,28 +511,27 @@ class _Generator:
         return found
 
     def split_part(self, seat: int, p: int, d: int, forward: bool, n: int,
-                   chains: list[int]) -> Part:
+                   chains: list[int], ahead: list[int], behind: list[int]) -> Part:
         """One part of a 7 or 9 split on the unchanged board: the holes its walk reads
-        (its own colour blocks it), where it lands, and its hits."""
+        (where its own colour would block it), where it lands, and its hits.  ``ahead``
+        and ``behind`` are the bit sets of the first m ring holes each way from ``p``."""
         geo, ring, occ = self.geo, self.geo.ring_size, self.board.occ
-        path: list[int] = []
         if not forward:
-            path = [(p - i) % ring for i in range(1, n + 1)]
+            path = behind[n]
         elif p >= ring:
-            path = list(range(p + 1, d + 1))
+            path = (1 << (d + 1)) - (1 << (p + 1))
         elif d >= ring:
-            to_door = (geo.door[seat] - p) % ring
-            path = [(p + i) % ring for i in range(1, to_door + 1)] + list(range(ring, d + 1))
+            path = ahead[(geo.door[seat] - p) % ring] | ((1 << (d + 1)) - (1 << ring))
         else:
-            path = [(p + i) % ring for i in range(1, n + 1)]
+            path = ahead[n]
         if d >= ring or occ[d] == -1:
-            return Part(d, forward, False, True, ((seat, p, d),), tuple(path))
+            return Part(d, forward, False, True, ((seat, p, d),), [d], path)
         changes: list[Change] = []
-        walked = len(path)
-        ok = self._chain(occ[d], d, p, 0, path, changes)
+        touched = [d]
+        ok = self._chain(occ[d], d, p, 0, touched, changes)
         changes.append((seat, p, d))
-        chains.extend(path[walked:])
-        return Part(d, forward, True, ok, tuple(changes), tuple(path))
+        chains.extend(touched[1:])
+        return Part(d, forward, True, ok, tuple(changes), touched, path)
 
     def count_splits(self, card: str, total: int) -> bool:
         """Every legal split of ``total`` (7 or 9, no finishing split possible): the
@@ -525,12 +543,18 @@ class _Generator:
         chains: list[list[int]] = []
         fwd: list[list[list[Part]]] = []
         back: list[list[list[Part]]] = []
+        ring = self.geo.ring_size
         for q, p in pegs:
             found: list[int] = []
+            ahead, behind = [0], [0]
+            if p < ring:
+                for m in range(1, total):
+                    ahead.append(ahead[-1] | 1 << (p + m) % ring)
+                    behind.append(behind[-1] | 1 << (p - m) % ring)
             rows_f: list[list[Part]] = [[]]
             rows_b: list[list[Part]] = [[]]
             for k in range(1, total):
-                row = [self.split_part(q, p, d, True, k, found)
+                row = [self.split_part(q, p, d, True, k, found, ahead, behind)
                        for d in self.part_targets(q, p, k, True, base=True)]
                 for o, part in enumerate(row):
                     part.order = o
@@ -538,7 +562,7 @@ class _Generator:
                 if total == 9:
                     d = self.board.backward(q, p, k, self.pass_own)
                     rows_b.append([] if d == IN_HAND else
-                                  [self.split_part(q, p, d, False, k, found)])
+                                  [self.split_part(q, p, d, False, k, found, ahead, behind)])
             fwd.append(rows_f)
             back.append(rows_b)
             chains.append(found)
@@ -602,13 +626,11 @@ class _Generator:
                         for x in firsts[i][k]:
                             # moving a peg of the second peg's colour on its way can block or
                             # unblock its walk, even one with no part on the unchanged board
-                            hit = x.legal and (qa == qb or x.hit) and self._in_walk(
-                                [h for c in x.changes if c[0] == qb for h in c[1:]],
-                                qb, pb, total - k, back_second)
-                            touched = x.touched
+                            moves_b = [h for c in x.changes if c[0] == qb for h in c[1:]]
+                            hit = x.legal and self._in_walk(moves_b, qb, pb, total - k,
+                                                            back_second)
                             for y in ys:
-                                if pb in touched or pa in y.touched or any(
-                                        h in y.touched for h in touched):
+                                if _split_interact(x, qa, pa, y, qb, pb):
                                     hit = True
                                     if turn == 0 and x.slot >= 0 and y.slot >= 0 and (
                                             total == 9 or i < j):
@@ -654,7 +676,8 @@ class _Generator:
                 targets = self.part_targets(qb, b_now, total - k, op2 == ">")
                 for o2, d2 in enumerate(targets):
                     if b_now == pb and any(
-                            y.dst == d2 and not interact(x, pa, y, pb) for y in ys):
+                            y.dst == d2 and not _split_interact(x, qa, pa, y, qb, pb)
+                            for y in ys):
                         continue  # a counted split, or its other order
                     st2 = self.step(qb, b_now, d2, op2)
                     m2 = board.mark()
@@ -773,7 +796,7 @@ class _Generator:
         would (without moving anything)."""
         occ = self.board.occ
         if d >= self.geo.ring_size or occ[d] == -1:
-            return Part(d, forward, False, True, ((seat, p, d),), (d,))
+            return Part(d, forward, False, True, ((seat, p, d),), [d])
         if occ[d] == seat:
             self._own_hits.add((seat, p))
         touched = [d]
@@ -781,7 +804,7 @@ class _Generator:
         ok = self._chain(occ[d], d, p, 0, touched, changes)
         changes.append((seat, p, d))
         chains.extend(touched[1:])
-        return Part(d, forward, True, ok, tuple(changes), tuple(touched))
+        return Part(d, forward, True, ok, tuple(changes), touched)
 
     def _chain(self, victim: int, at: int, lifted: int, depth: int, touched: list[int],
                changes: list[Change]) -> bool:
