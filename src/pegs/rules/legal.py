@@ -197,17 +197,18 @@ def _split_interact(x: Part, qa: int, pa: int, y: Part, qb: int, pb: int) -> boo
     one moving a peg of the other's colour onto or off its way?"""
     if interact(x, pa, y, pb):
         return True
-    if y.path and _mask([h for c in x.changes if c[0] == qb for h in c[1:]]) & y.path:
-        return True
-    return bool(x.path and _mask([h for c in y.changes if c[0] == qa for h in c[1:]]) & x.path)
+    return bool(y.path & _moves(x, qb) or x.path & _moves(y, qa))
 
 
-def _mask(holes: list[int]) -> int:
-    """The bit set of some positions (start left out)."""
+def _moves(part: Part, seat: int) -> int:
+    """The bit set of the holes where ``part`` takes or puts a peg of ``seat``."""
     mask = 0
-    for h in holes:
-        if h >= 0:
-            mask |= 1 << h
+    for q, a, b in part.changes:
+        if q == seat:
+            if a >= 0:
+                mask |= 1 << a
+            if b >= 0:
+                mask |= 1 << b
     return mask
 
 
@@ -543,7 +544,8 @@ class _Generator:
         chains: list[list[int]] = []
         fwd: list[list[list[Part]]] = []
         back: list[list[list[Part]]] = []
-        ring = self.geo.ring_size
+        ring, home = self.geo.ring_size, self.geo.home_holes
+        walks: list[tuple[list[int], list[int]]] = []
         for q, p in pegs:
             found: list[int] = []
             ahead, behind = [0], [0]
@@ -551,6 +553,12 @@ class _Generator:
                 for m in range(1, total):
                     ahead.append(ahead[-1] | 1 << (p + m) % ring)
                     behind.append(behind[-1] | 1 << (p - m) % ring)
+                to_door = (self.geo.door[q] - p) % ring
+                walks.append(([a | (((1 << (ring + min(m - to_door, home))) - (1 << ring))
+                                    if m > to_door else 0) for m, a in enumerate(ahead)], behind))
+            else:
+                walks.append(([(1 << min(p + m + 1, ring + home)) - (1 << (p + 1))
+                               for m in range(total)], [0] * total))
             rows_f: list[list[Part]] = [[]]
             rows_b: list[list[Part]] = [[]]
             for k in range(1, total):
@@ -579,7 +587,7 @@ class _Generator:
                 peg_rows.append(ok_rows)
             usable.append(peg_rows)
         turns = [(fwd, back), (back, fwd)] if total == 9 else [(fwd, fwd)]
-        units, pairs = self.split_units(pegs, turns, total, chains)
+        units, pairs = self.split_units(pegs, turns, total, chains, walks)
         first, second = usable[0], usable[-1]
         start = [0] * n if total == 9 else [i + 1 for i in range(n)]
         counted = CountedSplits(card, self.geo, self.pegs, self.mover, list(pegs), first, second,
@@ -595,12 +603,13 @@ class _Generator:
 
     def split_units(self, pegs: list[tuple[int, int]],
                     turns: list[tuple[list[list[list[Part]]], list[list[list[Part]]]]],
-                    total: int, chains: list[list[int]]
+                    total: int, chains: list[list[int]], walks: list[tuple[list[int], list[int]]]
                     ) -> tuple[list[tuple[int, int, int, int, int]],
                                set[tuple[int, int, int, int, int]]]:
         """The first parts that interact with a second peg's parts (or move that peg), as
         (turn, first peg, size, target, second peg) in the order of the full enumeration;
-        and the interacting pairs of legal parts as counted splits, which are not counted."""
+        and the interacting pairs of legal parts as counted splits, which are not counted.
+        ``walks[j]``: the holes peg j's forward and backward walks of each size read."""
         ring = self.geo.ring_size
         units: list[tuple[int, int, int, int, int]] = []
         pairs: set[tuple[int, int, int, int, int]] = set()
@@ -626,9 +635,8 @@ class _Generator:
                         for x in firsts[i][k]:
                             # moving a peg of the second peg's colour on its way can block or
                             # unblock its walk, even one with no part on the unchanged board
-                            moves_b = [h for c in x.changes if c[0] == qb for h in c[1:]]
-                            hit = x.legal and self._in_walk(moves_b, qb, pb, total - k,
-                                                            back_second)
+                            walk = walks[j][1 if back_second else 0][total - k]
+                            hit = x.legal and _moves(x, qb) & walk != 0
                             for y in ys:
                                 if _split_interact(x, qa, pa, y, qb, pb):
                                     hit = True
@@ -640,19 +648,6 @@ class _Generator:
                                 units.append((turn, i, k, x.order, j))
         units.sort()
         return units, pairs
-
-    def _in_walk(self, holes: list[int], seat: int, p: int, n: int, back: bool) -> bool:
-        """Is one of ``holes`` on a walk of ``n`` from ``p`` of a peg of ``seat``?"""
-        if not holes:
-            return False
-        ring = self.geo.ring_size
-        if back:
-            return p < ring and any(0 <= h < ring and 0 < (p - h) % ring <= n for h in holes)
-        if p >= ring:
-            return any(p < h <= p + n for h in holes)
-        to_door = (self.geo.door[seat] - p) % ring
-        return any(0 < (h - p) % ring <= n if 0 <= h < ring else
-                   to_door < n and ring <= h < ring + n - to_door for h in holes)
 
     def _split_unit(self, card: str, pegs: list[tuple[int, int]],
                     turns: list[tuple[list[list[list[Part]]], list[list[list[Part]]]]],
