@@ -25,6 +25,9 @@ from .settings import RANKS, Rules
 
 RANK_ORDER = {r: i for i, r in enumerate(RANKS)}
 
+#: 7 and 9 splits are counted (not built) when the seat plays this many pegs or more.
+COUNT_FROM_PEGS = 4
+
 _new = tuple.__new__
 
 #: A move's steps and the layout it leads to (or the one change that makes it).
@@ -1071,10 +1074,11 @@ class _Generator:
             self.split_ten(card)
         split_found = False
         if plan.split in (7, 9):
+            # counting pays from a few pegs on (and cannot follow a finishing split)
             finish = card in self.rules.split_finish_with_partner and self.rules.control != "team"
             ring = self.geo.ring_size
-            if self.track_aliases or (finish and sum(
-                    1 for p in self.pegs[self.mover] if p < ring) <= 1):
+            if (self.track_aliases or len(self.own_movable) < COUNT_FROM_PEGS or (finish and sum(
+                    1 for p in self.pegs[self.mover] if p < ring) <= 1)):
                 split_found = self.splits(card, plan.split)
             else:
                 split_found = self.count_splits(card, plan.split)
