@@ -39,7 +39,7 @@ class Part:
                  "touched")
 
     def __init__(self, dst: int, forward: bool, hit: bool, legal: bool,
-                 changes: tuple[Change, ...], touched: list[int], path: int = 0) -> None:
+                 changes: tuple[Change, ...], touched: int, path: int = 0) -> None:
         #: The part's index among the legal parts of its peg and size (-1: illegal).
         self.slot = -1
         #: The part's index among the targets of its peg, size and direction.
@@ -49,10 +49,7 @@ class Part:
         self.hit = hit
         self.legal = legal
         self.changes = changes
-        mask = 0
-        for h in touched:
-            mask |= 1 << h
-        self.touched = mask
+        self.touched = touched
         self.path = path
 
 
@@ -77,6 +74,14 @@ def _net(changes: tuple[Change, ...]) -> tuple[tuple[int, tuple[int, ...], tuple
         if gone or came:
             out.append((q, tuple(sorted(gone)), tuple(sorted(came))))
     return tuple(out)
+
+
+def holes_mask(holes: list[int]) -> int:
+    """The bit set of some board positions."""
+    mask = 0
+    for h in holes:
+        mask |= 1 << h
+    return mask
 
 
 def interact(x: Part, px: int, y: Part, py: int) -> bool:

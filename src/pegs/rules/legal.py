@@ -20,7 +20,7 @@ from typing import overload
 from .actions import Action, Step, owned
 from .board import START, Geometry
 from .board_work import IN_HAND, Change, Pegs, WorkBoard, moved
-from .counted import CountedSplits, Group, Part, group_order, interact
+from .counted import CountedSplits, Group, Part, group_order, holes_mask, interact
 from .settings import RANKS, Rules
 
 RANK_ORDER = {r: i for i, r in enumerate(RANKS)}
@@ -529,13 +529,13 @@ class _Generator:
         else:
             path = ahead[n]
         if d >= ring or occ[d] == -1:
-            return Part(d, forward, False, True, ((seat, p, d),), [d], path)
+            return Part(d, forward, False, True, ((seat, p, d),), 1 << d, path)
         changes: list[Change] = []
         touched = [d]
         ok = self._chain(occ[d], d, p, 0, touched, changes)
         changes.append((seat, p, d))
         chains.extend(touched[1:])
-        return Part(d, forward, True, ok, tuple(changes), touched, path)
+        return Part(d, forward, True, ok, tuple(changes), holes_mask(touched), path)
 
     def count_splits(self, card: str, total: int) -> bool:
         """Every legal split of ``total`` (7 or 9, no finishing split possible): the
@@ -794,7 +794,7 @@ class _Generator:
         would (without moving anything)."""
         occ = self.board.occ
         if d >= self.geo.ring_size or occ[d] == -1:
-            return Part(d, forward, False, True, ((seat, p, d),), [d])
+            return Part(d, forward, False, True, ((seat, p, d),), 1 << d)
         if occ[d] == seat:
             self._own_hits.add((seat, p))
         touched = [d]
@@ -802,7 +802,7 @@ class _Generator:
         ok = self._chain(occ[d], d, p, 0, touched, changes)
         changes.append((seat, p, d))
         chains.extend(touched[1:])
-        return Part(d, forward, True, ok, tuple(changes), touched)
+        return Part(d, forward, True, ok, tuple(changes), holes_mask(touched))
 
     def _chain(self, victim: int, at: int, lifted: int, depth: int, touched: list[int],
                changes: list[Change]) -> bool:
