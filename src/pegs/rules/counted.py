@@ -291,10 +291,6 @@ class CountedSplits:
                 rest -= 1
         raise IndexError("split index out of range")
 
-    def group_of(self, pick: Pick) -> Group:
-        i, k, a, j, b = pick
-        return i, j, k, self.first[i][k][a].forward, self.parts[j][self.total - k][b].forward
-
     def picks_to(self, result: Pegs) -> list[Pick]:
         """The counted splits that lead to ``result``."""
         if not self._index:
