@@ -27,6 +27,8 @@ from .board_work import Change, Pegs, moved
 Group = tuple[int, int, int, bool, bool]
 #: One split of the counted set: (first peg, part size, part index, second peg, part index).
 Pick = tuple[int, int, int, int, int]
+#: A board change per seat: (seat, holes left, holes taken).
+Net = tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
 
 
 class Part:
@@ -59,7 +61,7 @@ def group_order(group: Group) -> tuple[int, int, int, bool, bool]:
     return i, j, k, not fx, not fy
 
 
-def _net(changes: tuple[Change, ...]) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
+def _net(changes: tuple[Change, ...]) -> Net:
     """The board change of some peg moves, per seat: (seat, holes left, holes taken),
     with a hole left and taken again by the same colour cancelled out."""
     seats = sorted({q for q, _, _ in changes})
@@ -175,11 +177,19 @@ class CountedSplits:
         kinds: dict[tuple[int, int, int], object] = {}
         for m in own:
             q, p = self.pegs[m]
-            nets: dict[object, list[tuple[int, int]]] = {}
+            nets: dict[Net, list[tuple[int, int]]] = {}
+            plain: dict[int, tuple[int, int]] = {}  # a plain part's landing -> the part
             for k in range(1, self.total):
                 for a, part in enumerate(self.first[m][k]):
-                    net: object = _net(part.changes) if part.hit else ((q, (p,), (part.dst,)),)
-                    nets.setdefault(net, []).append((k, a))
+                    if part.hit:
+                        nets.setdefault(_net(part.changes), []).append((k, a))
+                    else:
+                        plain[part.dst] = (k, a)
+            for net, where in list(nets.items()):
+                if len(net) == 1 and net[0][:2] == (q, (p,)) and len(net[0][2]) == 1:
+                    twin = plain.get(net[0][2][0])  # like a plain move of the peg alone
+                    if twin is not None:
+                        where.append(twin)
             for net, where in nets.items():
                 if net == ():
                     self._silent.add(m)
