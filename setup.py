@@ -16,6 +16,7 @@ COMPILED = [
     "src/pegs/rules/board_work.py",
     "src/pegs/rules/legal.py",
     "src/pegs/rules/state.py",
+    "src/pegs/rules/counted.py",
     "src/pegs/bots/heuristic.py",
     "src/pegs/bots/ismcts.py",
 ]

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from .actions import Action
 from .board import START, Geometry
-from .board_work import Pegs
-from .legal import Legal, Turn, generate_plain, moved
+from .board_work import Pegs, moved
+from .legal import Legal, Turn, generate_plain
 
 if TYPE_CHECKING:
     from .state import GameState, Pending

@@ -6,6 +6,8 @@ ever copied.  Only :mod:`pegs.rules.legal` uses this; the game state stays immut
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .board import START, Geometry
 
 #: A peg lifted off the board while the hits of its move are resolved.
@@ -13,6 +15,19 @@ IN_HAND = -2
 
 Pegs = tuple[tuple[int, ...], ...]
 LogEntry = tuple[int, int, int]
+#: One peg moved: (seat, from, to).
+Change = tuple[int, int, int]
+
+
+def moved(pegs: Pegs, changes: Iterable[Change]) -> Pegs:
+    """``pegs`` with some pegs moved, in order (a peg sent back to start included)."""
+    out = list(pegs)
+    for q, a, b in changes:
+        lst = list(out[q])
+        lst[lst.index(a)] = b
+        lst.sort()
+        out[q] = tuple(lst)
+    return tuple(out)
 
 
 class WorkBoard:

@@ -1,12 +1,17 @@
 """The legal-action generator: every legal action of the seat to move, with its result.
 
-:func:`generate` returns a mapping from each legal :class:`Action` to the peg layout it
-leads to.  Equivalent spellings of one move (a split in the other order) map to the
-same result and are listed under ``aliases`` so that ``apply`` accepts them too.
+:func:`generate` returns a :class:`Legal`: each legal :class:`Action` with the peg layout
+it leads to.  Equivalent spellings of one move (a split in the other order) map to the
+same result and are listed under ``aliases`` so that ``apply`` accepts them too.  Splits
+(7, 9, the North Carolina ten) whose two parts cannot affect each other are counted, not
+built (:mod:`pegs.rules.counted`); only the splits whose parts interact are simulated.
+The order of the listing is a fixed function of the position: the built actions, then
+the counted splits card by card.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -14,28 +19,19 @@ from typing import overload
 
 from .actions import Action, Step, owned
 from .board import START, Geometry
-from .board_work import IN_HAND, Pegs, WorkBoard
+from .board_work import IN_HAND, Change, Pegs, WorkBoard, moved
+from .counted import CountedSplits, Group, Part, group_order, holes_mask, interact
 from .settings import RANKS, Rules
 
 RANK_ORDER = {r: i for i, r in enumerate(RANKS)}
 
+#: 7 and 9 splits are counted (not built) when the seat plays this many pegs or more.
+COUNT_FROM_PEGS = 4
+
 _new = tuple.__new__
 
-#: One peg moved with no hit: (seat, from, to).
-Change = tuple[int, int, int]
 #: A move's steps and the layout it leads to (or the one change that makes it).
 Move = tuple[tuple[Step, ...], Pegs | Change]
-
-
-def moved(pegs: Pegs, changes: Iterable[Change]) -> Pegs:
-    """``pegs`` with some pegs moved (no hits involved)."""
-    out = list(pegs)
-    for q, a, b in changes:
-        lst = list(out[q])
-        lst[lst.index(a)] = b
-        lst.sort()
-        out[q] = tuple(lst)
-    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -48,50 +44,43 @@ class Turn:
     first_turn: bool
 
 
-#: A North Carolina ten whose two parts cannot touch, kept compact until it is needed:
-#: (card, seat x, from, to, op, seat y, from, to, op).
-LazyTen = tuple[str, int, int, int, str, int, int, int, str]
-
-
 class Legal:
     """The legal actions in order, their resulting layouts, and accepted aliases.
 
-    ``actions`` are built; ``lazy`` tens are built only when listed or looked up (a ten
-    can have hundreds of legal splits, and a player uses one).
+    ``actions`` are built; most North Carolina tens are counted in ``tens`` and built one
+    at a time when listed or looked up (a ten can have thousands of legal splits, and a
+    player uses one).  The listing is ``actions``, then each of ``tens``.
     """
 
-    __slots__ = ("_listing", "_made", "actions", "aliases", "base", "changes", "lazy",
-                 "moving_ranks", "names", "results")
+    __slots__ = ("_listing", "actions", "aliases", "base", "changes", "moving_ranks",
+                 "results", "tens")
 
-    def __init__(self, base: Pegs = (), names: tuple[tuple[str, ...], ...] = (),
-                 moving_ranks: set[str] | None = None) -> None:
+    def __init__(self, base: Pegs = (), moving_ranks: set[str] | None = None) -> None:
         self.actions: list[Action] = []
         self.results: dict[Action, Pegs] = {}
         self.changes: dict[Action, Change] = {}
         self.aliases: dict[Action, Action] = {}
         self.moving_ranks: set[str] = set() if moving_ranks is None else moving_ranks
-        self.lazy: list[LazyTen] = []
+        self.tens: list[CountedSplits] = []
         self.base = base
-        self.names = names
-        self._made: dict[Action, int] = {}
         self._listing: Sequence[Action] | None = None
 
     def size(self) -> int:
-        return len(self.actions) + len(self.lazy)
+        return len(self.actions) + sum(len(t) for t in self.tens)
 
     def listing(self) -> Sequence[Action]:
-        """All legal actions as one read-only sequence (a tuple when nothing is lazy)."""
+        """All legal actions as one read-only sequence (a tuple when nothing is counted)."""
         if self._listing is None:
-            self._listing = Actions(self) if self.lazy else tuple(self.actions)
+            self._listing = Actions(self) if self.tens else tuple(self.actions)
         return self._listing
 
     def made(self, i: int) -> Action:
-        """The ``i``-th lazy ten as an action."""
-        card, qx, px, dx, ox, qy, py, dy, oy = self.lazy[i]
-        nx, ny = self.names[qx], self.names[qy]
-        action = Action(card, (Step(nx[px + 1], nx[dx + 1], ox), Step(ny[py + 1], ny[dy + 1], oy)))
-        self._made[action] = i
-        return action
+        """The ``i``-th counted action (after the built ones)."""
+        for tens in self.tens:
+            if i < len(tens):
+                return tens.action(tens.pick(i))
+            i -= len(tens)
+        raise IndexError("legal action index out of range")
 
     def outcome(self, action: Action) -> Pegs | None:
         """The layout a listed action leads to, or None if it is not listed."""
@@ -101,18 +90,15 @@ class Legal:
         change = self.changes.get(action)
         if change is not None:
             return moved(self.base, (change,))
-        if self.lazy and action.card and not self._made:
-            for i in range(len(self.lazy)):
-                self.made(i)
-        i = self._made.get(action, -1)
-        if i < 0:
-            return None
-        _, qx, px, dx, _, qy, py, dy, _ = self.lazy[i]
-        return moved(self.base, ((qx, px, dx), (qy, py, dy)))
+        for tens in self.tens:
+            result = tens.outcome(action)
+            if result is not None:
+                return result
+        return None
 
 
 class Actions(Sequence[Action]):
-    """The legal actions of a position: the built ones, then the lazy tens."""
+    """The legal actions of a position: the built ones, then the counted ones."""
 
     __slots__ = ("_cache", "_legal")
 
@@ -147,7 +133,7 @@ class Actions(Sequence[Action]):
 
     def __iter__(self) -> Iterator[Action]:
         yield from self._legal.actions
-        for i in range(len(self._legal.lazy)):
+        for i in range(len(self) - len(self._legal.actions)):
             yield self[len(self._legal.actions) + i]
 
     def __contains__(self, action: object) -> bool:
@@ -209,23 +195,31 @@ def controlled(geo: Geometry, pegs: Pegs, seat: int) -> tuple[int, ...]:
     return waiting
 
 
-def _two_moves(before: Pegs, after: Pegs) -> frozenset[Change] | None:
-    """The layout change as two single-peg moves of two seats, if it is exactly that."""
-    out: list[Change] = []
-    for q, (b, a) in enumerate(zip(before, after, strict=True)):
-        if a == b:
-            continue
-        gone = list(b)
-        came = []
-        for p in a:
-            if p in gone:
-                gone.remove(p)
-            else:
-                came.append(p)
-        if len(gone) != 1 or len(came) != 1:
-            return None
-        out.append((q, gone[0], came[0]))
-    return frozenset(out) if len(out) == 2 else None
+def _split_interact(x: Part, qa: int, pa: int, y: Part, qb: int, pb: int) -> bool:
+    """Can two parts of a 7 or 9 affect each other: landings and hits (as for a ten), or
+    one moving a peg of the other's colour onto or off its way?"""
+    if interact(x, pa, y, pb):
+        return True
+    return bool(y.path & _moves(x, qb) or x.path & _moves(y, qa))
+
+
+def _moves(part: Part, seat: int) -> int:
+    """The bit set of the holes where ``part`` takes or puts a peg of ``seat``."""
+    mask = 0
+    for q, a, b in part.changes:
+        if q == seat:
+            if a >= 0:
+                mask |= 1 << a
+            if b >= 0:
+                mask |= 1 << b
+    return mask
+
+
+def _close(holes: list[int], p: int, ring: int) -> bool:
+    """Is ring hole ``p`` within 9 holes of one of ``holes``?"""
+    if p >= ring:
+        return False
+    return any((h - p) % ring <= 9 or (p - h) % ring <= 9 for h in holes)
 
 
 class _Generator:
@@ -242,13 +236,14 @@ class _Generator:
         self.ctrl = controlled(geo, pegs, turn.seat)
         self.pass_own = self.rules.may_pass_own
         self.turn_in = self.rules.must_turn_in_at_door
-        self.legal = Legal(base=pegs, names=geo.names_for(turn.seat))
+        self.legal = Legal(base=pegs)
         self._seen: dict[tuple[str, Pegs], Action] = {}
         self.names = geo.names_for(turn.seat)
         self._cache: dict[tuple[str, object], list[Move]] = {}
         self.plans = card_plans(self.rules)
         self.other_moves = 0  # moves other than coming out (North Carolina counting)
         self._reach: dict[tuple[int, int], tuple[int, int, int]] = {}
+        self._own_hits: set[tuple[int, int]] = set()  # pegs whose ten part hits own colour
         self.own_movable = self.movable(self.ctrl)
 
     # --- helpers --------------------------------------------------------------------------
@@ -519,6 +514,194 @@ class _Generator:
                                 occ[a] = a_seat
         return found
 
+    def split_part(self, seat: int, p: int, d: int, forward: bool, n: int,
+                   chains: list[int], ahead: list[int], behind: list[int]) -> Part:
+        """One part of a 7 or 9 split on the unchanged board: the holes its walk reads
+        (where its own colour would block it), where it lands, and its hits.  ``ahead``
+        and ``behind`` are the bit sets of the first m ring holes each way from ``p``."""
+        geo, ring, occ = self.geo, self.geo.ring_size, self.board.occ
+        if not forward:
+            path = behind[n]
+        elif p >= ring:
+            path = (1 << (d + 1)) - (1 << (p + 1))
+        elif d >= ring:
+            path = ahead[(geo.door[seat] - p) % ring] | ((1 << (d + 1)) - (1 << ring))
+        else:
+            path = ahead[n]
+        if d >= ring or occ[d] == -1:
+            return Part(d, forward, False, True, ((seat, p, d),), 1 << d, path)
+        changes: list[Change] = []
+        touched = [d]
+        ok = self._chain(occ[d], d, p, 0, touched, changes)
+        changes.append((seat, p, d))
+        chains.extend(touched[1:])
+        return Part(d, forward, True, ok, tuple(changes), holes_mask(touched), path)
+
+    def count_splits(self, card: str, total: int) -> bool:
+        """Every legal split of ``total`` (7 or 9, no finishing split possible): the
+        interacting ones simulated and listed, the others counted.  True if any."""
+        legal = self.legal
+        pegs = self.own_movable
+        n = len(pegs)
+        built = len(legal.actions)
+        chains: list[list[int]] = []
+        fwd: list[list[list[Part]]] = []
+        back: list[list[list[Part]]] = []
+        ring, home = self.geo.ring_size, self.geo.home_holes
+        walks: list[tuple[list[int], list[int]]] = []
+        for q, p in pegs:
+            found: list[int] = []
+            ahead, behind = [0], [0]
+            if p < ring:
+                for m in range(1, total):
+                    ahead.append(ahead[-1] | 1 << (p + m) % ring)
+                    behind.append(behind[-1] | 1 << (p - m) % ring)
+                to_door = (self.geo.door[q] - p) % ring
+                walks.append(([a | (((1 << (ring + min(m - to_door, home))) - (1 << ring))
+                                    if m > to_door else 0) for m, a in enumerate(ahead)], behind))
+            else:
+                walks.append(([(1 << min(p + m + 1, ring + home)) - (1 << (p + 1))
+                               for m in range(total)], [0] * total))
+            rows_f: list[list[Part]] = [[]]
+            rows_b: list[list[Part]] = [[]]
+            for k in range(1, total):
+                row = [self.split_part(q, p, d, True, k, found, ahead, behind)
+                       for d in self.part_targets(q, p, k, True, base=True)]
+                for o, part in enumerate(row):
+                    part.order = o
+                rows_f.append(row)
+                if total == 9:
+                    d = self.board.backward(q, p, k, self.pass_own)
+                    rows_b.append([] if d == IN_HAND else
+                                  [self.split_part(q, p, d, False, k, found, ahead, behind)])
+            fwd.append(rows_f)
+            back.append(rows_b)
+            chains.append(found)
+        usable = []
+        for rows in (fwd, back) if total == 9 else (fwd,):
+            peg_rows = []
+            for peg in rows:
+                ok_rows = []
+                for row in peg:
+                    ok = [x for x in row if x.legal]
+                    for m, x in enumerate(ok):
+                        x.slot = m
+                    ok_rows.append(ok)
+                peg_rows.append(ok_rows)
+            usable.append(peg_rows)
+        turns = [(fwd, back), (back, fwd)] if total == 9 else [(fwd, fwd)]
+        units, pairs = self.split_units(pegs, turns, total, chains, walks)
+        first, second = usable[0], usable[-1]
+        start = [0] * n if total == 9 else [i + 1 for i in range(n)]
+        counted = CountedSplits(card, self.geo, self.pegs, self.mover, list(pegs), first, second,
+                                total, start, total == 9, pairs, None, set())
+        origins: list[tuple[int, tuple[int, ...]]] = []
+        for unit in units:
+            self._split_unit(card, pegs, turns, total, unit, origins)
+        if len(legal.actions) > built:
+            self._split_repeats(counted, built, origins)
+        if len(counted):
+            legal.tens.append(counted)
+        return len(legal.actions) > built or len(counted) > 0
+
+    def split_units(self, pegs: list[tuple[int, int]],
+                    turns: list[tuple[list[list[list[Part]]], list[list[list[Part]]]]],
+                    total: int, chains: list[list[int]], walks: list[tuple[list[int], list[int]]]
+                    ) -> tuple[list[tuple[int, int, int, int, int]],
+                               set[tuple[int, int, int, int, int]]]:
+        """The first parts that interact with a second peg's parts (or move that peg), as
+        (turn, first peg, size, target, second peg) in the order of the full enumeration;
+        and the interacting pairs of legal parts as counted splits, which are not counted.
+        ``walks[j]``: the holes peg j's forward and backward walks of each size read."""
+        ring = self.geo.ring_size
+        units: list[tuple[int, int, int, int, int]] = []
+        pairs: set[tuple[int, int, int, int, int]] = set()
+        homeward = [p >= ring or any(part.dst >= ring for row in fw for part in row)
+                    for (_, p), fw in zip(pegs, turns[0][0], strict=True)]
+        for turn, (firsts, seconds) in enumerate(turns):
+            for i, (qa, pa) in enumerate(pegs):
+                for j, (qb, pb) in enumerate(pegs):
+                    if i == j:
+                        continue
+                    near = (homeward[i] and (homeward[j] or qa == qb)) or (homeward[j] and qa == qb)
+                    if not near and pa < ring and pb < ring:
+                        gap = (pb - pa) % ring
+                        near = gap <= 2 * total or ring - gap <= 2 * total
+                    if not near and (chains[i] or chains[j]):
+                        near = (_close(chains[i], pb, ring) or _close(chains[j], pa, ring)
+                                or any(h in chains[j] for h in chains[i]))
+                    if not near:
+                        continue
+                    back_second = total == 9 and turn == 0
+                    for k in range(1, total):
+                        ys = seconds[j][total - k]
+                        for x in firsts[i][k]:
+                            # moving a peg of the second peg's colour on its way can block or
+                            # unblock its walk, even one with no part on the unchanged board
+                            walk = walks[j][1 if back_second else 0][total - k]
+                            hit = x.legal and _moves(x, qb) & walk != 0
+                            for y in ys:
+                                if _split_interact(x, qa, pa, y, qb, pb):
+                                    hit = True
+                                    if turn == 0 and x.slot >= 0 and y.slot >= 0 and (
+                                            total == 9 or i < j):
+                                        pairs.add((i, k, x.slot, j, y.slot))
+                            if x.legal and (hit or any(c[0] == qb and c[1] == pb
+                                                       for c in x.changes)):
+                                units.append((turn, i, k, x.order, j))
+        units.sort()
+        return units, pairs
+
+    def _split_unit(self, card: str, pegs: list[tuple[int, int]],
+                    turns: list[tuple[list[list[list[Part]]], list[list[list[Part]]]]],
+                    total: int, unit: tuple[int, int, int, int, int],
+                    origins: list[tuple[int, tuple[int, ...]]]) -> None:
+        """One first part and every second part of one peg after it, simulated step by
+        step (second parts that do not interact with it are counted splits, or their
+        other order)."""
+        turn, i, k, order, j = unit
+        firsts, seconds = turns[turn]
+        x = next(part for part in firsts[i][k] if part.order == order)
+        ys = seconds[j][total - k]
+        (qa, pa), (qb, pb) = pegs[i], pegs[j]
+        board = self.board
+        op1, op2 = (">" if x.forward else "<"), ("<" if x.forward and total == 9 else ">")
+        st1 = self.step(qa, pa, x.dst, op1)
+        m1 = board.mark()
+        if board.land(qa, pa, x.dst):
+            b_now = board.where(qb, pb, m1)
+            if b_now != START:
+                targets = self.part_targets(qb, b_now, total - k, op2 == ">")
+                for o2, d2 in enumerate(targets):
+                    if b_now == pb and any(
+                            y.dst == d2 and not _split_interact(x, qa, pa, y, qb, pb)
+                            for y in ys):
+                        continue  # a counted split, or its other order
+                    st2 = self.step(qb, b_now, d2, op2)
+                    m2 = board.mark()
+                    if board.land(qb, b_now, d2):
+                        n = len(self.legal.actions)
+                        self.record(card, (st1, st2), board.snapshot())
+                        if len(self.legal.actions) > n:
+                            origins.append((n, (turn, i, k, order, j, o2)))
+                    board.undo(m2)
+        board.undo(m1)
+
+    def _split_repeats(self, counted: CountedSplits, built: int,
+                       origins: list[tuple[int, tuple[int, ...]]]) -> None:
+        """Where a listed split and a counted one reach the same board, keep the one the
+        full enumeration finds first."""
+        legal = self.legal
+        for n, where in reversed(origins):
+            action = legal.actions[n]
+            result = legal.results[action]
+            for pick in counted.picks_to(result):
+                if counted.rank(pick) < (False, where):
+                    del legal.results[action]
+                    legal.actions.pop(n)
+                    break
+                counted.skip.add(pick)
+
     def joker(self, card: str) -> None:
         rule = self.rules.joker_rule
         board, geo = self.board, self.geo
@@ -574,75 +757,262 @@ class _Generator:
         d = board.backward(seat, p, n, True, hit_own=True)
         return [] if d == IN_HAND else [d]
 
-    def split_ten(self, card: str) -> None:
-        """The North Carolina ten: two pegs of different colours, any seats, 10 in all."""
-        ring, occ, names = self.geo.ring_size, self.board.occ, self.names
-        lazy = None if self.track_aliases else self.legal.lazy
-        built, lazy_from = len(self.legal.actions), len(self.legal.lazy)
-        pegs = self.ten_pegs()
-        options = {
-            (i, k, fwd): self.ten_targets(q, p, k, fwd, only)
-            for i, (q, p, only) in enumerate(pegs) for k in range(1, 10) for fwd in (True, False)
-        }
+    def ten_parts(self, seat: int, p: int, ring_only: bool, chains: list[int]
+                  ) -> list[list[Part]]:
+        """``parts[k]``: every part of size k (1..9) of the peg at ``p`` on the unchanged
+        board, legal or not, in :meth:`ten_targets` order (forward ones first).  One walk
+        finds all sizes; holes that its hits' chains reach are added to ``chains``."""
+        geo, ring = self.geo, self.geo.ring_size
+        ahead: list[list[int]] = [[] for _ in range(10)]
+        if p >= ring:
+            k0 = p - ring + 1
+            stop = min([h - ring + 1 for h in self.pegs[seat] if h > p], default=geo.home_holes + 1)
+            for n in range(1, 10):
+                if k0 + n <= geo.home_holes and k0 + n < stop:
+                    ahead[n].append(p + n)
+        else:
+            free = min([h - ring for h in self.pegs[seat] if h >= ring], default=geo.home_holes)
+            door, cur = geo.door[seat], p
+            for i in range(9):
+                if cur == door and not ring_only:
+                    for n in range(i + 1, min(i + 1 + min(free, geo.home_holes), 10)):
+                        ahead[n].append(ring + n - i - 1)
+                cur += 1
+                if cur == ring:
+                    cur = 0
+                ahead[i + 1].append(cur)
+        parts: list[list[Part]] = [[]]
+        for n in range(1, 10):
+            row = [self.ten_part(seat, p, d, True, chains) for d in ahead[n]]
+            if p < ring:
+                row.append(self.ten_part(seat, p, (p - n) % ring, False, chains))
+            parts.append(row)
+        return parts
+
+    def ten_part(self, seat: int, p: int, d: int, forward: bool, chains: list[int]) -> Part:
+        """One part of a ten on the unchanged board, its hits resolved as WorkBoard.land
+        would (without moving anything)."""
+        occ = self.board.occ
+        if d >= self.geo.ring_size or occ[d] == -1:
+            return Part(d, forward, False, True, ((seat, p, d),), 1 << d)
+        if occ[d] == seat:
+            self._own_hits.add((seat, p))
+        touched = [d]
+        changes: list[Change] = []
+        ok = self._chain(occ[d], d, p, 0, touched, changes)
+        changes.append((seat, p, d))
+        chains.extend(touched[1:])
+        return Part(d, forward, True, ok, tuple(changes), holes_mask(touched))
+
+    def _chain(self, victim: int, at: int, lifted: int, depth: int, touched: list[int],
+               changes: list[Change]) -> bool:
+        """WorkBoard._bump read off the unchanged board (the moving peg lifted from
+        ``lifted``): the pegs it moves, deepest first, and the doors it reads."""
+        geo = self.geo
+        if geo.opponent[self.mover][victim]:
+            changes.append((victim, at, START))
+            return True
+        d = geo.door[victim]
+        if d == at:
+            return False
+        touched.append(d)
+        other = -1 if d == lifted else self.board.occ[d]
+        if other == victim:
+            return False
+        if other != -1 and (depth > geo.players
+                            or not self._chain(other, d, lifted, depth + 1, touched, changes)):
+            return False
+        changes.append((victim, at, d))
+        return True
+
+    def ten_groups(self, pegs: list[tuple[int, int, bool]], parts: list[list[list[Part]]],
+                   chains: list[list[int]]
+                   ) -> tuple[list[Group], set[Group], set[tuple[int, int, int, int, int]]]:
+        """The groups (two pegs, part sizes, directions) in which some two parts interact;
+        those of them the full enumeration simulates whole (a part lands on the other peg
+        or moves it); and the interacting pairs of legal parts, which are not counted.
+        Only pegs near each other, near a door a hit sends a peg to, or both able to enter
+        home can interact; their parts are compared one by one."""
+        ring = self.geo.ring_size
+        groups: set[Group] = set()
+        eager: set[Group] = set()
+        pairs: set[tuple[int, int, int, int, int]] = set()
+        homeward = [p >= ring or any(part.dst >= ring for row in ps for part in row)
+                    for (_, p, _), ps in zip(pegs, parts, strict=True)]
         for i, (qx, px, _) in enumerate(pegs):
             for j in range(i + 1, len(pegs)):
                 qy, py, _ = pegs[j]
                 if qx == qy:
                     continue
+                near = homeward[i] and homeward[j]
+                if not near and px < ring and py < ring:
+                    gap = (py - px) % ring
+                    near = gap <= 10 or ring - gap <= 10
+                if not near and (chains[i] or chains[j]):
+                    near = (_close(chains[i], py, ring) or _close(chains[j], px, ring)
+                            or any(h in chains[j] for h in chains[i]))
+                if not near:
+                    continue
                 for k in range(1, 10):
-                    for fx in (True, False):
-                        xs = options[i, k, fx]
-                        if not xs:
-                            continue
-                        ox = ">" if fx else "<"
-                        for fy in (True, False):
-                            ys = options[j, 10 - k, fy]
-                            if not ys:
-                                continue
-                            if py in xs or px in ys:  # one lands on the other: both orders
-                                self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
-                                continue
-                            oy = ">" if fy else "<"
-                            for dx in xs:
-                                x_clear = dx >= ring or occ[dx] == -1
-                                for dy in ys:
-                                    if x_clear and dx != dy and (dy >= ring or occ[dy] == -1):
-                                        if lazy is not None:
-                                            lazy.append((card, qx, px, dx, ox, qy, py, dy, oy))
-                                            continue
-                                        self.record(card, (
-                                            Step(names[qx][px + 1], names[qx][dx + 1], ox),
-                                            Step(names[qy][py + 1], names[qy][dy + 1], oy),
-                                        ), moved(self.pegs, ((qx, px, dx), (qy, py, dy))))
-                                        if self.track_aliases:
-                                            self.record(card, (
-                                                Step(names[qy][py + 1], names[qy][dy + 1], oy),
-                                                Step(names[qx][px + 1], names[qx][dx + 1], ox),
-                                            ), moved(self.pegs, ((qx, px, dx), (qy, py, dy))))
-                                        continue
-                                    x_part, y_part = (qx, px, dx, ox), (qy, py, dy, oy)
-                                    if not (self._ten_pair(card, x_part, y_part)
-                                            and self._ten_pair(card, y_part, x_part)):
-                                        self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
-        if lazy is not None:
-            self._drop_repeats(built, lazy_from)
+                    for x in parts[i][k]:
+                        x_moves_y = x.dst == py or (x.legal and any(
+                            c[0] == qy and c[1] == py for c in x.changes))
+                        for y in parts[j][10 - k]:
+                            if interact(x, px, y, py):
+                                group = (i, j, k, x.forward, y.forward)
+                                groups.add(group)
+                                if x.slot >= 0 and y.slot >= 0:
+                                    pairs.add((i, k, x.slot, j, y.slot))
+                                if x_moves_y or y.dst == px or (y.legal and any(
+                                        c[0] == qx and c[1] == px for c in y.changes)):
+                                    eager.add(group)
+        return sorted(groups, key=group_order), eager, pairs
 
-    def _drop_repeats(self, built: int, lazy_from: int) -> None:
-        """Drop lazy tens that reach a layout a built ten (one with a hit) already reaches:
-        two splits with the same final board are one move."""
+    def split_ten(self, card: str) -> None:
+        """The North Carolina ten: two pegs of different colours, any seats, 10 in all.
+
+        Splits whose parts interact are simulated and listed; the others are counted by
+        :class:`CountedSplits`.  With aliases, every split is listed, in both orders.
+        """
         legal = self.legal
-        seen: set[frozenset[Change]] = set()
-        for action in legal.actions[built:]:
-            sig = _two_moves(self.pegs, legal.results[action])
-            if sig is not None:
-                seen.add(sig)
-        if seen:
-            ends = {c[2] for sig in seen for c in sig}
-            legal.lazy[lazy_from:] = [
-                e for e in legal.lazy[lazy_from:]
-                if e[3] not in ends
-                or frozenset(((e[1], e[2], e[3]), (e[5], e[6], e[7]))) not in seen
-            ]
+        pegs = self.ten_pegs()
+        if self.track_aliases:
+            options: dict[tuple[int, int, bool], list[int]] = {}
+            for i in range(len(pegs)):
+                for j in range(i + 1, len(pegs)):
+                    if pegs[i][0] != pegs[j][0]:
+                        for k in range(1, 10):
+                            for fx in (True, False):
+                                for fy in (True, False):
+                                    self._ten_group(card, pegs, options, (i, j, k, fx, fy))
+            return
+        built = len(legal.actions)
+        chains: list[list[int]] = []
+        parts = []
+        usable = []
+        for q, p, only in pegs:
+            found: list[int] = []
+            ps = self.ten_parts(q, p, only, found)
+            rows: list[list[Part]] = []
+            for row in ps:
+                ok = [x for x in row if x.legal]
+                for n, x in enumerate(ok):
+                    x.slot = n
+                rows.append(ok)
+            parts.append(ps)
+            usable.append(rows)
+            chains.append(found)
+        groups, eager, pairs = self.ten_groups(pegs, parts, chains)
+        ends = [next((j for j in range(i, len(pegs)) if pegs[j][0] != q), len(pegs))
+                for i, (q, _, _) in enumerate(pegs)]
+        tens = CountedSplits(card, self.geo, self.pegs, self.mover, [(q, p) for q, p, _ in pegs],
+                             usable, usable, 10, ends, False, pairs, eager,
+                             {i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
+        starts: list[tuple[int, Group]] = []
+        for group in groups:
+            starts.append((len(legal.actions), group))
+            self._ten_interacting(card, pegs, parts, group, group in eager)
+        if len(legal.actions) > built:
+            self._ten_repeats(tens, built, starts)
+        if len(tens):
+            legal.tens.append(tens)
+
+    def _ten_interacting(self, card: str, pegs: list[tuple[int, int, bool]],
+                         parts: list[list[list[Part]]], group: Group, whole: bool) -> None:
+        """List the interacting splits of one group, simulated step by step (the whole
+        group in both orders when a part lands on the other peg or moves it)."""
+        i, j, k, fx, fy = group
+        xs = [x for x in parts[i][k] if x.forward == fx]
+        ys = [y for y in parts[j][10 - k] if y.forward == fy]
+        if whole:
+            self._ten_order(card, pegs[i], xs, pegs[j], 10 - k, ys)
+            self._ten_order(card, pegs[j], ys, pegs[i], k, xs)
+            return
+        (qx, px, _), (qy, py, _) = pegs[i], pegs[j]
+        ox, oy = (">" if fx else "<"), (">" if fy else "<")
+        for x in xs:
+            for y in ys:
+                if interact(x, px, y, py):
+                    x_part, y_part = (qx, px, x.dst, ox), (qy, py, y.dst, oy)
+                    self._ten_pair(card, x_part, y_part)
+                    self._ten_pair(card, y_part, x_part)
+
+    def _ten_order(self, card: str, first: tuple[int, int, bool], xs: list[Part],
+                   second: tuple[int, int, bool], k2: int, ys: list[Part]) -> None:
+        """One order of a group whose parts interact, simulated step by step; pairs of
+        parts that do not interact are the counted splits (or their other order)."""
+        board = self.board
+        (qa, pa, _), (qb, pb, only_b) = first, second
+        for x in xs:
+            if not any(interact(x, pa, y, pb) for y in ys):
+                continue
+            st1 = self.step(qa, pa, x.dst, ">" if x.forward else "<", hit_own=True)
+            m1 = board.mark()
+            if board.land(qa, pa, x.dst):
+                b_now = board.where(qb, pb, m1)
+                if b_now != START and not (b_now >= self.geo.ring_size and not ys[0].forward):
+                    for d2 in self.ten_targets(qb, b_now, k2, ys[0].forward, only_b):
+                        if b_now == pb and any(
+                                y.dst == d2 and not interact(x, pa, y, pb) for y in ys):
+                            continue
+                        st2 = self.step(qb, b_now, d2, ">" if ys[0].forward else "<",
+                                        hit_own=True)
+                        m2 = board.mark()
+                        if board.land(qb, b_now, d2):
+                            self.record(card, (st1, st2), board.snapshot())
+                        board.undo(m2)
+            board.undo(m1)
+
+    def _ten_group(self, card: str, pegs: list[tuple[int, int, bool]],
+                   options: dict[tuple[int, int, bool], list[int]], group: Group) -> None:
+        """Every split of one group in both orders (for aliases)."""
+        i, j, k, fx, fy = group
+        (qx, px, ox_only), (qy, py, oy_only) = pegs[i], pegs[j]
+        xs = options.get((i, k, fx))
+        if xs is None:
+            xs = options[(i, k, fx)] = self.ten_targets(qx, px, k, fx, ox_only)
+        ys = options.get((j, 10 - k, fy))
+        if ys is None:
+            ys = options[(j, 10 - k, fy)] = self.ten_targets(qy, py, 10 - k, fy, oy_only)
+        if not xs or not ys:
+            return
+        if py in xs or px in ys:  # one lands on the other: both orders
+            self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
+            return
+        ring, occ, names = self.geo.ring_size, self.board.occ, self.names
+        ox, oy = (">" if fx else "<"), (">" if fy else "<")
+        for dx in xs:
+            x_clear = dx >= ring or occ[dx] == -1
+            for dy in ys:
+                if x_clear and dx != dy and (dy >= ring or occ[dy] == -1):
+                    result = moved(self.pegs, ((qx, px, dx), (qy, py, dy)))
+                    x_step = Step(names[qx][px + 1], names[qx][dx + 1], ox)
+                    y_step = Step(names[qy][py + 1], names[qy][dy + 1], oy)
+                    self.record(card, (x_step, y_step), result)
+                    self.record(card, (y_step, x_step), result)
+                    continue
+                x_part, y_part = (qx, px, dx, ox), (qy, py, dy, oy)
+                if not (self._ten_pair(card, x_part, y_part)
+                        and self._ten_pair(card, y_part, x_part)):
+                    self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
+
+    def _ten_repeats(self, tens: CountedSplits, built: int, starts: list[tuple[int, Group]]
+                     ) -> None:
+        """Two splits with the same final board are one move: where a listed ten and a
+        counted one meet, keep the one the full enumeration (groups in order, plain
+        splits of the other groups last) finds first."""
+        legal = self.legal
+        firsts = [n for n, _ in starts]
+        for n in range(len(legal.actions) - 1, built - 1, -1):
+            action = legal.actions[n]
+            result = legal.results[action]
+            origin = (False, group_order(starts[bisect_right(firsts, n) - 1][1]))
+            for pick in tens.picks_to(result):
+                if tens.rank(pick) < origin:
+                    del legal.results[action]
+                    legal.actions.pop(n)
+                    break
+                tens.skip.add(pick)
 
     def _ten_both(self, card: str, x: tuple[int, int, bool], kx: int, fx: bool,
                   y: tuple[int, int, bool], ky: int, fy: bool) -> None:
@@ -699,10 +1069,19 @@ class _Generator:
         if plan.out:
             self.add(card, self.come_out(self.ctrl))
         legal = self.legal
-        before = len(legal.actions) + len(legal.lazy)
+        before = legal.size()
         if plan.split == 10:
             self.split_ten(card)
-        split_found = self.splits(card, plan.split) if plan.split in (7, 9) else False
+        split_found = False
+        if plan.split in (7, 9):
+            # counting pays from a few pegs on (and cannot follow a finishing split)
+            finish = card in self.rules.split_finish_with_partner and self.rules.control != "team"
+            ring = self.geo.ring_size
+            if (self.track_aliases or len(self.own_movable) < COUNT_FROM_PEGS or (finish and sum(
+                    1 for p in self.pegs[self.mover] if p < ring) <= 1)):
+                split_found = self.splits(card, plan.split)
+            else:
+                split_found = self.count_splits(card, plan.split)
         if not (plan.must_split and split_found):
             for n in plan.forward:
                 self.add(card, self.singles(n, backward=False))
@@ -710,7 +1089,7 @@ class _Generator:
             self.add(card, self.singles(n, backward=True))
         if plan.swap:
             self.swaps(card)
-        self.other_moves += len(legal.actions) + len(legal.lazy) - before
+        self.other_moves += legal.size() - before
 
     def stuck_come_out(self, card: str) -> None:
         rule, stuck = self.rules.stuck_rule, self.turn.stuck_turns
@@ -739,10 +1118,10 @@ class _Generator:
         legal = self.legal
         ranks = sorted(set(self.turn.hand), key=RANK_ORDER.__getitem__)
         for card in ranks:
-            n = len(legal.actions) + len(legal.lazy)
+            n = legal.size()
             self.card_moves(card)
             self.stuck_come_out(card)
-            if len(legal.actions) + len(legal.lazy) > n:
+            if legal.size() > n:
                 legal.moving_ranks.add(card)
         if (
             self.rules.stuck_rule == "nc_counting"

@@ -265,7 +265,10 @@ class GameState:
                     self.turns_taken[self.turn] == 0)
 
     def legal_actions(self) -> Sequence[Action]:
-        """Every legal action of the seat to move, in a stable order (empty when over)."""
+        """Every legal action of the seat to move, in a stable order (empty when over).
+
+        A read-only sequence: most splits are counted and each is built when indexed,
+        iterated or looked up with ``in``."""
         return self._generate().listing()
 
     def result_of(self, action: Action) -> Pegs:

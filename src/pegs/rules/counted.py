@@ -1,0 +1,442 @@
+"""Two-part moves counted without listing them: the North Carolina ten, 7 and 9 splits.
+
+A ten splits 10 between two pegs of different colours; with every peg on the board movable
+and every part size from 1 to 9 in both directions, a position can have thousands of
+legal splits, and a player uses one (team control gives 7 and 9 splits by the hundred
+too).  Most splits are two parts that cannot affect each other: each part's landing (with
+its hits) reads and changes holes the other part never touches, so the split is legal when
+both parts are, leads to the sum of the two changes, and is the same move in either order.
+:class:`CountedSplits` holds, per peg and part size, the parts that are legal on the
+unchanged board (:class:`Part`); its splits are the pairs of a first part and a second
+part of another peg with sizes adding to the card's count, less the pairs that interact
+(the generator simulates and lists those) and the pairs that repeat a board another
+split reaches first.  Their number is arithmetic; the ``i``-th split and the check of a
+given action are built directly.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from .actions import Action, Step
+from .board import Geometry
+from .board_work import Change, Pegs, moved
+
+#: A group of splits: (first peg, second peg, first part's size, first forward, second forward)
+#: with the first peg listed before the second.
+Group = tuple[int, int, int, bool, bool]
+#: One split of the counted set: (first peg, part size, part index, second peg, part index).
+Pick = tuple[int, int, int, int, int]
+#: A board change per seat: (seat, holes left, holes taken).
+Net = tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
+
+
+class Part:
+    """One peg's part of a split on the unchanged board: where it lands, the holes its
+    landing reads or changes (``touched``: where it lands and the doors its hits send pegs
+    to), the holes a 7 or 9 walks over (``path``, where its own colour would stop it),
+    both as bit sets of positions, and, if legal, the pegs it moves."""
+
+    __slots__ = ("changes", "dst", "forward", "hit", "legal", "order", "path", "slot",
+                 "touched")
+
+    def __init__(self, dst: int, forward: bool, hit: bool, legal: bool,
+                 changes: tuple[Change, ...], touched: int, path: int = 0) -> None:
+        #: The part's index among the legal parts of its peg and size (-1: illegal).
+        self.slot = -1
+        #: The part's index among the targets of its peg, size and direction.
+        self.order = 0
+        self.dst = dst
+        self.forward = forward
+        self.hit = hit
+        self.legal = legal
+        self.changes = changes
+        self.touched = touched
+        self.path = path
+
+
+def group_order(group: Group) -> tuple[int, int, int, bool, bool]:
+    """Where the full enumeration of a ten meets a group (pegs, size, forward first)."""
+    i, j, k, fx, fy = group
+    return i, j, k, not fx, not fy
+
+
+def _net(changes: tuple[Change, ...]) -> Net:
+    """The board change of some peg moves, per seat: (seat, holes left, holes taken),
+    with a hole left and taken again by the same colour cancelled out."""
+    seats = sorted({q for q, _, _ in changes})
+    out = []
+    for q in seats:
+        gone = [a for c, a, _ in changes if c == q]
+        came = [b for c, _, b in changes if c == q]
+        for h in list(gone):
+            if h in came:
+                gone.remove(h)
+                came.remove(h)
+        if gone or came:
+            out.append((q, tuple(sorted(gone)), tuple(sorted(came))))
+    return tuple(out)
+
+
+def holes_mask(holes: list[int]) -> int:
+    """The bit set of some board positions."""
+    mask = 0
+    for h in holes:
+        mask |= 1 << h
+    return mask
+
+
+def interact(x: Part, px: int, y: Part, py: int) -> bool:
+    """Can these two parts (of the pegs at ``px`` and ``py``) affect each other?"""
+    return bool(x.touched & y.touched or x.touched >> py & 1 or y.touched >> px & 1)
+
+
+class CountedSplits:
+    """The counted splits of one card: ``len``, the ``i``-th action, and membership."""
+
+    __slots__ = (
+        "_found",
+        "_index",
+        "_landings",
+        "_made",
+        "_occ",
+        "_own",
+        "_prefix",
+        "_silent",
+        "_skipped",
+        "base",
+        "card",
+        "eager",
+        "first",
+        "geo",
+        "mover",
+        "names",
+        "parts",
+        "pegs",
+        "skip",
+        "skip_self",
+        "start",
+        "suffix",
+        "total",
+    )
+
+    def __init__(self, card: str, geo: Geometry, base: Pegs, mover: int,
+                 pegs: list[tuple[int, int]], first: list[list[list[Part]]],
+                 second: list[list[list[Part]]], total: int, start: list[int],
+                 skip_self: bool, skip: set[Pick], eager: set[Group] | None,
+                 own: set[int]) -> None:
+        self.card = card
+        self.geo = geo
+        self.base = base
+        self.mover = mover
+        self.names = geo.names_for(mover)
+        self.pegs = pegs
+        #: first[i][k], parts[j][k]: the legal parts of size k of a peg that can make the
+        #: first and the second part of a split (in target order).
+        self.first = first
+        self.parts = second
+        self.total = total
+        #: The second peg of a split with first peg i is j >= start[i] (and j != i
+        #: with ``skip_self``).
+        self.start = start
+        self.skip_self = skip_self
+        #: For a ten, the groups the full enumeration simulates as a whole (one part lands
+        #: on the other peg, or moves it): their plain splits are found in group order, not
+        #: last.  None for a 7 or 9, whose splits are found in order.
+        self.eager = eager
+        #: Splits not counted: interacting ones (listed by the generator) and repeats.
+        self.skip = skip
+        n = len(pegs)
+        #: suffix[k][i]: legal second parts of size k of pegs i and later.
+        suffix = [[0] * (n + 1) for _ in range(10)]
+        for k in range(1, total):
+            row = suffix[k]
+            for m in range(n - 1, -1, -1):
+                row[m] = row[m + 1] + len(second[m][k])
+        self.suffix = suffix
+        self._skipped: dict[tuple[int, int, int], int] = {}
+        self._prefix: list[int] = []
+        self._made: dict[Action, Pick] = {}
+        self._index: dict[tuple[int, int], int] = {}
+        self._landings: dict[int, dict[int, list[tuple[int, int]]]] = {}
+        self._occ: list[int] = []
+        self._found = False
+        #: Pegs with a part that hits their own colour, and those with a part that changes
+        #: nothing at all (see :meth:`_skip_twins`).
+        self._own = own
+        self._silent: set[int] = set()
+        self._skip_twins(own)
+
+    def _skip_twins(self, own: set[int]) -> None:
+        """A part that hits its own colour can change the board as another part does (8
+        forward onto an own peg and 8 back onto another, both sent to the door; onto the
+        own peg 1 ahead, sent to the door 5 behind, like moving 5 back), or not at all
+        (from its door onto an own peg sent back to that door).  Splits made of such parts
+        repeat each other: keep the one the full enumeration finds first.  ``own``: the
+        pegs with a part that hits their own colour."""
+        kinds: dict[tuple[int, int, int], object] = {}
+        for m in own:
+            q, p = self.pegs[m]
+            nets: dict[Net, list[tuple[int, int]]] = {}
+            plain: dict[int, tuple[int, int]] = {}  # a plain part's landing -> the part
+            for k in range(1, self.total):
+                for a, part in enumerate(self.first[m][k]):
+                    if part.hit:
+                        nets.setdefault(_net(part.changes), []).append((k, a))
+                    else:
+                        plain[part.dst] = (k, a)
+            for net, where in list(nets.items()):
+                if len(net) == 1 and net[0][:2] == (q, (p,)) and len(net[0][2]) == 1:
+                    twin = plain.get(net[0][2][0])  # like a plain move of the peg alone
+                    if twin is not None:
+                        where.append(twin)
+            for net, where in nets.items():
+                if net == ():
+                    self._silent.add(m)
+                if net == () or len(where) > 1:
+                    for k, a in where:
+                        kinds[(m, k, a)] = net
+        if not kinds:
+            return
+        best: dict[frozenset[object], tuple[tuple[bool, tuple[int, ...]], Pick]] = {}
+        for (m, k, a) in sorted(kinds):
+            for n in range(len(self.pegs)):
+                if self.pegs[n][0] == self.pegs[m][0]:
+                    continue
+                for b in range(len(self.parts[n][self.total - k])):
+                    pick = (m, k, a, n, b) if m < n else (n, self.total - k, b, m, a)
+                    if pick in self.skip:
+                        continue
+                    i, kk, aa, j, bb = pick
+                    other = self.total - kk
+                    key = frozenset(v for v in (kinds.get((i, kk, aa), (i, kk, aa)),
+                                                kinds.get((j, other, bb), (j, other, bb)))
+                                    if v != ())
+                    rank = self.rank(pick)
+                    old = best.get(key)
+                    if old is None or old[1] == pick:
+                        best[key] = (rank, pick)
+                    elif rank < old[0]:
+                        self.skip.add(old[1])
+                        best[key] = (rank, pick)
+                    else:
+                        self.skip.add(pick)
+
+    def rank(self, pick: Pick) -> tuple[bool, tuple[int, ...]]:
+        """When the full enumeration finds a split: for a ten, simulated groups in order,
+        then the plain splits (no hit) of the other groups; for a 7 or 9, (order of the
+        directions, first peg, size, target, second peg, target)."""
+        i, k, a, j, b = pick
+        x, y = self.first[i][k][a], self.parts[j][self.total - k][b]
+        if self.eager is None:
+            return False, (0, i, k, x.order, j, y.order)
+        group = (i, j, k, x.forward, y.forward)
+        return not (x.hit or y.hit) and group not in self.eager, group_order(group)
+
+    # --- counting -------------------------------------------------------------------------
+    def _count(self) -> None:
+        """Per peg, the number of counted splits in which it moves first."""
+        skipped = self._skipped
+        per_peg = [0] * len(self.pegs)
+        for i, k, a, _, _ in self.skip:
+            skipped[(i, k, a)] = skipped.get((i, k, a), 0) + 1
+            per_peg[i] += 1
+        total = 0
+        prefix = [0]
+        for i in range(len(self.pegs)):
+            own = -per_peg[i]
+            for k in range(1, self.total):
+                own += len(self.first[i][k]) * self._others(i, self.total - k)
+            total += own
+            prefix.append(total)
+        self._prefix = prefix
+        self._found = True
+
+    def __len__(self) -> int:
+        if not self._found:
+            self._count()
+        return self._prefix[-1]
+
+    def _first_part(self, i: int, rest: int) -> tuple[int, int, int]:
+        """(part size, part index, position among its splits) of split ``rest`` of peg i."""
+        for k in range(1, self.total):
+            others = self._others(i, self.total - k)
+            for a in range(len(self.first[i][k])):
+                here = others - self._skipped.get((i, k, a), 0)
+                if rest < here:
+                    return k, a, rest
+                rest -= here
+        raise IndexError("split index out of range")
+
+    def _others(self, i: int, size: int) -> int:
+        """The second parts of ``size`` that can go with a first part of peg i."""
+        n = self.suffix[size][self.start[i]]
+        if self.skip_self and i >= self.start[i]:
+            n -= len(self.parts[i][size])
+        return n
+
+    def allowed(self, i: int, j: int) -> bool:
+        """Can peg j make the second part of a split whose first part peg i makes?"""
+        return j >= self.start[i] and not (self.skip_self and j == i)
+
+    def pick(self, n: int) -> Pick:
+        """The ``n``-th counted split."""
+        if not self._found:
+            self._count()
+        i = bisect_right(self._prefix, n) - 1
+        k, a, rest = self._first_part(i, n - self._prefix[i])
+        check = self._skipped.get((i, k, a), 0) > 0
+        for j in range(self.start[i], len(self.pegs)):
+            if self.skip_self and j == i:
+                continue
+            row = len(self.parts[j][self.total - k])
+            if not check and rest >= row:
+                rest -= row
+                continue
+            for b in range(row):
+                if check and (i, k, a, j, b) in self.skip:
+                    continue
+                if rest == 0:
+                    return i, k, a, j, b
+                rest -= 1
+        raise IndexError("split index out of range")
+
+    def picks_to(self, result: Pegs) -> list[Pick]:
+        """The counted splits that lead to ``result``."""
+        if not self._index:
+            self._index = {peg: i for i, peg in enumerate(self.pegs)}
+        # the pegs that moved have left their holes (but for a part that changes nothing)
+        cands = list(self._silent)
+        came: dict[int, tuple[int, ...]] = {}
+        for q, ps in enumerate(self.base):
+            now = result[q]
+            if now is not ps:
+                came[q] = tuple(p for p in now if p not in ps)
+                for p in ps:
+                    if p not in now:
+                        i = self._index.get((q, p), -1)
+                        if i >= 0 and i not in cands:
+                            cands.append(i)
+        if len(cands) < 2:
+            return []
+        cands.sort()
+        # a part lands on a hole its colour did not hold, but for a hit on its own colour
+        holes = [result[self.pegs[i][0]] if i in self._own else came.get(self.pegs[i][0], ())
+                 for i in cands]
+        out = []
+        firsts = [self._landing(i, holes[n], self.first) for n, i in enumerate(cands)]
+        seconds = [self._landing(i, holes[n], self.parts) for n, i in enumerate(cands)]
+        for n, i in enumerate(cands):
+            for k, a in firsts[n]:
+                for m, j in enumerate(cands):
+                    if not self.allowed(i, j):
+                        continue
+                    for k2, b in seconds[m]:
+                        pick = (i, k, a, j, b)
+                        if (k + k2 == self.total and pick not in self.skip
+                                and self.layout(pick) == result):
+                            out.append(pick)
+        return out
+
+    def _landing(self, i: int, holes: tuple[int, ...], parts: list[list[list[Part]]]
+                 ) -> list[tuple[int, int]]:
+        """(size, index) of the legal ``parts`` of peg i that land on one of ``holes``."""
+        key = i if parts is self.first else -1 - i
+        where = self._landings.get(key)
+        if where is None:
+            where = self._landings[key] = {}
+            for k, row in enumerate(parts[i]):
+                for a, part in enumerate(row):
+                    found = where.get(part.dst)
+                    if found is None:
+                        where[part.dst] = [(k, a)]
+                    else:
+                        found.append((k, a))
+        out: list[tuple[int, int]] = []
+        for h in holes:
+            found = where.get(h)
+            if found is not None:
+                out.extend(found)
+        return out
+
+    # --- actions --------------------------------------------------------------------------
+    def action(self, pick: Pick) -> Action:
+        i, k, a, j, b = pick
+        x, y = self.first[i][k][a], self.parts[j][self.total - k][b]
+        (qx, px), (qy, py) = self.pegs[i], self.pegs[j]
+        nx, ny = self.names[qx], self.names[qy]
+        act = Action(self.card, (
+            Step(nx[px + 1], nx[x.dst + 1], ">" if x.forward else "<", x.hit),
+            Step(ny[py + 1], ny[y.dst + 1], ">" if y.forward else "<", y.hit),
+        ))
+        self._made[act] = pick
+        return act
+
+    def layout(self, pick: Pick) -> Pegs:
+        i, k, a, j, b = pick
+        return moved(self.base,
+                     self.first[i][k][a].changes + self.parts[j][self.total - k][b].changes)
+
+    def outcome(self, action: Action) -> Pegs | None:
+        """The layout a counted split leads to, or None if ``action`` is not one."""
+        pick = self._made.get(action)
+        if pick is None:
+            pick = self._find(action)
+        return None if pick is None else self.layout(pick)
+
+    def _find(self, action: Action) -> Pick | None:
+        """The counted split that ``action`` spells, checked against the parts."""
+        if (action.card != self.card or action.discard or action.declared
+                or action.decision or len(action.steps) != 2):
+            return None
+        first = self._part_of(action.steps[0], self.first)
+        second = self._part_of(action.steps[1], self.parts)
+        if first is None or second is None:
+            return None
+        (i, k, a), (j, k2, b) = first, second
+        if k + k2 != self.total or not self.allowed(i, j):
+            return None  # another count, the same peg or colour, or the other order
+        pick = (i, k, a, j, b)
+        if pick in self.skip:
+            return None
+        return pick if self.action(pick) == action else None
+
+    def _part_of(self, step: Step, parts: list[list[list[Part]]]
+                 ) -> tuple[int, int, int] | None:
+        """(peg, part size, part index) of a step's legal part, if there is one."""
+        src = self._where(step.src)
+        if src is None:
+            return None
+        if not self._index:
+            self._index = {peg: i for i, peg in enumerate(self.pegs)}
+        i = self._index.get(src, -1)
+        if i < 0:
+            return None
+        forward = step.op == ">"
+        names = self.names[src[0]]
+        for k in range(1, self.total):
+            for a, part in enumerate(parts[i][k]):
+                if part.forward == forward and names[part.dst + 1] == step.dst:
+                    return i, k, a
+        return None
+
+    def _where(self, name: str) -> tuple[int, int] | None:
+        """(seat, position) of the peg a step's source names on the unchanged board."""
+        geo = self.geo
+        text, _, owner = name.partition("@")
+        try:
+            pos = geo.parse(text)
+        except ValueError:
+            return None
+        if 0 <= pos < geo.ring_size:
+            if not self._occ:
+                occ = [-1] * geo.ring_size
+                for q, ps in enumerate(self.base):
+                    for p in ps:
+                        if 0 <= p < geo.ring_size:
+                            occ[p] = q
+                self._occ = occ
+            return self._occ[pos], pos
+        if not owner:
+            return self.mover, pos
+        return (int(owner), pos) if owner.isdigit() and int(owner) < geo.players else None

@@ -1,0 +1,239 @@
+"""The counted splits (North Carolina tens, 7 and 9 splits) against a plain listing of
+every split (``split_oracle``).
+
+The engine lists the splits whose parts interact and counts the rest without building
+them (``pegs.rules.counted``); these tests check that the listing is the same set of
+actions, with the same spelling for each final board and the same boards, as listing every
+split one by one, and that length, indexing and membership agree with it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import position
+from pegs.rules import Action, GameState, Rules
+from pegs.rules.actions import Step
+from reference import Reference
+from split_oracle import TenOracle, split_actions
+
+
+def reachable(rules: Rules, seed: int, plies: int) -> GameState:
+    """The state after ``plies`` random actions of a game dealt with ``seed``."""
+    rng = random.Random(seed)
+    state = GameState.new(rules, seed)
+    for _ in range(plies):
+        if state.is_over():
+            break
+        legal = state.legal_actions()
+        state = state.apply(legal[rng.randrange(len(legal))])
+    return state
+
+
+def perturbed(action: Action) -> list[Action]:
+    """Near misses of a ten: the other order, a hit mark flipped, another card, a part one
+    hole off."""
+    a, b = action.steps
+    out = [
+        Action(action.card, (b, a)),
+        Action(action.card, (a._replace(hit=not a.hit), b)),
+        Action(action.card, (a, b._replace(hit=not b.hit))),
+        Action("9" if action.card == "10" else "10", action.steps),
+        Action(action.card, action.steps, discard=True),
+    ]
+    if "." in a.dst:
+        side, hole = a.dst.split(".")
+        out.append(Action(action.card, (Step(a.src, f"{side}.{int(hole) % 18 + 1}", a.op), b)))
+    return out
+
+
+def check_listing(state: GameState, sample: int = 60) -> None:
+    """The listing is consistent: length, distinct items, membership of listed and
+    perturbed actions, and results that ``apply`` agrees with."""
+    legal = state.legal_actions()
+    items = list(legal)
+    assert len(items) == len(legal)
+    listed = set(items)
+    assert len(listed) == len(items), "an action is listed twice"
+    rng = random.Random(len(items))
+    picks = rng.sample(range(len(items)), min(sample, len(items)))
+    for i in picks:
+        action = legal[i]
+        assert action == items[i] and action in legal
+        assert legal[i - len(items)] == action
+        after = state.apply(action)
+        assert after.pegs == state.result_of(action)
+        if action.steps and len(action.steps) == 2 and not action.discard:
+            for near in perturbed(action):
+                assert (near in legal) == (near in listed), str(near)
+
+
+def check_tens(state: GameState) -> None:
+    """The listed tens are exactly the oracle's, leading to the same boards."""
+    legal = state.legal_actions()
+    card = "10"
+    engine = {a: state.result_of(a) for a in legal if a.card == card and not a.discard}
+    want = TenOracle(state, card).tens()
+    assert set(engine) == set(want), (
+        f"engine only {sorted(map(str, set(engine) - set(want)))[:5]}, "
+        f"oracle only {sorted(map(str, set(want) - set(engine)))[:5]}")
+    for action, board in want.items():
+        assert engine[action] == board, str(action)
+
+
+def check_splits(state: GameState, card: str, total: int) -> None:
+    """The listed 7 or 9 splits are exactly the oracle's (when no finishing split can
+    arise: the mover has two pegs or more outside home, or team control)."""
+    ring = state.geo.ring_size
+    if state.rules.control != "team" and sum(1 for p in state.pegs[state.turn] if p < ring) < 2:
+        return
+    legal = state.legal_actions()
+    engine = {a: state.result_of(a) for a in legal if a.card == card and len(a.steps) == 2}
+    want = split_actions(state, card, total)
+    assert set(engine) == set(want), (
+        f"engine only {sorted(map(str, set(engine) - set(want)))[:5]}, "
+        f"oracle only {sorted(map(str, set(want) - set(engine)))[:5]}")
+    for action, board in want.items():
+        assert engine[action] == board, str(action)
+
+
+def with_hand(state: GameState, hand: Sequence[str]) -> GameState:
+    return GameState.from_position(state.rules, state.pegs, state.turn, hand,
+                                   stuck_turns=state.stuck[state.turn])
+
+
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([4, 6, 8]), seed=st.integers(0, 10_000),
+       plies=st.integers(30, 700))
+def test_north_carolina_tens_match_the_plain_listing(players: int, seed: int,
+                                                     plies: int) -> None:
+    rules = Rules.preset("north-carolina", players=players)
+    state = reachable(rules, seed, plies)
+    if state.is_over() or state.pending:
+        return
+    state = with_hand(state, ("10", "7", "9"))
+    check_tens(state)
+    check_splits(state, "7", 7)
+    check_splits(state, "9", 9)
+    check_listing(state)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([4, 6, 8]), seed=st.integers(0, 10_000),
+       plies=st.integers(30, 800))
+def test_arizona_splits_match_the_plain_listing(players: int, seed: int, plies: int) -> None:
+    rules = Rules.preset("arizona", players=players)
+    state = reachable(rules, seed, plies)
+    if state.is_over() or state.pending:
+        return
+    check_listing(state)
+    state = with_hand(state, ("7", "9", "Joker"))
+    check_splits(state, "7", 7)
+    check_splits(state, "9", 9)
+    check_listing(state)
+    seat = state.turn
+    want = Reference(rules).outcomes(state.pegs, seat, state.hands[seat], state.stuck[seat],
+                                     state.turns_taken[seat] == 0)
+    got = {(a.card, a.declared, a.discard, state.result_of(a)) for a in state.legal_actions()}
+    assert got == want
+
+
+NC4 = Rules.preset("north-carolina", players=4)
+NC8 = Rules.preset("north-carolina", players=8)
+
+
+def test_a_part_landing_on_the_other_peg_is_simulated_in_both_orders() -> None:
+    # seat 0 (the mover) at 0.10, seat 1 (an opponent) at 0.13, seat 2 (partner) at 2.5
+    state = position(NC4, {0: ["0.10"], 1: ["0.13"], 2: ["2.5"]}, ["10"])
+    check_tens(state)
+    legal = state.legal_actions()
+    # 3 forward lands on the opponent (back to start), which then cannot move
+    assert Action.parse("10: 0.10>0.13x, 2.5>2.12") in legal
+    assert not any(a.steps[0] == Step("0.10", "0.13", ">", True)
+                   and a.steps[1].src == "0.13" for a in legal)
+    # the opponent moves 7 first, then the mover's peg 3 onto the emptied hole
+    assert Action.parse("10: 0.13>1.2, 0.10>0.13") in legal
+    # the opponent lands on the mover's peg, which goes to its door 3.18 and moves from there
+    assert Action.parse("10: 0.13<0.10x, 3.18>0.7") in legal
+    check_listing(state, sample=200)
+
+
+def test_chain_hits_at_occupied_doors_match_the_plain_listing() -> None:
+    # partners' pegs (seats 0 and 2) hit by a ten go to their doors, where other pegs
+    # stand and are hit in turn
+    state = position(NC4, {0: ["3.18", "1.3", "2.2"], 1: ["1.18", "0.15"],
+                           2: ["1.5", "1.17"], 3: ["2.18", "1.9"]}, ["10"])
+    check_tens(state)
+    check_listing(state, sample=200)
+
+
+def test_tens_pass_and_hit_their_own_colour() -> None:
+    # 0.1 to 0.9 forward 8 passes and lands on its own peg; 8 back lands on the one at 3.11:
+    # both send the own peg to the door 3.18 and leave the same board
+    state = position(NC4, {0: ["0.1", "0.9", "3.11"], 1: ["1.5", "2.9", "3.13"],
+                           3: ["1.7", "1.9", "2.18"]}, ["10"])
+    check_tens(state)
+    legal = state.legal_actions()
+    assert Action.parse("10: 0.1>0.9x, 1.5<1.3") in legal
+    assert Action.parse("10: 0.1<3.11x, 1.5<1.3") not in legal  # the same board
+    check_listing(state, sample=200)
+
+
+def test_a_part_that_changes_nothing_is_one_move_with_every_partner() -> None:
+    # seat 7 from its door 6.18 forward 1 onto its own peg, sent back to that door: the
+    # board is unchanged, like seat 3's 2.18 back 1 onto its own 2.17
+    state = position(NC8, {0: ["1.1", "4.4"], 1: ["0.16", "2.1"], 2: ["1.6", "6.14"],
+                           3: ["2.17", "2.18"], 4: ["0.9", "4.10"], 5: ["0.17", "4.16"],
+                           6: ["5.16", "6.5", "7.9"], 7: ["3.9", "6.18", "7.1"]},
+                     ["10"], to_move=3)
+    check_tens(state)
+    check_listing(state, sample=200)
+
+
+def test_eight_seats_with_many_pegs_out() -> None:
+    rng = random.Random(8)
+    ring = NC8.sides * NC8.holes_per_side
+    holes = rng.sample(range(ring), 32)
+    geo = GameState.new(NC8, 0).geo
+    spec = {q: [geo.name(h) for h in holes[q * 4:q * 4 + 4]] for q in range(8)}
+    spec[0] = [*spec[0][:3], "H5"]
+    state = position(NC8, spec, ["10", "10"], to_move=2)
+    assert len(state.legal_actions()) > 2000
+    check_tens(state)
+    check_listing(state, sample=150)
+
+
+def test_the_other_order_of_a_counted_ten_is_accepted_as_an_alias() -> None:
+    state = position(NC4, {0: ["0.3"], 1: ["2.3"]}, ["10"])
+    legal = state.legal_actions()
+    action = Action.parse("10: 0.3>0.7, 2.3>2.9")
+    assert action in legal
+    other = Action.parse("10: 2.3>2.9, 0.3>0.7")
+    assert other not in legal
+    assert state.canonical(other) == action
+    assert state.apply(other) == state.apply(action)
+
+
+@pytest.mark.parametrize("name", ["basic", "havasu", "kilpatrick", "pegoo", "social-security"])
+@settings(max_examples=10, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([4, 6, 8]), seed=st.integers(0, 10_000),
+       plies=st.integers(30, 800))
+def test_splits_of_other_presets_match_the_plain_listing(name: str, players: int, seed: int,
+                                                         plies: int) -> None:
+    rules = Rules.preset(name, players=players)
+    state = reachable(rules, seed, plies)
+    if state.is_over() or state.pending:
+        return
+    state = with_hand(state, ("7", "9"))
+    check_splits(state, "7", 7)
+    if rules.power("9") != ("+9",):
+        check_splits(state, "9", 9)
+    check_listing(state)
