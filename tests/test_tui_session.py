@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,10 @@ def test_seats_by_default_and_by_name() -> None:
         parse_seats(None, 2, "human")
 
 
-def test_games_are_saved_under_the_data_dir(private_data_dir: Path) -> None:
+def test_games_are_saved_under_the_data_dir(private_data_dir: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # one clock second for both names, however slow the machine
+    monkeypatch.setattr(time, "strftime", lambda fmt: "20261121-120000")
     assert games_dir() == private_data_dir / "games"
     path = default_path(Rules.preset("pegoo"), 42)
     assert path.parent == private_data_dir / "games"
