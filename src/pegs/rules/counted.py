@@ -55,6 +55,18 @@ class Part:
         self.path = path
 
 
+def numbered(rows: list[list[Part]]) -> list[list[Part]]:
+    """The legal parts of each row (one peg's parts of one size), each given its ``slot``:
+    its index among them."""
+    out = []
+    for row in rows:
+        ok = [x for x in row if x.legal]
+        for slot, x in enumerate(ok):
+            x.slot = slot
+        out.append(ok)
+    return out
+
+
 def group_order(group: Group) -> tuple[int, int, int, bool, bool]:
     """Where the full enumeration of a ten meets a group (pegs, size, forward first)."""
     i, j, k, fx, fy = group

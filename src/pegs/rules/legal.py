@@ -20,7 +20,7 @@ from typing import overload
 from .actions import Action, Step, owned
 from .board import START, Geometry
 from .board_work import IN_HAND, Change, Pegs, WorkBoard, moved
-from .counted import CountedSplits, Group, Part, group_order, holes_mask, interact
+from .counted import CountedSplits, Group, Part, group_order, holes_mask, interact, numbered
 from .settings import RANKS, Rules
 
 RANK_ORDER = {r: i for i, r in enumerate(RANKS)}
@@ -579,16 +579,7 @@ class _Generator:
             chains.append(found)
         usable = []
         for rows in (fwd, back) if total == 9 else (fwd,):
-            peg_rows = []
-            for peg in rows:
-                ok_rows = []
-                for row in peg:
-                    ok = [x for x in row if x.legal]
-                    for m, x in enumerate(ok):
-                        x.slot = m
-                    ok_rows.append(ok)
-                peg_rows.append(ok_rows)
-            usable.append(peg_rows)
+            usable.append([numbered(peg) for peg in rows])
         turns = [(fwd, back), (back, fwd)] if total == 9 else [(fwd, fwd)]
         units, pairs = self.split_units(pegs, turns, total, chains, walks)
         first, second = usable[0], usable[-1]
@@ -893,14 +884,8 @@ class _Generator:
         for q, p, only in pegs:
             found: list[int] = []
             ps = self.ten_parts(q, p, only, found)
-            rows: list[list[Part]] = []
-            for row in ps:
-                ok = [x for x in row if x.legal]
-                for n, x in enumerate(ok):
-                    x.slot = n
-                rows.append(ok)
             parts.append(ps)
-            usable.append(rows)
+            usable.append(numbered(ps))
             chains.append(found)
         groups, eager, pairs = self.ten_groups(pegs, parts, chains)
         ends = [next((j for j in range(i, len(pegs)) if pegs[j][0] != q), len(pegs))
