@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import position
+from helpers import position, random_game
 from pegs.rules import Action, GameState, Rules
 from pegs.rules.actions import Step
 from reference import Reference
@@ -25,14 +25,13 @@ from split_oracle import TenOracle, split_actions
 
 def reachable(rules: Rules, seed: int, plies: int) -> GameState:
     """The state after ``plies`` random actions of a game dealt with ``seed``."""
-    rng = random.Random(seed)
-    state = GameState.new(rules, seed)
-    for _ in range(plies):
-        if state.is_over():
+    last = None
+    for i, (state, _) in enumerate(random_game(rules, seed, seed)):
+        last = state
+        if i == plies:
             break
-        legal = state.legal_actions()
-        state = state.apply(legal[rng.randrange(len(legal))])
-    return state
+    assert last is not None
+    return last
 
 
 def perturbed(action: Action) -> list[Action]:
