@@ -288,6 +288,48 @@ def test_prior_tries_the_heuristic_choice_first() -> None:
         assert scores[list(legal).index(action)] == best
 
 
+def test_guard_keeps_the_heuristic_choice_without_evidence() -> None:
+    for seed in range(5):
+        state = _random_position(PEGOO, seed, 30, lambda s: len(s.legal_actions()) > 4)
+        seen, legal = view(state, state.current_player), state.legal_actions()
+        choice = HeuristicBot(seed=seed).choose(seen, legal)
+        bot = IsmctsBot(seed=seed, iterations=3, guard=2.0)
+        assert bot.choose(seen, legal) == choice
+        assert choice in bot.last_stats  # tried first
+
+
+def _child(rewards: list[float]) -> ismcts.Node:
+    node = ismcts.Node()
+    for r in rewards:
+        node.visits += 1
+        node.total += r
+        node.squares += r * r
+    return node
+
+
+def test_node_standard_error() -> None:
+    rewards = [0.2, 0.5, 0.4, 0.9, 0.3]
+    node = _child(rewards)
+    mean = sum(rewards) / 5
+    sd = (sum((r - mean) ** 2 for r in rewards) / 4) ** 0.5
+    assert node.mean() == pytest.approx(mean)
+    assert node.error() == pytest.approx(sd / 5 ** 0.5)
+    assert _child([0.7]).error() == float("inf")
+
+
+@pytest.mark.parametrize(("better", "switch"), [(0.62, True), (0.505, False)])
+def test_guard_switches_only_on_a_significant_difference(better: float, switch: bool) -> None:
+    heuristic, searched = Action("3", ()), Action("5", ())
+    root = ismcts.Node()
+    spread = [-0.1, 0.1] * 200  # sd 0.1 over 400 visits: standard error 0.005
+    root.children[(0, heuristic)] = _child([0.5 + d for d in spread])
+    root.children[(0, searched)] = _child([better + d for d in spread] * 2)
+    bot = IsmctsBot(guard=2.0)
+    chosen = bot._best(root, 0, [heuristic, searched], heuristic)
+    assert chosen == (searched if switch else heuristic)
+    assert IsmctsBot()._best(root, 0, [heuristic, searched], None) == searched
+
+
 def test_search_stops_once_the_choice_cannot_change() -> None:
     st = position(PEGOO, {0: ["H2", "H3", "H4", "3.20"], 2: ["H1", "H2", "H3", "H4"],
                           1: ["1.3", "2.8"], 3: ["3.11"]}, ["A", "5", "8", "K", "Q"])
@@ -305,7 +347,8 @@ def test_cpu_clock_budget() -> None:
     assert bot.last_iterations >= 1
 
 
-@pytest.mark.parametrize("option", [{"clock": "sundial"}, {"prior": -1.0}, {"keep": -0.5}])
+@pytest.mark.parametrize("option", [{"clock": "sundial"}, {"prior": -1.0}, {"keep": -0.5},
+                                    {"guard": -1.0}])
 def test_bad_options_are_refused(option: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         IsmctsBot(**option)  # type: ignore[arg-type]

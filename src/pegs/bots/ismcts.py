@@ -131,13 +131,25 @@ class Node:
     """One tree node: the statistics of the action that leads to it, from the point of view
     of the seat that chose it, and its children by ``(seat to act, action)``."""
 
-    __slots__ = ("available", "children", "total", "visits")
+    __slots__ = ("available", "children", "squares", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[tuple[int, Action], Node] = {}
         self.visits = 0
         self.available = 0
         self.total = 0.0
+        self.squares = 0.0  # sum of the squared rewards, for the spread of the mean
+
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+    def error(self) -> float:
+        """Standard error of :meth:`mean` (infinite below two visits)."""
+        if self.visits < 2:
+            return math.inf
+        mean = self.total / self.visits
+        spread = max(0.0, self.squares / self.visits - mean * mean)
+        return math.sqrt(spread / (self.visits - 1))
 
 
 # --- evaluation ------------------------------------------------------------------------------
@@ -250,8 +262,10 @@ class IsmctsBot:
     heuristic bot's opinion of each root action the weight of that many visits (progressive
     bias; 0: none); ``keep`` values the cards in the hands in the leaf score (see
     :func:`heuristic_rewards`); ``clock`` measures ``seconds`` as ``"wall"`` time or as the
-    process's ``"cpu"`` time (for simulations sharing a machine).  The search stops early
-    once no other root action can catch up with the most visited one.
+    process's ``"cpu"`` time (for simulations sharing a machine); ``guard`` (0: off) plays
+    the heuristic bot's choice unless the search finds another action better by more than
+    ``guard`` standard errors.  The search stops early once no other root action can
+    catch up with the most visited one.
     """
 
     name = "ismcts"
@@ -272,6 +286,7 @@ class IsmctsBot:
         prior: float = 0.0,
         keep: float = DEFAULT_KEEP,
         clock: str = "wall",
+        guard: float = 0.0,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be 1 or more, not {iterations}")
@@ -285,8 +300,9 @@ class IsmctsBot:
             raise ValueError(f"discount must be in (0, 1], not {discount}")
         if clock not in ("wall", "cpu"):
             raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
-        if prior < 0 or keep < 0:
-            raise ValueError(f"prior and keep must be 0 or more, not {prior} and {keep}")
+        if prior < 0 or keep < 0 or guard < 0:
+            raise ValueError(f"prior, keep and guard must be 0 or more, not {prior}, {keep} "
+                             f"and {guard}")
         if rollout_depth is not None and rollout_depth < 0:
             raise ValueError(f"rollout_depth must be 0 or more, not {rollout_depth}")
         self.seed = seed
@@ -306,6 +322,7 @@ class IsmctsBot:
         self.prior = prior
         self._now = time.perf_counter if clock == "wall" else time.process_time
         self.keep = keep
+        self.guard = guard
         self._heuristic = HeuristicBot(seed)
         #: The root's heuristic opinions of the current decision (see :meth:`_root_bias`).
         self._bias: dict[Action, float] = {}
@@ -332,12 +349,16 @@ class IsmctsBot:
         started = self._now()
         deadline = None if self.seconds is None else started + self.seconds
         self._bias = self._root_bias(view, legal)
+        fallback = self._heuristic.choose(view, legal) if self.guard else None
         unseen = determinize.unseen_cards(view)
         done = 0
         while True:
             state = determinize.sample_state(view, self.rng, unseen)
             if order is None:
                 order = self._root_order(state, legal)
+                if fallback is not None:  # tried first, so the guard can judge it
+                    order.remove(fallback)
+                    order.insert(0, fallback)
             self._iterate(root, state, legal, order)
             done += 1
             if self.iterations is not None and done >= self.iterations:
@@ -348,7 +369,7 @@ class IsmctsBot:
                                                           deadline):
                 break
         self.last_iterations = done
-        return self._best(root, view.seat, legal)
+        return self._best(root, view.seat, legal, fallback)
 
     def _settled(self, root: Node, seat: int, done: int, started: float,
                  deadline: float | None) -> bool:
@@ -376,13 +397,22 @@ class IsmctsBot:
         return {a: max(-1.0, (v - best) / PRIOR_HOLES) for a, v in zip(legal, scores,
                                                                       strict=True)}
 
-    def _best(self, root: Node, seat: int, legal: Sequence[Action]) -> Action:
+    def _best(self, root: Node, seat: int, legal: Sequence[Action],
+              fallback: Action | None) -> Action:
+        """The most visited root action; with a ``guard``, the heuristic bot's choice
+        (``fallback``) unless the search found that action's mean reward better than the
+        fallback's by more than ``guard`` standard errors of their difference."""
         stats = {a: root.children[(m, a)] for m, a in root.children if m == seat}
         self.last_stats = {a: (c.visits, c.total / c.visits) for a, c in stats.items()
                            if c.visits}
         if not stats:
-            return legal[0]
-        best = max(stats.values(), key=lambda c: (c.visits, c.total / max(c.visits, 1)))
+            return legal[0] if fallback is None else fallback
+        best = max(stats.values(), key=lambda c: (c.visits, c.mean()))
+        kept = None if fallback is None else stats.get(fallback)
+        if fallback is not None and best is not kept and (
+                kept is None or best.mean() - kept.mean() <= self.guard * math.hypot(
+                    best.error(), kept.error())):
+            return fallback
         return next(a for a, c in stats.items() if c is best)
 
     def _root_order(self, state: _Game, legal: Sequence[Action]) -> list[Action]:
@@ -440,8 +470,10 @@ class IsmctsBot:
         rewards = self._rollout(state, len(path))
         root.visits += 1
         for n, mover in path:
+            reward = rewards[mover]
             n.visits += 1
-            n.total += rewards[mover]
+            n.total += reward
+            n.squares += reward * reward
 
     def _select(self, available: list[tuple[Action, Node]],
                 bias: dict[Action, float] | None = None) -> tuple[Action, Node]:
