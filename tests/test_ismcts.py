@@ -21,6 +21,7 @@ from pegs.bots.ismcts import (
     progress_rewards,
 )
 from pegs.rules import Action, GameState, Outcome, Rules, View, determinize, view
+from pegs.rules.legal import MoveMemo
 
 PEGOO = Rules.preset("pegoo")  # 4 seats in two teams: seats 0 and 2 against 1 and 3
 
@@ -165,9 +166,10 @@ def test_hidden_cards_come_only_from_sample_state(monkeypatch: pytest.MonkeyPatc
     real = determinize.sample_state
     calls: list[View] = []
 
-    def counting(v: View, rng: random.Random, unseen: list[str] | None = None) -> GameState:
+    def counting(v: View, rng: random.Random, unseen: list[str] | None = None,
+                 memo: MoveMemo | None = None) -> GameState:
         calls.append(v)
-        return real(v, rng, unseen)
+        return real(v, rng, unseen, memo)
 
     monkeypatch.setattr(determinize, "sample_state", counting)
     state = _random_position(PEGOO, 11, 30)

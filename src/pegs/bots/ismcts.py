@@ -69,6 +69,7 @@ from typing import Protocol
 from ..rules import Action, Outcome, Rules, View, determinize, geometry
 from ..rules.board import START
 from ..rules.board_work import Pegs
+from ..rules.legal import MoveMemo
 from ..rules.view import view as view_of
 from .heuristic import Evaluator, HeuristicBot, Weights, hand_worth
 from .random_bot import DEFAULT_DOUBT_RATE, random_action
@@ -102,7 +103,7 @@ PRIOR_HOLES = 4 * HEURISTIC_SCALE
 #: Standard errors by which the search must find a move better than the heuristic bot's
 #: choice to play it instead (see ``guard``).  In 2v2 pegoo against two heuristic bots it
 #: raised the win rate from 36.6% to 50.0% at 200 iterations a move (112 games each) and
-#: from 47.7% (44 games) to 54.8% (62 games) at 1,000.
+#: from 47.7% (44 games) to 54.0% (63 games) at 1,000.
 DEFAULT_GUARD = 2.0
 #: Iterations between two checks whether the leading root child can still be overtaken.
 _STOP_CHECK = 32
@@ -362,9 +363,10 @@ class IsmctsBot:
         self._bias = self._root_bias(view, legal)
         fallback = self._heuristic.choose(view, legal) if self.guard else None
         unseen = determinize.unseen_cards(view)
+        memo = MoveMemo()  # the tree's boards recur in every determinization
         done = 0
         while True:
-            state = determinize.sample_state(view, self.rng, unseen)
+            state = determinize.sample_state(view, self.rng, unseen, memo)
             if order is None:
                 order = self._root_order(state, legal)
                 if fallback is not None:  # tried first, so the guard can judge it

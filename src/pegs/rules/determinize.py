@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from .legal import MoveMemo
 from .state import GameState, Pending, _sorted_hand, build_shoe
 from .view import HIDDEN, View
 
@@ -29,11 +30,12 @@ def unseen_cards(view: View) -> list[str]:
     return sorted(left.elements())
 
 
-def sample_state(view: View, rng: random.Random,
-                 unseen: list[str] | None = None) -> GameState:
+def sample_state(view: View, rng: random.Random, unseen: list[str] | None = None,
+                 memo: MoveMemo | None = None) -> GameState:
     """A state consistent with ``view``: the same board, own hand and public cards, with the
     unseen cards shuffled into the places the seat cannot see.  ``unseen`` may pass
-    :func:`unseen_cards` of the view, to spare working it out again for every sample."""
+    :func:`unseen_cards` of the view, to spare working it out again for every sample; a
+    ``memo`` is shared by the sample and the states played from it (one search)."""
     if view.seat < 0:
         raise ValueError("a spectator's view has no hand to sample around")
     unseen = unseen_cards(view) if unseen is None else unseen
@@ -77,4 +79,5 @@ def sample_state(view: View, rng: random.Random,
         pending=pending,
         extra=view.extra,
         face_down=tuple((other, c) for c in hidden),
+        memo=memo,
     )

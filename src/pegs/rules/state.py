@@ -18,7 +18,7 @@ from .actions import Action
 from .board import START, Geometry, geometry
 from .board_work import Pegs
 from .errors import IllegalActionError, RulesError
-from .legal import RANK_ORDER, Legal, Turn, controlled, generate
+from .legal import RANK_ORDER, Legal, MoveMemo, Turn, controlled, generate
 from .settings import RANKS, Rules
 
 
@@ -78,6 +78,7 @@ class GameState:
         "face_down",
         "geo",
         "hands",
+        "memo",
         "pegs",
         "pending",
         "piles",
@@ -108,6 +109,8 @@ class GameState:
     face_down: tuple[tuple[int, str], ...]
     _legal: Legal | None
     _winner: Outcome | None
+    #: Card moves shared with the other states of one search (not part of the state).
+    memo: MoveMemo | None
 
     # --- creation ---------------------------------------------------------------------------
     @classmethod
@@ -153,13 +156,14 @@ class GameState:
                  discards: tuple[str, ...], piles: tuple[tuple[str, ...], ...], turn: int,
                  stuck: tuple[int, ...], turns_taken: tuple[int, ...], ply: int,
                  rng: random.Random, pending: Pending | None, extra: tuple[int, ...],
-                 face_down: tuple[tuple[int, str], ...]) -> None:
+                 face_down: tuple[tuple[int, str], ...], memo: MoveMemo | None = None) -> None:
         """Every field of a state.  Build states with :meth:`new`, :meth:`from_position`
-        and :meth:`apply`."""
+        and :meth:`apply`; the states that ``apply`` makes share ``memo``."""
         self.rules, self.geo, self.seed, self.pegs = rules, geo, seed, pegs
         self.hands, self.draw_pile, self.discards, self.piles = hands, draw_pile, discards, piles
         self.turn, self.stuck, self.turns_taken, self.ply = turn, stuck, turns_taken, ply
         self.rng, self.pending, self.extra, self.face_down = rng, pending, extra, face_down
+        self.memo = memo
         self._legal = None
         self._winner = _find_winner(geo, pegs)
 
@@ -170,7 +174,7 @@ class GameState:
     def _replace(self, **changes: Any) -> GameState:
         values = {name: getattr(self, name) for name in _FIELDS}
         values.update(changes)
-        return GameState(self.rules, self.geo, **values)
+        return GameState(self.rules, self.geo, memo=self.memo, **values)
 
     @classmethod
     def from_position(
@@ -257,7 +261,7 @@ class GameState:
             elif self.pending is not None:
                 self._legal = bluff.decisions(self.geo, self.pegs, self.pending)
             else:
-                self._legal = generate(self.geo, self.pegs, self._turn())
+                self._legal = generate(self.geo, self.pegs, self._turn(), memo=self.memo)
         return self._legal
 
     def _turn(self) -> Turn:
@@ -373,7 +377,7 @@ class GameState:
             rules, self.geo, seed=self.seed, pegs=result, hands=tuple(draft.hands),
             draw_pile=draft.pile, discards=draft.discards, piles=piles, turn=seat,
             stuck=tuple(stuck), turns_taken=tuple(taken), ply=self.ply + 1, rng=draft.rng,
-            pending=None, extra=tuple(owed), face_down=draft.face_down)
+            pending=None, extra=tuple(owed), face_down=draft.face_down, memo=self.memo)
 
     # --- comparing ----------------------------------------------------------------------------
     def key(self) -> tuple[object, ...]:
