@@ -416,7 +416,7 @@ class IsmctsBot:
         (``fallback``) unless the search found that action's mean reward better than the
         fallback's by more than ``guard`` standard errors of their difference."""
         stats = {a: root.children[(m, a)] for m, a in root.children if m == seat}
-        self.last_stats = {a: (c.visits, c.total / c.visits) for a, c in stats.items()
+        self.last_stats = {a: (c.visits, c.mean()) for a, c in stats.items()
                            if c.visits}
         if not stats:
             return legal[0] if fallback is None else fallback
