@@ -21,7 +21,7 @@ def test_mypy_strict_on_the_rules_engine() -> None:
 
 
 def test_ruff_check() -> None:
-    targets = [t for t in ("src", "tests", "benchmarks") if (ROOT / t).exists()]
+    targets = [t for t in ("src", "tests", "benchmarks", "scripts") if (ROOT / t).exists()]
     proc = _run("ruff", "check", *targets)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 

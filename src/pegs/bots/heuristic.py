@@ -191,10 +191,13 @@ class Evaluator:
     threat map corrected for the opponents' pegs that moved.
     """
 
-    def __init__(self, rules: Rules, seat: int, weights: Weights, base: Pegs) -> None:
+    def __init__(self, rules: Rules, seat: int, weights: Weights, base: Pegs,
+                 danger_weights: Weights | None = None) -> None:
         t = tables(rules)
         self.t = t
         self.w = weights
+        #: the weights of the danger term (a peg's value at risk and ``danger``)
+        self.dw = weights if danger_weights is None else danger_weights
         geo = t.geo
         self.geo = geo
         self.seat = seat
@@ -221,7 +224,8 @@ class Evaluator:
 
     # -- progress of one seat ---------------------------------------------------------------
     def ring_value(self, q: int, h: int) -> float:
-        w, t = self.w, self.t
+        """What the danger term counts at risk for ``q``'s peg on ring hole ``h``."""
+        w, t = self.dw, self.t
         return w.out + w.hole * (t.track - t.to_door[q][h])
 
     def seat_value(self, q: int, ps: tuple[int, ...]) -> float:
@@ -310,7 +314,7 @@ class Evaluator:
                 for g in removed:
                     log -= rel[(h - g) % ring]
                 loss += (1.0 - exp(log)) * self.ring_value(q, h)
-        return self.w.danger * loss
+        return self.dw.danger * loss
 
     # -- the whole board ---------------------------------------------------------------------
     def team_value(self, pegs: Pegs, seats: Sequence[int]) -> float:
