@@ -78,7 +78,7 @@ from ..rules.board_work import Pegs
 from ..rules.legal import MoveMemo
 from ..rules.view import view as view_of
 from .heuristic import Evaluator, HeuristicBot, Weights, hand_worth
-from .leaf import fitted_rewards
+from .leaf import fitted_rewards, team_chances
 from .leaf_models import MODELS
 from .random_bot import DEFAULT_DOUBT_RATE, random_action
 
@@ -242,10 +242,7 @@ def heuristic_rewards(rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]] =
             worth[geo.team_of[seat]] += keep * hand_worth(rules, pegs, seat, hand, weights)
         else:
             worth[geo.team_of[seat]] += JOKER_WORTH * hand.count("Joker")
-    top = max(worth.values())
-    weight = {t: math.exp((w - top) / scale) for t, w in worth.items()}
-    norm = sum(weight.values())
-    return tuple(weight[geo.team_of[q]] / norm for q in range(geo.players))
+    return team_chances(geo.team_of, worth, scale)
 
 
 def discounted(rules: Rules, rewards: Rewards, weight: float) -> Rewards:

@@ -56,7 +56,12 @@ def fitted_rewards(model: LeafModel, rules: Rules, pegs: Pegs,
                                                             model.weights)
     if mover >= 0:
         worth[geo.team_of[mover]] += model.tempo
+    return team_chances(geo.team_of, worth, model.scale)
+
+
+def team_chances(team_of: Sequence[int], worth: dict[int, float], scale: float) -> Rewards:
+    """Per seat, its team's share of a softmax of the teams' ``worth`` over ``scale``."""
     top = max(worth.values())
-    weight = {t: math.exp((w - top) / model.scale) for t, w in worth.items()}
+    weight = {t: math.exp((w - top) / scale) for t, w in worth.items()}
     norm = sum(weight.values())
-    return tuple(weight[geo.team_of[q]] / norm for q in range(geo.players))
+    return tuple(weight[t] / norm for t in team_of)
