@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pegs
-from pegs.bots.ismcts import DEFAULT_ROLLOUT_DEPTH, IsmctsBot
+from pegs.bots.ismcts import DEFAULT_ROLLOUT, DEFAULT_ROLLOUT_DEPTH, IsmctsBot
 from pegs.bots.random_bot import random_action
 from pegs.rules import GameState, Rules, RulesError, view
 from pegs.rules.settings import IMPLEMENTED, PRESETS
@@ -103,7 +103,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--iterations", type=int, nargs="+", default=list(DEFAULT_ITERATIONS),
                         help="iteration budgets per decision (default 100 1000)")
     parser.add_argument("--first-seed", type=int, default=0)
-    parser.add_argument("--rollout", choices=("random", "heuristic"), default="random")
+    parser.add_argument("--rollout", choices=("random", "heuristic"), default=DEFAULT_ROLLOUT)
     parser.add_argument("--rollout-depth", type=int, default=DEFAULT_ROLLOUT_DEPTH,
                         help=f"rollout cap in actions (default {DEFAULT_ROLLOUT_DEPTH}; "
                              "-1 plays rollouts to the end)")
