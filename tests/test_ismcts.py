@@ -141,6 +141,33 @@ def test_heuristic_rollouts() -> None:
     assert _choose(bot, state) in state.legal_actions()
 
 
+def test_heuristic_rollouts_score_a_sample_of_many_actions() -> None:
+    """A ten's hundreds of splits reach the rollout's heuristic bot as a random 64, all
+    legal in the rollout's position; smaller choices reach it whole."""
+    rules = Rules.preset("north-carolina")
+    state = _random_position(rules, 7, 0, lambda s: "10" in s.hands[s.current_player]
+                             and len(s.legal_actions()) > 3 * ismcts.ROLLOUT_CHOICES)
+    bot = IsmctsBot(seed=2, iterations=1, rollout="heuristic", rollout_depth=1)
+    given: list[tuple[View, list[Action]]] = []
+
+    def policy(seen: View, legal: list[Action]) -> Action:
+        given.append((seen, list(legal)))
+        return legal[0]
+
+    bot._policy = policy
+    rewards = bot._rollout(state, 0)
+    [(seen, sample)] = given
+    assert len(sample) == ismcts.ROLLOUT_CHOICES < len(state.legal_actions())
+    assert len(set(sample)) == len(sample)
+    assert set(sample) <= set(state.legal_actions())
+    assert seen.seat == state.current_player
+    assert len(rewards) == rules.players
+    given.clear()
+    small = _random_position(PEGOO, 6, 20)
+    bot._rollout(small, 0)
+    assert given[0][1] == list(small.legal_actions())
+
+
 def test_registry_builds_it() -> None:
     bot = make_bot("ismcts", 5, iterations=3)
     assert bot.name == "ismcts"

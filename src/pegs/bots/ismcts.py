@@ -30,6 +30,9 @@ leaf at once won 14, and 15 of 18 in pegoo where it won 12.  ``rollout_depth=0``
 the new leaf at once (the tree itself, which deals the opponents' cards anew every
 iteration, then supplies the look-ahead); ``rollout="random"`` plays random moves
 (:func:`~pegs.bots.random_bot.random_action`); ``rollout_depth=None`` plays to the end.
+Where a position has more than :data:`ROLLOUT_CHOICES` legal actions (a North Carolina
+ten, a Bluffing Joker hand), the rollout's heuristic bot chooses among a random sample of
+that many.
 
 **Leaf score.**  The default (``leaf="fitted"``, :func:`pegs.bots.leaf.fitted_rewards`)
 is the heuristic bot's evaluation with its weights fitted by logistic regression to the
@@ -123,6 +126,10 @@ DEFAULT_GUARD = 2.0
 _STOP_CHECK = 32
 #: Random picks tried for an untried action before the whole legal list is scanned.
 _UNTRIED_PROBES = 8
+#: A heuristic rollout scores at most this many legal actions, drawn at random (a North
+#: Carolina ten or a Bluffing Joker hand can have hundreds; no basic game position of
+#: 5,280 in heuristic self-play had more than 64).
+ROLLOUT_CHOICES = 64
 
 Rewards = tuple[float, ...]
 
@@ -534,6 +541,9 @@ class IsmctsBot:
             if policy is None:
                 action = random_action(rng, legal, self.doubt_rate)
             else:
+                n = len(legal)
+                if n > ROLLOUT_CHOICES:
+                    legal = [legal[i] for i in rng.sample(range(n), ROLLOUT_CHOICES)]
                 seen = view_of(state, state.current_player)  # type: ignore[arg-type]
                 action = policy(seen, legal)
             state = state.apply(action)
