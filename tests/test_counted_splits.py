@@ -9,6 +9,7 @@ split one by one, and that length, indexing and membership agree with it.
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Sequence
 
@@ -236,3 +237,21 @@ def test_splits_of_other_presets_match_the_plain_listing(name: str, players: int
     if rules.power("9") != ("+9",):
         check_splits(state, "9", 9)
     check_listing(state)
+
+
+@pytest.mark.parametrize("rules", [NC4, Rules.preset("arizona", players=4)])
+def test_a_position_is_freed_without_the_cycle_collector(rules: Rules) -> None:
+    # a position's parts, steps and actions are many; kept in a reference cycle they
+    # would wait for the cyclic collector, which then spends a fifth of a turn on them
+    state = position(rules, {0: ["0.3", "1.2"], 1: ["2.3", "0.9"], 2: ["1.7"], 3: ["3.5"]},
+                     ["10", "7", "9"])
+    gc.collect()
+    gc.disable()
+    try:
+        legal = state.legal_actions()
+        after = state.apply(legal[len(legal) // 2])
+        assert len(legal) > 50 and after.legal_actions()
+        del legal, after, state
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

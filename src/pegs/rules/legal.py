@@ -69,15 +69,21 @@ class Legal:
         self.moving_ranks: set[str] = set() if moving_ranks is None else moving_ranks
         self.tens: list[CountedSplits] = []
         self.base = base
-        self._listing: Sequence[Action] | None = None
+        self._listing: tuple[Action, ...] | None = None
 
     def size(self) -> int:
         return len(self.actions) + sum(len(t) for t in self.tens)
 
     def listing(self) -> Sequence[Action]:
-        """All legal actions as one read-only sequence (a tuple when nothing is counted)."""
+        """All legal actions as one read-only sequence (a tuple when nothing is counted).
+
+        A sequence over counted splits is made anew on each call and not kept here: it
+        refers to this object, and a reference back would keep every part and action of
+        the position alive until the cyclic garbage collector ran."""
+        if self.tens:
+            return Actions(self)
         if self._listing is None:
-            self._listing = Actions(self) if self.tens else tuple(self.actions)
+            self._listing = tuple(self.actions)
         return self._listing
 
     def made(self, i: int) -> Action:
