@@ -23,6 +23,7 @@ class Geometry:
         "door",
         "holes_per_side",
         "home_holes",
+        "keys",
         "opponent",
         "out_hole",
         "partners",
@@ -67,6 +68,9 @@ class Geometry:
         self._names: dict[int, tuple[tuple[str, ...], ...]] = {}
         base = self.ring_size + rules.home_holes - rules.pegs
         self.all_home = tuple(range(base, base + rules.pegs))
+        #: keys[q][pos + 1]: a fixed 40-bit number per seat and position.  The sum over a
+        #: layout's pegs is a key of the layout: layouts with different sums differ.
+        self.keys = _position_keys(n, self.ring_size + rules.home_holes + 1)
 
     # --- names -----------------------------------------------------------------------
     def name(self, pos: int) -> str:
@@ -121,6 +125,19 @@ class Geometry:
         if pos < self.ring_size:
             return str(pos % self.holes_per_side + 1)
         return str(self.holes_per_side + pos - self.ring_size + 1)
+
+
+def _position_keys(players: int, positions: int) -> tuple[tuple[int, ...], ...]:
+    """Fixed pseudo-random numbers (a 64-bit linear congruential sequence, top 40 bits)."""
+    x = 0x2545F4914F6CDD1D
+    out = []
+    for _ in range(players):
+        row = []
+        for _ in range(positions):
+            x = (x * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+            row.append(x >> 24)
+        out.append(tuple(row))
+    return tuple(out)
 
 
 @lru_cache(maxsize=256)

@@ -109,7 +109,7 @@ class CountedSplits:
     __slots__ = (
         "_found",
         "_index",
-        "_landings",
+        "_keyed",
         "_made",
         "_occ",
         "_own",
@@ -170,7 +170,7 @@ class CountedSplits:
         self._prefix: list[int] = []
         self._made: dict[Action, Pick] = {}
         self._index: dict[tuple[int, int], int] = {}
-        self._landings: dict[int, dict[int, list[tuple[int, int]]]] = {}
+        self._keyed: dict[int, list[list[int]]] = {}
         self._occ: list[int] = []
         self._found = False
         #: Pegs with a part that hits their own colour, and those with a part that changes
@@ -317,14 +317,19 @@ class CountedSplits:
         """The counted splits that lead to ``result``."""
         if not self._index:
             self._index = {peg: i for i, peg in enumerate(self.pegs)}
-        # the pegs that moved have left their holes (but for a part that changes nothing)
+        keys = self.geo.keys
+        # the pegs that moved have left their holes (but for a part that changes nothing);
+        # the layout's key tells which pairs of parts can lead to it
         cands = list(self._silent)
-        came: dict[int, tuple[int, ...]] = {}
+        delta = 0
         for q, ps in enumerate(self.base):
             now = result[q]
             if now is not ps:
-                came[q] = tuple(p for p in now if p not in ps)
+                row = keys[q]
+                for p in now:
+                    delta += row[p + 1]
                 for p in ps:
+                    delta -= row[p + 1]
                     if p not in now:
                         i = self._index.get((q, p), -1)
                         if i >= 0 and i not in cands:
@@ -332,44 +337,36 @@ class CountedSplits:
         if len(cands) < 2:
             return []
         cands.sort()
-        # a part lands on a hole its colour did not hold, but for a hit on its own colour
-        holes = [result[self.pegs[i][0]] if i in self._own else came.get(self.pegs[i][0], ())
-                 for i in cands]
         out = []
-        firsts = [self._landing(i, holes[n], self.first) for n, i in enumerate(cands)]
-        seconds = [self._landing(i, holes[n], self.parts) for n, i in enumerate(cands)]
-        for n, i in enumerate(cands):
-            for k, a in firsts[n]:
-                for m, j in enumerate(cands):
-                    if not self.allowed(i, j):
+        total = self.total
+        for i in cands:
+            firsts = self._deltas(i, self.first)
+            for j in cands:
+                if not self.allowed(i, j):
+                    continue
+                seconds = self._deltas(j, self.parts)
+                for k in range(1, total):
+                    ys = seconds[total - k]
+                    if not ys:
                         continue
-                    for k2, b in seconds[m]:
-                        pick = (i, k, a, j, b)
-                        if (k + k2 == self.total and pick not in self.skip
-                                and self.layout(pick) == result):
-                            out.append(pick)
+                    for a, dx in enumerate(firsts[k]):
+                        for b, dy in enumerate(ys):
+                            if dx + dy == delta:
+                                pick = (i, k, a, j, b)
+                                if pick not in self.skip and self.layout(pick) == result:
+                                    out.append(pick)
         return out
 
-    def _landing(self, i: int, holes: tuple[int, ...], parts: list[list[list[Part]]]
-                 ) -> list[tuple[int, int]]:
-        """(size, index) of the legal ``parts`` of peg i that land on one of ``holes``."""
+    def _deltas(self, i: int, parts: list[list[list[Part]]]) -> list[list[int]]:
+        """By part size, how much each legal part of peg i changes the layout's key."""
         key = i if parts is self.first else -1 - i
-        where = self._landings.get(key)
-        if where is None:
-            where = self._landings[key] = {}
-            for k, row in enumerate(parts[i]):
-                for a, part in enumerate(row):
-                    found = where.get(part.dst)
-                    if found is None:
-                        where[part.dst] = [(k, a)]
-                    else:
-                        found.append((k, a))
-        out: list[tuple[int, int]] = []
-        for h in holes:
-            found = where.get(h)
-            if found is not None:
-                out.extend(found)
-        return out
+        found = self._keyed.get(key)
+        if found is None:
+            keys = self.geo.keys
+            found = self._keyed[key] = [
+                [sum(keys[q][b + 1] - keys[q][a + 1] for q, a, b in part.changes)
+                 for part in row] for row in parts[i]]
+        return found
 
     # --- actions --------------------------------------------------------------------------
     def action(self, pick: Pick) -> Action:

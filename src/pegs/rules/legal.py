@@ -38,6 +38,8 @@ MEMO_LIMIT = 1_000
 
 #: A move's steps and the layout it leads to (or the one change that makes it).
 Move = tuple[tuple[Step, ...], Pegs | Change]
+#: A step kept as numbers until its move is listed: (seat, from, to, direction, hit).
+Make = tuple[int, int, int, str, bool]
 
 
 @dataclass(frozen=True)
@@ -303,8 +305,14 @@ class _Generator:
         names = self.names[seat]
         return Step(names[src + 1], names[dst + 1], op, hit)
 
+    def make(self, seat: int, src: int, dst: int, op: str, hit_own: bool = False) -> Make:
+        """A step as :meth:`step` judges it, kept as numbers: :meth:`record` spells it
+        only if its move is new."""
+        occupant = self.board.occ[dst] if 0 <= dst < self.geo.ring_size else -1
+        return seat, src, dst, op, occupant != -1 and (hit_own or occupant != seat)
+
     def record(self, card: str, steps: tuple[Step, ...] | None, result: Pegs | Change,
-               make: tuple[tuple[int, int, int, str, bool], ...] = (),
+               make: tuple[Make, ...] = (),
                discard: bool = False) -> None:
         """Add an action unless its (card, result) is already listed.
 
@@ -499,7 +507,7 @@ class _Generator:
                         hit1 = 0 <= d1 < ring and occ[d1] != -1
                         m1 = board.mark()
                         if hit1:
-                            st1 = self.step(a_seat, a, d1, op1)
+                            st1 = self.make(a_seat, a, d1, op1)
                             if not board.land(a_seat, a, d1):
                                 board.undo(m1)
                                 continue
@@ -538,9 +546,8 @@ class _Generator:
                                          (b_seat, b, d2, op2, False)))
                                     continue
                                 if not hit1:
-                                    st1 = Step(self.names[a_seat][a + 1],
-                                               self.names[a_seat][d1 + 1], op1)
-                                st2 = self.step(b_seat, b_now, d2, op2)
+                                    st1 = (a_seat, a, d1, op1, False)
+                                st2 = self.make(b_seat, b_now, d2, op2)
                                 m2 = board.mark()
                                 if board.land(b_seat, b_now, d2):
                                     found = True
@@ -550,7 +557,7 @@ class _Generator:
                                         board.log.append((a_seat, a, d1))
                                         result = board.snapshot()
                                         board.log.pop()
-                                    self.record(card, (st1, st2), result)
+                                    self.record(card, None, result, (st1, st2))
                                 board.undo(m2)
                         if hit1:
                             board.undo(m1)
@@ -674,13 +681,20 @@ class _Generator:
                     back_second = total == 9 and turn == 0
                     for k in range(1, total):
                         ys = seconds[j][total - k]
-                        for x in firsts[i][k]:
+                        xs = firsts[i][k]
+                        if not xs:
+                            continue
+                        ys_moves = [_moves(y, qa) for y in ys]
+                        for x in xs:
                             # moving a peg of the second peg's colour on its way can block or
                             # unblock its walk, even one with no part on the unchanged board
                             walk = walks[j][1 if back_second else 0][total - k]
-                            hit = x.legal and _moves(x, qb) & walk != 0
-                            for y in ys:
-                                if _split_interact(x, qa, pa, y, qb, pb):
+                            x_moves = _moves(x, qb)
+                            hit = x.legal and x_moves & walk != 0
+                            for b in range(len(ys)):
+                                y = ys[b]
+                                if (interact(x, pa, y, pb) or y.path & x_moves
+                                        or x.path & ys_moves[b]):
                                     hit = True
                                     if turn == 0 and x.slot >= 0 and y.slot >= 0 and (
                                             total == 9 or i < j):
@@ -705,7 +719,7 @@ class _Generator:
         (qa, pa), (qb, pb) = pegs[i], pegs[j]
         board = self.board
         op1, op2 = (">" if x.forward else "<"), ("<" if x.forward and total == 9 else ">")
-        st1 = self.step(qa, pa, x.dst, op1)
+        st1 = self.make(qa, pa, x.dst, op1)
         m1 = board.mark()
         if board.land(qa, pa, x.dst):
             b_now = board.where(qb, pb, m1)
@@ -716,11 +730,11 @@ class _Generator:
                             y.dst == d2 and not _split_interact(x, qa, pa, y, qb, pb)
                             for y in ys):
                         continue  # a counted split, or its other order
-                    st2 = self.step(qb, b_now, d2, op2)
+                    st2 = self.make(qb, b_now, d2, op2)
                     m2 = board.mark()
                     if board.land(qb, b_now, d2):
                         n = len(self.legal.actions)
-                        self.record(card, (st1, st2), board.snapshot())
+                        self.record(card, None, board.snapshot(), (st1, st2))
                         if len(self.legal.actions) > n:
                             origins.append((n, (turn, i, k, order, j, o2)))
                     board.undo(m2)
@@ -796,11 +810,10 @@ class _Generator:
         d = board.backward(seat, p, n, True, hit_own=True)
         return [] if d == IN_HAND else [d]
 
-    def ten_parts(self, seat: int, p: int, ring_only: bool, chains: list[int]
-                  ) -> list[list[Part]]:
+    def ten_parts(self, seat: int, p: int, ring_only: bool) -> list[list[Part]]:
         """``parts[k]``: every part of size k (1..9) of the peg at ``p`` on the unchanged
         board, legal or not, in :meth:`ten_targets` order (forward ones first).  One walk
-        finds all sizes; holes that its hits' chains reach are added to ``chains``."""
+        finds all sizes."""
         geo, ring = self.geo, self.geo.ring_size
         ahead: list[list[int]] = [[] for _ in range(10)]
         if p >= ring:
@@ -822,13 +835,13 @@ class _Generator:
                 ahead[i + 1].append(cur)
         parts: list[list[Part]] = [[]]
         for n in range(1, 10):
-            row = [self.ten_part(seat, p, d, True, chains) for d in ahead[n]]
+            row = [self.ten_part(seat, p, d, True) for d in ahead[n]]
             if p < ring:
-                row.append(self.ten_part(seat, p, (p - n) % ring, False, chains))
+                row.append(self.ten_part(seat, p, (p - n) % ring, False))
             parts.append(row)
         return parts
 
-    def ten_part(self, seat: int, p: int, d: int, forward: bool, chains: list[int]) -> Part:
+    def ten_part(self, seat: int, p: int, d: int, forward: bool) -> Part:
         """One part of a ten on the unchanged board, its hits resolved as WorkBoard.land
         would (without moving anything)."""
         occ = self.board.occ
@@ -840,7 +853,6 @@ class _Generator:
         changes: list[Change] = []
         ok = self._chain(occ[d], d, p, 0, touched, changes)
         changes.append((seat, p, d))
-        chains.extend(touched[1:])
         return Part(d, forward, True, ok, tuple(changes), holes_mask(touched))
 
     def _chain(self, victim: int, at: int, lifted: int, depth: int, touched: list[int],
@@ -864,48 +876,60 @@ class _Generator:
         changes.append((victim, at, d))
         return True
 
-    def ten_groups(self, pegs: list[tuple[int, int, bool]], parts: list[list[list[Part]]],
-                   chains: list[list[int]]
+    def ten_groups(self, pegs: list[tuple[int, int, bool]], parts: list[list[list[Part]]]
                    ) -> tuple[list[Group], set[Group], set[tuple[int, int, int, int, int]]]:
         """The groups (two pegs, part sizes, directions) in which some two parts interact;
         those of them the full enumeration simulates whole (a part lands on the other peg
         or moves it); and the interacting pairs of legal parts, which are not counted.
-        Only pegs near each other, near a door a hit sends a peg to, or both able to enter
-        home can interact; their parts are compared one by one."""
-        ring = self.geo.ring_size
+
+        Two parts interact when they touch a common hole or one touches the other's peg
+        (:func:`interact`), so the parts are filed by the holes they touch and only the
+        parts filed together, or with a peg on their hole, are compared."""
         groups: set[Group] = set()
         eager: set[Group] = set()
         pairs: set[tuple[int, int, int, int, int]] = set()
-        homeward = [p >= ring or any(part.dst >= ring for row in ps for part in row)
-                    for (_, p, _), ps in zip(pegs, parts, strict=True)]
-        for i, (qx, px, _) in enumerate(pegs):
-            for j in range(i + 1, len(pegs)):
-                qy, py, _ = pegs[j]
-                if qx == qy:
-                    continue
-                near = homeward[i] and homeward[j]
-                if not near and px < ring and py < ring:
-                    gap = (py - px) % ring
-                    near = gap <= 10 or ring - gap <= 10
-                if not near and (chains[i] or chains[j]):
-                    near = (_close(chains[i], py, ring) or _close(chains[j], px, ring)
-                            or any(h in chains[j] for h in chains[i]))
-                if not near:
-                    continue
-                for k in range(1, 10):
-                    for x in parts[i][k]:
-                        x_moves_y = x.dst == py or (x.legal and any(
-                            c[0] == qy and c[1] == py for c in x.changes))
+        filed: dict[int, list[tuple[int, int, Part]]] = {}
+        standing: dict[int, list[int]] = {}
+        for i, (_, p, _) in enumerate(pegs):
+            standing.setdefault(p, []).append(i)
+            for k in range(1, 10):
+                for x in parts[i][k]:
+                    bits = x.touched
+                    while bits:
+                        low = bits & -bits
+                        filed.setdefault(low.bit_length() - 1, []).append((i, k, x))
+                        bits ^= low
+        for hole, entries in filed.items():
+            for a in range(len(entries)):
+                i, k, x = entries[a]
+                for b in range(a + 1, len(entries)):
+                    j, k2, y = entries[b]
+                    if k + k2 == 10 and pegs[i][0] != pegs[j][0]:
+                        self._ten_pair_found(pegs, i, k, x, j, y, groups, eager, pairs)
+            for j in standing.get(hole, ()):
+                for i, k, x in entries:
+                    if pegs[i][0] != pegs[j][0]:
                         for y in parts[j][10 - k]:
-                            if interact(x, px, y, py):
-                                group = (i, j, k, x.forward, y.forward)
-                                groups.add(group)
-                                if x.slot >= 0 and y.slot >= 0:
-                                    pairs.add((i, k, x.slot, j, y.slot))
-                                if x_moves_y or y.dst == px or (y.legal and any(
-                                        c[0] == qx and c[1] == px for c in y.changes)):
-                                    eager.add(group)
+                            self._ten_pair_found(pegs, i, k, x, j, y, groups, eager, pairs)
         return sorted(groups, key=group_order), eager, pairs
+
+    @staticmethod
+    def _ten_pair_found(pegs: list[tuple[int, int, bool]], i: int, k: int, x: Part, j: int,
+                        y: Part, groups: set[Group], eager: set[Group],
+                        pairs: set[tuple[int, int, int, int, int]]) -> None:
+        """File two interacting parts under their group (the peg listed first first)."""
+        if i > j:
+            i, k, x, j, y = j, 10 - k, y, i, x
+        (qx, px, _), (qy, py, _) = pegs[i], pegs[j]
+        group = (i, j, k, x.forward, y.forward)
+        groups.add(group)
+        if x.slot >= 0 and y.slot >= 0:
+            pairs.add((i, k, x.slot, j, y.slot))
+        if group not in eager and (
+                x.dst == py or y.dst == px
+                or (x.legal and any(c[0] == qy and c[1] == py for c in x.changes))
+                or (y.legal and any(c[0] == qx and c[1] == px for c in y.changes))):
+            eager.add(group)
 
     def split_ten(self, card: str) -> None:
         """The North Carolina ten: two pegs of different colours, any seats, 10 in all.
@@ -926,16 +950,13 @@ class _Generator:
                                     self._ten_group(card, pegs, options, (i, j, k, fx, fy))
             return
         built = len(legal.actions)
-        chains: list[list[int]] = []
         parts = []
         usable = []
         for q, p, only in pegs:
-            found: list[int] = []
-            ps = self.ten_parts(q, p, only, found)
+            ps = self.ten_parts(q, p, only)
             parts.append(ps)
             usable.append(numbered(ps))
-            chains.append(found)
-        groups, eager, pairs = self.ten_groups(pegs, parts, chains)
+        groups, eager, pairs = self.ten_groups(pegs, parts)
         ends = [next((j for j in range(i, len(pegs)) if pegs[j][0] != q), len(pegs))
                 for i, (q, _, _) in enumerate(pegs)]
         tens = CountedSplits(card, self.geo, self.pegs, self.mover, [(q, p) for q, p, _ in pegs],
@@ -976,10 +997,11 @@ class _Generator:
         parts that do not interact are the counted splits (or their other order)."""
         board = self.board
         (qa, pa, _), (qb, pb, only_b) = first, second
+        bumped_out = self.geo.opponent[self.mover][qb]  # a hit sends the peg to start
         for x in xs:
-            if not any(interact(x, pa, y, pb) for y in ys):
+            if (x.dst == pb and bumped_out) or not any(interact(x, pa, y, pb) for y in ys):
                 continue
-            st1 = self.step(qa, pa, x.dst, ">" if x.forward else "<", hit_own=True)
+            st1 = self.make(qa, pa, x.dst, ">" if x.forward else "<", hit_own=True)
             m1 = board.mark()
             if board.land(qa, pa, x.dst):
                 b_now = board.where(qb, pb, m1)
@@ -988,11 +1010,11 @@ class _Generator:
                         if b_now == pb and any(
                                 y.dst == d2 and not interact(x, pa, y, pb) for y in ys):
                             continue
-                        st2 = self.step(qb, b_now, d2, ">" if ys[0].forward else "<",
+                        st2 = self.make(qb, b_now, d2, ">" if ys[0].forward else "<",
                                         hit_own=True)
                         m2 = board.mark()
                         if board.land(qb, b_now, d2):
-                            self.record(card, (st1, st2), board.snapshot())
+                            self.record(card, None, board.snapshot(), (st1, st2))
                         board.undo(m2)
             board.undo(m1)
 
@@ -1059,16 +1081,16 @@ class _Generator:
         board = self.board
         qa, pa, da, oa = first
         qb, pb, db, ob = second
-        st1 = self.step(qa, pa, da, oa, hit_own=True)
+        st1 = self.make(qa, pa, da, oa, hit_own=True)
         m1 = board.mark()
         ok = True
         if board.land(qa, pa, da):
             if board.where(qb, pb, m1) != pb:
                 ok = False
             else:
-                st2 = self.step(qb, pb, db, ob, hit_own=True)
+                st2 = self.make(qb, pb, db, ob, hit_own=True)
                 if board.land(qb, pb, db):
-                    self.record(card, (st1, st2), board.snapshot())
+                    self.record(card, None, board.snapshot(), (st1, st2))
         board.undo(m1)
         return ok
 
@@ -1078,7 +1100,7 @@ class _Generator:
         board = self.board
         (qa, pa, only_a), (qb, pb, only_b) = first, second
         for d1 in self.ten_targets(qa, pa, k1, f1, only_a):
-            st1 = self.step(qa, pa, d1, ">" if f1 else "<", hit_own=True)
+            st1 = self.make(qa, pa, d1, ">" if f1 else "<", hit_own=True)
             m1 = board.mark()
             if board.land(qa, pa, d1):
                 b_now = board.where(qb, pb, m1)
@@ -1086,10 +1108,10 @@ class _Generator:
                     for d2 in self.ten_targets(qb, b_now, k2, f2, only_b):
                         if b_now >= self.geo.ring_size and not f2:
                             continue
-                        st2 = self.step(qb, b_now, d2, ">" if f2 else "<", hit_own=True)
+                        st2 = self.make(qb, b_now, d2, ">" if f2 else "<", hit_own=True)
                         m2 = board.mark()
                         if board.land(qb, b_now, d2):
-                            self.record(card, (st1, st2), board.snapshot())
+                            self.record(card, None, board.snapshot(), (st1, st2))
                         board.undo(m2)
             board.undo(m1)
 
