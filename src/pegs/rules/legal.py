@@ -810,10 +810,11 @@ class _Generator:
         d = board.backward(seat, p, n, True, hit_own=True)
         return [] if d == IN_HAND else [d]
 
-    def ten_parts(self, seat: int, p: int, ring_only: bool) -> list[list[Part]]:
+    def ten_parts(self, seat: int, p: int, ring_only: bool, chains: list[int]
+                  ) -> list[list[Part]]:
         """``parts[k]``: every part of size k (1..9) of the peg at ``p`` on the unchanged
         board, legal or not, in :meth:`ten_targets` order (forward ones first).  One walk
-        finds all sizes."""
+        finds all sizes; holes that its hits' chains reach are added to ``chains``."""
         geo, ring = self.geo, self.geo.ring_size
         ahead: list[list[int]] = [[] for _ in range(10)]
         if p >= ring:
@@ -835,13 +836,13 @@ class _Generator:
                 ahead[i + 1].append(cur)
         parts: list[list[Part]] = [[]]
         for n in range(1, 10):
-            row = [self.ten_part(seat, p, d, True) for d in ahead[n]]
+            row = [self.ten_part(seat, p, d, True, chains) for d in ahead[n]]
             if p < ring:
-                row.append(self.ten_part(seat, p, (p - n) % ring, False))
+                row.append(self.ten_part(seat, p, (p - n) % ring, False, chains))
             parts.append(row)
         return parts
 
-    def ten_part(self, seat: int, p: int, d: int, forward: bool) -> Part:
+    def ten_part(self, seat: int, p: int, d: int, forward: bool, chains: list[int]) -> Part:
         """One part of a ten on the unchanged board, its hits resolved as WorkBoard.land
         would (without moving anything)."""
         occ = self.board.occ
@@ -853,6 +854,7 @@ class _Generator:
         changes: list[Change] = []
         ok = self._chain(occ[d], d, p, 0, touched, changes)
         changes.append((seat, p, d))
+        chains.extend(touched[1:])
         return Part(d, forward, True, ok, tuple(changes), holes_mask(touched))
 
     def _chain(self, victim: int, at: int, lifted: int, depth: int, touched: list[int],
@@ -876,60 +878,48 @@ class _Generator:
         changes.append((victim, at, d))
         return True
 
-    def ten_groups(self, pegs: list[tuple[int, int, bool]], parts: list[list[list[Part]]]
+    def ten_groups(self, pegs: list[tuple[int, int, bool]], parts: list[list[list[Part]]],
+                   chains: list[list[int]]
                    ) -> tuple[list[Group], set[Group], set[tuple[int, int, int, int, int]]]:
         """The groups (two pegs, part sizes, directions) in which some two parts interact;
         those of them the full enumeration simulates whole (a part lands on the other peg
         or moves it); and the interacting pairs of legal parts, which are not counted.
-
-        Two parts interact when they touch a common hole or one touches the other's peg
-        (:func:`interact`), so the parts are filed by the holes they touch and only the
-        parts filed together, or with a peg on their hole, are compared."""
+        Only pegs near each other, near a door a hit sends a peg to, or both able to enter
+        home can interact; their parts are compared one by one."""
+        ring = self.geo.ring_size
         groups: set[Group] = set()
         eager: set[Group] = set()
         pairs: set[tuple[int, int, int, int, int]] = set()
-        filed: dict[int, list[tuple[int, int, Part]]] = {}
-        standing: dict[int, list[int]] = {}
-        for i, (_, p, _) in enumerate(pegs):
-            standing.setdefault(p, []).append(i)
-            for k in range(1, 10):
-                for x in parts[i][k]:
-                    bits = x.touched
-                    while bits:
-                        low = bits & -bits
-                        filed.setdefault(low.bit_length() - 1, []).append((i, k, x))
-                        bits ^= low
-        for hole, entries in filed.items():
-            for a in range(len(entries)):
-                i, k, x = entries[a]
-                for b in range(a + 1, len(entries)):
-                    j, k2, y = entries[b]
-                    if k + k2 == 10 and pegs[i][0] != pegs[j][0]:
-                        self._ten_pair_found(pegs, i, k, x, j, y, groups, eager, pairs)
-            for j in standing.get(hole, ()):
-                for i, k, x in entries:
-                    if pegs[i][0] != pegs[j][0]:
+        homeward = [p >= ring or any(part.dst >= ring for row in ps for part in row)
+                    for (_, p, _), ps in zip(pegs, parts, strict=True)]
+        for i, (qx, px, _) in enumerate(pegs):
+            for j in range(i + 1, len(pegs)):
+                qy, py, _ = pegs[j]
+                if qx == qy:
+                    continue
+                near = homeward[i] and homeward[j]
+                if not near and px < ring and py < ring:
+                    gap = (py - px) % ring
+                    near = gap <= 10 or ring - gap <= 10
+                if not near and (chains[i] or chains[j]):
+                    near = (_close(chains[i], py, ring) or _close(chains[j], px, ring)
+                            or any(h in chains[j] for h in chains[i]))
+                if not near:
+                    continue
+                for k in range(1, 10):
+                    for x in parts[i][k]:
+                        x_moves_y = x.dst == py or (x.legal and any(
+                            c[0] == qy and c[1] == py for c in x.changes))
                         for y in parts[j][10 - k]:
-                            self._ten_pair_found(pegs, i, k, x, j, y, groups, eager, pairs)
+                            if interact(x, px, y, py):
+                                group = (i, j, k, x.forward, y.forward)
+                                groups.add(group)
+                                if x.slot >= 0 and y.slot >= 0:
+                                    pairs.add((i, k, x.slot, j, y.slot))
+                                if x_moves_y or y.dst == px or (y.legal and any(
+                                        c[0] == qx and c[1] == px for c in y.changes)):
+                                    eager.add(group)
         return sorted(groups, key=group_order), eager, pairs
-
-    @staticmethod
-    def _ten_pair_found(pegs: list[tuple[int, int, bool]], i: int, k: int, x: Part, j: int,
-                        y: Part, groups: set[Group], eager: set[Group],
-                        pairs: set[tuple[int, int, int, int, int]]) -> None:
-        """File two interacting parts under their group (the peg listed first first)."""
-        if i > j:
-            i, k, x, j, y = j, 10 - k, y, i, x
-        (qx, px, _), (qy, py, _) = pegs[i], pegs[j]
-        group = (i, j, k, x.forward, y.forward)
-        groups.add(group)
-        if x.slot >= 0 and y.slot >= 0:
-            pairs.add((i, k, x.slot, j, y.slot))
-        if group not in eager and (
-                x.dst == py or y.dst == px
-                or (x.legal and any(c[0] == qy and c[1] == py for c in x.changes))
-                or (y.legal and any(c[0] == qx and c[1] == px for c in y.changes))):
-            eager.add(group)
 
     def split_ten(self, card: str) -> None:
         """The North Carolina ten: two pegs of different colours, any seats, 10 in all.
@@ -950,13 +940,16 @@ class _Generator:
                                     self._ten_group(card, pegs, options, (i, j, k, fx, fy))
             return
         built = len(legal.actions)
+        chains: list[list[int]] = []
         parts = []
         usable = []
         for q, p, only in pegs:
-            ps = self.ten_parts(q, p, only)
+            found: list[int] = []
+            ps = self.ten_parts(q, p, only, found)
             parts.append(ps)
             usable.append(numbered(ps))
-        groups, eager, pairs = self.ten_groups(pegs, parts)
+            chains.append(found)
+        groups, eager, pairs = self.ten_groups(pegs, parts, chains)
         ends = [next((j for j in range(i, len(pegs)) if pegs[j][0] != q), len(pegs))
                 for i, (q, _, _) in enumerate(pegs)]
         tens = CountedSplits(card, self.geo, self.pegs, self.mover, [(q, p) for q, p, _ in pegs],
