@@ -24,7 +24,9 @@ PRESETS = ("basic", "north-carolina", "arizona")
 
 
 def sample_positions(players: int, count: int) -> list[Position]:
-    """Positions met in random basic games (about one turn in twenty)."""
+    """Positions met in random basic games (about one turn in twenty).  The random choice
+    is made among the legal actions in text order, so the positions do not depend on the
+    order in which the engine lists them."""
     out: list[Position] = []
     seed = 0
     while len(out) < count:
@@ -35,7 +37,7 @@ def sample_positions(players: int, count: int) -> list[Position]:
             if rng.random() < 0.05:
                 out.append((state.pegs, state.turn, state.hands[state.turn],
                             state.stuck[state.turn]))
-            state = state.apply(random_action(rng, state.legal_actions()))
+            state = state.apply(random_action(rng, sorted(state.legal_actions(), key=str)))
     return out
 
 
