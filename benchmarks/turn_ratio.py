@@ -3,17 +3,25 @@ game, on the same positions.
 
 Positions (pegs, seat to move, hand) are sampled from random basic games; each is then
 set up under each preset and timed for one turn: legal-action generation plus applying
-one legal action.  Prints mean microseconds per turn, mean legal actions, microseconds per
-legal action, and the ratio of the turn time to the basic preset's.  Times are CPU time of
-the process (``time.process_time``), so other jobs on the machine do not distort them.
+one legal action.  Every preset is timed in a process of its own, as a game server or a
+simulation plays one rule set at a time (a process that has just generated thousands of
+North Carolina tens runs the basic game slower, and the other way round), in
+``--repeat`` rounds of one process per preset, so a change in the machine's speed during
+the run touches every preset alike.  Prints mean microseconds per turn, mean legal
+actions, microseconds per legal action, and the ratio of the turn time to the basic
+preset's.  Times are CPU time of the process (``time.process_time``), so other jobs on the
+machine do not distort them.
 
-    .venv/bin/python benchmarks/turn_ratio.py [--positions 400] [--players 4 8]
+    .venv/bin/python benchmarks/turn_ratio.py [--positions 400] [--players 4 8] [--repeat 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import subprocess
+import sys
 import time
 
 from pegs.bots.random_bot import random_action
@@ -41,25 +49,29 @@ def sample_positions(players: int, count: int) -> list[Position]:
     return out
 
 
-def time_turns(preset: str, players: int, positions: list[Position], repeat: int
-               ) -> tuple[float, float]:
-    """Mean seconds per turn (generate + apply) and mean legal actions."""
+def time_turns(preset: str, players: int, positions: list[Position]) -> tuple[float, int]:
+    """Seconds spent on one turn (generate + apply) of each position, and legal actions."""
     rules = Rules.preset(preset, players=players)
-    states = [GameState.from_position(rules, pegs, turn, hand, stuck_turns=stuck)
-              for pegs, turn, hand, stuck in positions]
     legal_total = 0
     elapsed = 0.0
-    for _ in range(repeat):
-        for st in states:
-            fresh = GameState.from_position(rules, st.pegs, st.turn, st.hands[st.turn],
-                                            stuck_turns=st.stuck[st.turn])
-            t0 = time.process_time()
-            legal = fresh.legal_actions()
-            fresh.apply(legal[len(legal) // 2])
-            elapsed += time.process_time() - t0  # only generate + apply count
-            legal_total += len(legal)
-    turns = repeat * len(states)
-    return elapsed / turns, legal_total / turns
+    for pegs, turn, hand, stuck in positions:
+        fresh = GameState.from_position(rules, pegs, turn, hand, stuck_turns=stuck)
+        t0 = time.process_time()
+        legal = fresh.legal_actions()
+        fresh.apply(legal[len(legal) // 2])
+        elapsed += time.process_time() - t0  # only generate + apply count
+        legal_total += len(legal)
+    return elapsed, legal_total
+
+
+def one_process(preset: str, players: int, positions: int) -> tuple[float, int]:
+    """:func:`time_turns` in a fresh Python process."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", preset, "--players", str(players),
+         "--positions", str(positions)],
+        check=True, capture_output=True, text=True).stdout
+    elapsed, legal = json.loads(out)
+    return float(elapsed), int(legal)
 
 
 def main() -> None:
@@ -67,17 +79,29 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=400)
     parser.add_argument("--players", type=int, nargs="+", default=[4, 8])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--child", choices=PRESETS, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        print(json.dumps(time_turns(args.child, args.players[0],
+                                    sample_positions(args.players[0], args.positions))))
+        return
     print(f"{'players':>7} {'preset':<15} {'us/turn':>9} {'legal':>7} {'us/legal':>9} "
           f"{'x basic':>8}")
     for players in args.players:
-        positions = sample_positions(players, args.positions)
-        base = 0.0
+        elapsed = dict.fromkeys(PRESETS, 0.0)
+        legal = dict.fromkeys(PRESETS, 0)
+        for _ in range(args.repeat):
+            for preset in PRESETS:
+                seconds, count = one_process(preset, players, args.positions)
+                elapsed[preset] += seconds
+                legal[preset] += count
+        turns = args.repeat * args.positions
+        base = elapsed[PRESETS[0]]
         for preset in PRESETS:
-            seconds, legal = time_turns(preset, players, positions, args.repeat)
-            base = base or seconds
-            print(f"{players:>7} {preset:<15} {seconds * 1e6:>9.0f} {legal:>7.1f} "
-                  f"{seconds * 1e6 / legal:>9.2f} {seconds / base:>8.2f}")
+            mean = elapsed[preset] / turns
+            actions = legal[preset] / turns
+            print(f"{players:>7} {preset:<15} {mean * 1e6:>9.0f} {actions:>7.1f} "
+                  f"{mean * 1e6 / actions:>9.2f} {elapsed[preset] / base:>8.2f}")
 
 
 if __name__ == "__main__":

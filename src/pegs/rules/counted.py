@@ -22,6 +22,9 @@ from .actions import Action, Step
 from .board import Geometry
 from .board_work import Change, Pegs, moved
 
+#: Builds a named tuple (Step, Action) without the interpreted ``__new__`` of its class.
+_new = tuple.__new__
+
 #: A group of splits: (first peg, second peg, first part's size, first forward, second forward)
 #: with the first peg listed before the second.
 Group = tuple[int, int, int, bool, bool]
@@ -374,10 +377,10 @@ class CountedSplits:
         x, y = self.first[i][k][a], self.parts[j][self.total - k][b]
         (qx, px), (qy, py) = self.pegs[i], self.pegs[j]
         nx, ny = self.names[qx], self.names[qy]
-        act = Action(self.card, (
-            Step(nx[px + 1], nx[x.dst + 1], ">" if x.forward else "<", x.hit),
-            Step(ny[py + 1], ny[y.dst + 1], ">" if y.forward else "<", y.hit),
-        ))
+        act = _new(Action, (self.card, (
+            _new(Step, (nx[px + 1], nx[x.dst + 1], ">" if x.forward else "<", x.hit)),
+            _new(Step, (ny[py + 1], ny[y.dst + 1], ">" if y.forward else "<", y.hit)),
+        ), False, "", ""))
         self._made[act] = pick
         return act
 

@@ -331,9 +331,11 @@ class _Generator:
             return
         if steps is None:
             names = self.names
-            steps = tuple(Step(names[q][a + 1], names[q][b + 1], op, hit)
-                          for q, a, b, op, hit in make)
-        action = Action(card, steps, discard)
+            steps = tuple([_new(Step, (names[q][a + 1], names[q][b + 1], op, hit))
+                           for q, a, b, op, hit in make])
+            action = _new(Action, (card, steps, discard, "", ""))
+        else:
+            action = Action(card, steps, discard)
         if first is None:
             self._seen[key] = action
             self.legal.actions.append(action)
