@@ -116,6 +116,7 @@ class CountedSplits:
         "_made",
         "_occ",
         "_own",
+        "_paired",
         "_prefix",
         "_silent",
         "_skipped",
@@ -174,6 +175,7 @@ class CountedSplits:
         self._made: dict[Action, Pick] = {}
         self._index: dict[tuple[int, int], int] = {}
         self._keyed: dict[int, list[list[int]]] = {}
+        self._paired: dict[int, set[int]] = {}
         self._occ: list[int] = []
         self._found = False
         #: Pegs with a part that hits their own colour, and those with a part that changes
@@ -340,6 +342,10 @@ class CountedSplits:
         if len(cands) < 2:
             return []
         cands.sort()
+        if len(cands) == 2 and not any(
+                delta in self._sums(i, j) for i, j in ((cands[0], cands[1]), (cands[1], cands[0]))
+                if self.allowed(i, j)):
+            return []
         out = []
         total = self.total
         for i in cands:
@@ -359,6 +365,20 @@ class CountedSplits:
                                 if pick not in self.skip and self.layout(pick) == result:
                                     out.append(pick)
         return out
+
+    def _sums(self, i: int, j: int) -> set[int]:
+        """How much the splits with first peg i and second peg j can change the layout's
+        key (those left out of the count included)."""
+        key = i * len(self.pegs) + j
+        found = self._paired.get(key)
+        if found is None:
+            found = self._paired[key] = set()
+            firsts, seconds = self._deltas(i, self.first), self._deltas(j, self.parts)
+            for k in range(1, self.total):
+                for dy in seconds[self.total - k]:
+                    for dx in firsts[k]:
+                        found.add(dx + dy)
+        return found
 
     def _deltas(self, i: int, parts: list[list[list[Part]]]) -> list[list[int]]:
         """By part size, how much each legal part of peg i changes the layout's key."""
