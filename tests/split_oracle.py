@@ -35,7 +35,7 @@ def movable(state: GameState, seats: tuple[int, ...]) -> list[tuple[int, int]]:
     out = []
     for q in seats:
         ps = state.pegs[q]
-        for p in set(ps):
+        for p in sorted(set(ps)):
             if p != START and not (p >= ring and all(h in ps for h in range(p + 1, last + 1))):
                 out.append((q, p))
     return out
@@ -88,7 +88,7 @@ def ten_pegs(state: GameState) -> list[tuple[int, int, bool]]:
     out = []
     for q in range(geo.players):
         ps = state.pegs[q]
-        for p in set(ps):
+        for p in sorted(set(ps)):
             if p == START or (p >= ring and all(h in ps for h in range(p + 1, last + 1))):
                 continue
             if p < ring or q in team:

@@ -345,12 +345,14 @@ class _Generator:
 
     def movable(self, seats: Iterable[int]) -> list[tuple[int, int]]:
         """(seat, position) of every peg of ``seats`` that is off start and could still
-        move (a home peg with every hole ahead of it filled is settled)."""
+        move (a home peg with every hole ahead of it filled is settled), in position order:
+        the scratch board's lists change order as moves are tried and undone, and the
+        listing (and which spelling of a split is listed) must not depend on that."""
         ring, last = self.geo.ring_size, self.geo.ring_size + self.geo.home_holes - 1
         out = []
         for q in seats:
             ps = self.board.pos[q]
-            for p in set(ps):
+            for p in sorted(set(ps)):
                 if p == START:
                     continue
                 if p >= ring and all(h in ps for h in range(p + 1, last + 1)):
@@ -765,7 +767,7 @@ class _Generator:
             team = geo.team_seats[self.mover]
             for q in team:
                 door = geo.door[q]
-                for p in set(board.pos[q]):
+                for p in sorted(set(board.pos[q])):
                     if p == door or p >= geo.ring_size or board.occ[door] == q:
                         continue
                     m = self.single(q, p, door, ">")
@@ -783,7 +785,7 @@ class _Generator:
             with_start = tuple(q for q in team if START in board.pos[q])
             seats = with_start or team
         targets = [h for h in range(geo.ring_size) if board.occ[h] != -1]
-        sources = [(q, p) for q in seats for p in set(board.pos[q]) if p < geo.ring_size]
+        sources = [(q, p) for q in seats for p in sorted(set(board.pos[q])) if p < geo.ring_size]
         if rule == "hit_start_first" and any(p == START for _, p in sources):
             sources = [(q, p) for q, p in sources if p == START]
         for q, p in sources:
