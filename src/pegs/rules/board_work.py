@@ -57,17 +57,21 @@ class WorkBoard:
     # --- reading -------------------------------------------------------------------------
     def snapshot(self) -> Pegs:
         """The current layout, sharing the unchanged seats' tuples with the base layout."""
-        changed = {q for q, _, _ in self.log}
-        if not changed:
+        if not self.log:
             return self.base
-        pos = self.pos
-        return tuple(
-            tuple(sorted(pos[q])) if q in changed else ps for q, ps in enumerate(self.base)
-        )
+        out = list(self.base)
+        done = 0  # the seats already copied, as a bit set
+        for q, _, _ in self.log:
+            if not done >> q & 1:
+                done |= 1 << q
+                out[q] = tuple(sorted(self.pos[q]))
+        return tuple(out)
 
     def where(self, seat: int, old: int, since: int) -> int:
         """Where the peg of ``seat`` that stood on ``old`` is now (following log entries)."""
-        for q, a, b in self.log[since:]:
+        log = self.log
+        for i in range(since, len(log)):
+            q, a, b = log[i]
             if q == seat and a == old:
                 old = b
         return old
