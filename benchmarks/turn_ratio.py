@@ -33,8 +33,9 @@ PRESETS = ("basic", "north-carolina", "arizona")
 
 def sample_positions(players: int, count: int) -> list[Position]:
     """Positions met in random basic games (about one turn in twenty).  The random choice
-    is made among the legal actions in text order, so the positions do not depend on the
-    order in which the engine lists them."""
+    is made among the legal actions ordered by card and the layout each leads to, so the
+    positions depend neither on the order in which the engine lists its actions nor on
+    which of the equivalent spellings of a split it keeps."""
     out: list[Position] = []
     seed = 0
     while len(out) < count:
@@ -45,7 +46,9 @@ def sample_positions(players: int, count: int) -> list[Position]:
             if rng.random() < 0.05:
                 out.append((state.pegs, state.turn, state.hands[state.turn],
                             state.stuck[state.turn]))
-            state = state.apply(random_action(rng, sorted(state.legal_actions(), key=str)))
+            here = state
+            state = state.apply(random_action(rng, sorted(
+                here.legal_actions(), key=lambda a: (a.card, a.discard, here.result_of(a)))))
     return out
 
 
