@@ -110,6 +110,7 @@ class CountedSplits:
     """The counted splits of one card: ``len``, the ``i``-th action, and membership."""
 
     __slots__ = (
+        "_at",
         "_found",
         "_index",
         "_keyed",
@@ -175,6 +176,7 @@ class CountedSplits:
         self._made: dict[Action, Pick] = {}
         self._index: dict[tuple[int, int], int] = {}
         self._keyed: dict[int, list[list[int]]] = {}
+        self._at: list[dict[int, int]] = []
         self._paired: dict[int, set[int]] = {}
         self._occ: list[int] = []
         self._found = False
@@ -365,6 +367,32 @@ class CountedSplits:
                                 if pick not in self.skip and self.layout(pick) == result:
                                     out.append(pick)
         return out
+
+    def picks_after(self, result: Pegs, log: tuple[tuple[int, int, int], ...]) -> list[Pick]:
+        """:meth:`picks_to` for a layout that the scratch board reached with ``log`` (its
+        peg moves, in order): the log names the pegs that moved and the layout's key at
+        once, which rules out most layouts without comparing them seat by seat."""
+        if not self._at:
+            self._at = [{} for _ in self.base]
+            for i, (q, p) in enumerate(self.pegs):
+                self._at[q][p] = i
+        keys = self.geo.keys
+        delta = 0
+        cands = list(self._silent)
+        for q, a, b in log:
+            row = keys[q]
+            delta += row[b + 1] - row[a + 1]  # a peg lifted (IN_HAND) and put down cancels
+            i = self._at[q].get(a, -1)
+            if i >= 0 and i not in cands:
+                cands.append(i)
+        if len(cands) < 2:
+            return []
+        if len(cands) == 2:
+            i, j = cands
+            if not ((self.allowed(i, j) and delta in self._sums(i, j))
+                    or (self.allowed(j, i) and delta in self._sums(j, i))):
+                return []
+        return self.picks_to(result)
 
     def _sums(self, i: int, j: int) -> set[int]:
         """How much the splits with first peg i and second peg j can change the layout's

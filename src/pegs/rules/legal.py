@@ -20,7 +20,7 @@ from typing import overload
 
 from .actions import Action, Step, owned
 from .board import START, Geometry
-from .board_work import IN_HAND, Change, Pegs, WorkBoard, moved
+from .board_work import IN_HAND, Change, LogEntry, Pegs, WorkBoard, moved
 from .counted import CountedSplits, Group, Part, group_order, holes_mask, interact, numbered
 from .settings import RANKS, Rules
 
@@ -295,6 +295,8 @@ class _Generator:
         self.other_moves = 0  # moves other than coming out (North Carolina counting)
         self._reach: dict[tuple[int, int], tuple[int, int, int]] = {}
         self._own_hits: set[tuple[int, int]] = set()  # pegs whose ten part hits own colour
+        #: per listed ten, in listing order: its layout and the scratch board's log of it
+        self._ten_made: list[tuple[Pegs, tuple[LogEntry, ...]]] = []
         self.own_movable = self.movable(self.ctrl)
 
     # --- helpers --------------------------------------------------------------------------
@@ -945,6 +947,7 @@ class _Generator:
                                     self._ten_group(card, pegs, options, (i, j, k, fx, fy))
             return
         built = len(legal.actions)
+        self._ten_made = []
         chains: list[list[int]] = []
         parts = []
         usable = []
@@ -1012,7 +1015,7 @@ class _Generator:
                                         hit_own=True)
                         m2 = board.mark()
                         if board.land(qb, b_now, d2):
-                            self.record(card, None, board.snapshot(), (st1, st2))
+                            self._record_ten(card, st1, st2)
                         board.undo(m2)
             board.undo(m1)
 
@@ -1049,6 +1052,15 @@ class _Generator:
                         and self._ten_pair(card, y_part, x_part)):
                     self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
 
+    def _record_ten(self, card: str, first: Make, second: Make) -> None:
+        """Record the ten on the scratch board; if it is new, keep its layout and log."""
+        board, actions = self.board, self.legal.actions
+        n = len(actions)
+        result = board.snapshot()
+        self.record(card, None, result, (first, second))
+        if len(actions) > n:
+            self._ten_made.append((result, tuple(board.log)))
+
     def _ten_repeats(self, tens: CountedSplits, built: int, starts: list[tuple[int, Group]]
                      ) -> None:
         """Two splits with the same final board are one move: where a listed ten and a
@@ -1057,10 +1069,13 @@ class _Generator:
         legal = self.legal
         firsts = [n for n, _ in starts]
         for n in range(len(legal.actions) - 1, built - 1, -1):
+            result, log = self._ten_made[n - built]
+            picks = tens.picks_after(result, log)
+            if not picks:
+                continue
             action = legal.actions[n]
-            result = legal.results[action]
             origin = (False, group_order(starts[bisect_right(firsts, n) - 1][1]))
-            for pick in tens.picks_to(result):
+            for pick in picks:
                 if tens.rank(pick) < origin:
                     del legal.results[action]
                     legal.actions.pop(n)
@@ -1088,7 +1103,7 @@ class _Generator:
             else:
                 st2 = self.make(qb, pb, db, ob, hit_own=True)
                 if board.land(qb, pb, db):
-                    self.record(card, None, board.snapshot(), (st1, st2))
+                    self._record_ten(card, st1, st2)
         board.undo(m1)
         return ok
 
@@ -1109,7 +1124,7 @@ class _Generator:
                         st2 = self.make(qb, b_now, d2, ">" if f2 else "<", hit_own=True)
                         m2 = board.mark()
                         if board.land(qb, b_now, d2):
-                            self.record(card, None, board.snapshot(), (st1, st2))
+                            self._record_ten(card, st1, st2)
                         board.undo(m2)
             board.undo(m1)
 
