@@ -300,17 +300,16 @@ class _Generator:
         self.own_movable = self.movable(self.ctrl)
 
     # --- helpers --------------------------------------------------------------------------
-    def step(self, seat: int, src: int, dst: int, op: str, hit_own: bool = False) -> Step:
-        """The step of a peg of ``seat``, judged (for its hit mark) on the current board;
-        with ``hit_own`` (North Carolina ten) landing on its own colour is a hit too."""
+    def step(self, seat: int, src: int, dst: int, op: str) -> Step:
+        """The step of a peg of ``seat``, judged (for its hit mark) on the current board."""
         occupant = self.board.occ[dst] if 0 <= dst < self.geo.ring_size else -1
-        hit = occupant != -1 and (hit_own or occupant != seat)
         names = self.names[seat]
-        return Step(names[src + 1], names[dst + 1], op, hit)
+        return Step(names[src + 1], names[dst + 1], op, occupant != -1 and occupant != seat)
 
     def make(self, seat: int, src: int, dst: int, op: str, hit_own: bool = False) -> Make:
-        """A step as :meth:`step` judges it, kept as numbers: :meth:`record` spells it
-        only if its move is new."""
+        """A step judged (for its hit mark) on the current board, kept as numbers:
+        :meth:`record` spells it only if its move is new.  With ``hit_own`` (North
+        Carolina ten) landing on its own colour is a hit too."""
         occupant = self.board.occ[dst] if 0 <= dst < self.geo.ring_size else -1
         return seat, src, dst, op, occupant != -1 and (hit_own or occupant != seat)
 
