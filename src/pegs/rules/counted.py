@@ -110,7 +110,6 @@ class CountedSplits:
     """The counted splits of one card: ``len``, the ``i``-th action, and membership."""
 
     __slots__ = (
-        "_at",
         "_found",
         "_index",
         "_keyed",
@@ -174,9 +173,8 @@ class CountedSplits:
         self._skipped: dict[tuple[int, int, int], int] = {}
         self._prefix: list[int] = []
         self._made: dict[Action, Pick] = {}
-        self._index: dict[tuple[int, int], int] = {}
+        self._index: list[dict[int, int]] = []
         self._keyed: dict[int, list[list[int]]] = {}
-        self._at: list[dict[int, int]] = []
         self._paired: dict[int, set[int]] = {}
         self._occ: list[int] = []
         self._found = False
@@ -322,8 +320,6 @@ class CountedSplits:
 
     def picks_to(self, result: Pegs) -> list[Pick]:
         """The counted splits that lead to ``result``."""
-        if not self._index:
-            self._index = {peg: i for i, peg in enumerate(self.pegs)}
         keys = self.geo.keys
         # the pegs that moved have left their holes (but for a part that changes nothing);
         # the layout's key tells which pairs of parts can lead to it
@@ -338,16 +334,12 @@ class CountedSplits:
                 for p in ps:
                     delta -= row[p + 1]
                     if p not in now:
-                        i = self._index.get((q, p), -1)
+                        i = self.peg_at(q, p)
                         if i >= 0 and i not in cands:
                             cands.append(i)
-        if len(cands) < 2:
+        if not self._may_reach(cands, delta):
             return []
         cands.sort()
-        if len(cands) == 2 and not any(
-                delta in self._sums(i, j) for i, j in ((cands[0], cands[1]), (cands[1], cands[0]))
-                if self.allowed(i, j)):
-            return []
         out = []
         total = self.total
         for i in cands:
@@ -372,27 +364,35 @@ class CountedSplits:
         """:meth:`picks_to` for a layout that the scratch board reached with ``log`` (its
         peg moves, in order): the log names the pegs that moved and the layout's key at
         once, which rules out most layouts without comparing them seat by seat."""
-        if not self._at:
-            self._at = [{} for _ in self.base]
-            for i, (q, p) in enumerate(self.pegs):
-                self._at[q][p] = i
         keys = self.geo.keys
         delta = 0
         cands = list(self._silent)
         for q, a, b in log:
             row = keys[q]
             delta += row[b + 1] - row[a + 1]  # a peg lifted (IN_HAND) and put down cancels
-            i = self._at[q].get(a, -1)
+            i = self.peg_at(q, a)
             if i >= 0 and i not in cands:
                 cands.append(i)
+        return self.picks_to(result) if self._may_reach(cands, delta) else []
+
+    def peg_at(self, seat: int, pos: int) -> int:
+        """The index of the peg of ``seat`` at ``pos`` on the unchanged board, or -1."""
+        if not self._index:
+            self._index = [{} for _ in self.base]
+            for i, (q, p) in enumerate(self.pegs):
+                self._index[q][p] = i
+        return self._index[seat].get(pos, -1)
+
+    def _may_reach(self, cands: list[int], delta: int) -> bool:
+        """Can a counted split of two of ``cands`` (the pegs that moved, a superset) change
+        the layout's key by ``delta``?  Checked exactly for two pegs, assumed for more."""
         if len(cands) < 2:
-            return []
-        if len(cands) == 2:
-            i, j = cands
-            if not ((self.allowed(i, j) and delta in self._sums(i, j))
-                    or (self.allowed(j, i) and delta in self._sums(j, i))):
-                return []
-        return self.picks_to(result)
+            return False
+        if len(cands) > 2:
+            return True
+        i, j = cands
+        return ((self.allowed(i, j) and delta in self._sums(i, j))
+                or (self.allowed(j, i) and delta in self._sums(j, i)))
 
     def _sums(self, i: int, j: int) -> set[int]:
         """How much the splits with first peg i and second peg j can change the layout's
@@ -467,9 +467,7 @@ class CountedSplits:
         src = self._where(step.src)
         if src is None:
             return None
-        if not self._index:
-            self._index = {peg: i for i, peg in enumerate(self.pegs)}
-        i = self._index.get(src, -1)
+        i = self.peg_at(*src)
         if i < 0:
             return None
         forward = step.op == ">"
