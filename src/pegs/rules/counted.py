@@ -20,7 +20,7 @@ from bisect import bisect_right
 
 from .actions import Action, Step
 from .board import Geometry
-from .board_work import Change, Pegs, moved
+from .board_work import Change, LogEntry, Pegs, moved
 
 #: Builds a named tuple (Step, Action) without the interpreted ``__new__`` of its class.
 _new = tuple.__new__
@@ -32,6 +32,10 @@ Group = tuple[int, int, int, bool, bool]
 Pick = tuple[int, int, int, int, int]
 #: A board change per seat: (seat, holes left, holes taken).
 Net = tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
+#: A step kept as numbers until its move is listed: (seat, from, to, direction, hit).
+Make = tuple[int, int, int, str, bool]
+#: A simulated split: its two steps and the scratch board's log of it (its peg moves).
+Simulated = tuple[Make, Make, tuple[LogEntry, ...]]
 
 
 class Part:
@@ -103,11 +107,17 @@ def holes_mask(holes: list[int]) -> int:
 
 def interact(x: Part, px: int, y: Part, py: int) -> bool:
     """Can these two parts (of the pegs at ``px`` and ``py``) affect each other?"""
+    if not (x.hit or y.hit):  # each touches only its landing hole
+        return x.dst == y.dst or x.dst == py or y.dst == px
     return bool(x.touched & y.touched or x.touched >> py & 1 or y.touched >> px & 1)
 
 
 class CountedSplits:
-    """The counted splits of one card: ``len``, the ``i``-th action, and membership."""
+    """The splits of one card: ``len``, the ``i``-th action, and membership.
+
+    For a ten, the splits whose parts interact come first (``listed``: simulated by the
+    generator, kept as numbers and spelled when indexed or looked up), then the counted
+    ones."""
 
     __slots__ = (
         "_found",
@@ -120,11 +130,13 @@ class CountedSplits:
         "_prefix",
         "_silent",
         "_skipped",
+        "_spelled",
         "base",
         "card",
         "eager",
         "first",
         "geo",
+        "listed",
         "mover",
         "names",
         "parts",
@@ -183,6 +195,10 @@ class CountedSplits:
         self._own = own
         self._silent: set[int] = set()
         self._skip_twins(own)
+        #: The simulated splits, in listing order (see :meth:`spell`).
+        self.listed: list[Simulated] = []
+        #: Each listed split's action, once every one has been spelled for a look-up.
+        self._spelled: dict[Action, int] = {}
 
     def _skip_twins(self, own: set[int]) -> None:
         """A part that hits its own colour can change the board as another part does (8
@@ -272,7 +288,15 @@ class CountedSplits:
     def __len__(self) -> int:
         if not self._found:
             self._count()
-        return self._prefix[-1]
+        return len(self.listed) + self._prefix[-1]
+
+    def nth(self, n: int) -> Action:
+        """The ``n``-th action: a listed split, or a counted one after them."""
+        if n < len(self.listed):
+            action = self.spell(n)
+            self._spelled[action] = n
+            return action
+        return self.action(self.pick(n - len(self.listed)))
 
     def _first_part(self, i: int, rest: int) -> tuple[int, int, int]:
         """(part size, part index, position among its splits) of split ``rest`` of peg i."""
@@ -297,7 +321,7 @@ class CountedSplits:
         return j >= self.start[i] and not (self.skip_self and j == i)
 
     def pick(self, n: int) -> Pick:
-        """The ``n``-th counted split."""
+        """The ``n``-th counted split (after the listed ones)."""
         if not self._found:
             self._count()
         i = bisect_right(self._prefix, n) - 1
@@ -360,20 +384,16 @@ class CountedSplits:
                                     out.append(pick)
         return out
 
-    def picks_after(self, result: Pegs, log: tuple[tuple[int, int, int], ...]) -> list[Pick]:
+    def picks_after(self, log: tuple[LogEntry, ...], delta: int) -> list[Pick]:
         """:meth:`picks_to` for a layout that the scratch board reached with ``log`` (its
-        peg moves, in order): the log names the pegs that moved and the layout's key at
-        once, which rules out most layouts without comparing them seat by seat."""
-        keys = self.geo.keys
-        delta = 0
+        peg moves, in order), which changed the layout's key by ``delta``: the log names
+        the pegs that moved, which rules out most layouts without building them."""
         cands = list(self._silent)
-        for q, a, b in log:
-            row = keys[q]
-            delta += row[b + 1] - row[a + 1]  # a peg lifted (IN_HAND) and put down cancels
+        for q, a, _ in log:
             i = self.peg_at(q, a)
             if i >= 0 and i not in cands:
                 cands.append(i)
-        return self.picks_to(result) if self._may_reach(cands, delta) else []
+        return self.picks_to(moved(self.base, log)) if self._may_reach(cands, delta) else []
 
     def peg_at(self, seat: int, pos: int) -> int:
         """The index of the peg of ``seat`` at ``pos`` on the unchanged board, or -1."""
@@ -385,14 +405,12 @@ class CountedSplits:
 
     def _may_reach(self, cands: list[int], delta: int) -> bool:
         """Can a counted split of two of ``cands`` (the pegs that moved, a superset) change
-        the layout's key by ``delta``?  Checked exactly for two pegs, assumed for more."""
-        if len(cands) < 2:
-            return False
-        if len(cands) > 2:
-            return True
-        i, j = cands
-        return ((self.allowed(i, j) and delta in self._sums(i, j))
-                or (self.allowed(j, i) and delta in self._sums(j, i)))
+        the layout's key by ``delta``?"""
+        for i in cands:
+            for j in cands:
+                if i != j and self.allowed(i, j) and delta in self._sums(i, j):
+                    return True
+        return False
 
     def _sums(self, i: int, j: int) -> set[int]:
         """How much the splits with first peg i and second peg j can change the layout's
@@ -432,6 +450,20 @@ class CountedSplits:
         self._made[act] = pick
         return act
 
+    def spell(self, n: int) -> Action:
+        """The action of listed split ``n``."""
+        names = self.names
+        first, second, _ = self.listed[n]
+        return _new(Action, (self.card, tuple([
+            _new(Step, (names[q][a + 1], names[q][b + 1], op, hit))
+            for q, a, b, op, hit in (first, second)]), False, "", ""))
+
+    def listed_index(self, action: Action) -> int:
+        """The index of ``action`` among the listed splits, or -1."""
+        if len(self._spelled) < len(self.listed):
+            self._spelled = {self.spell(n): n for n in range(len(self.listed))}
+        return self._spelled.get(action, -1)
+
     def layout(self, pick: Pick) -> Pegs:
         i, k, a, j, b = pick
         return moved(self.base,
@@ -441,6 +473,9 @@ class CountedSplits:
         """The layout a counted split leads to, or None if ``action`` is not one."""
         pick = self._made.get(action)
         if pick is None:
+            n = self.listed_index(action)
+            if n >= 0:
+                return moved(self.base, self.listed[n][2])
             pick = self._find(action)
         return None if pick is None else self.layout(pick)
 

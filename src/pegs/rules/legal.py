@@ -20,8 +20,17 @@ from typing import overload
 
 from .actions import Action, Step, owned
 from .board import START, Geometry
-from .board_work import IN_HAND, Change, LogEntry, Pegs, WorkBoard, moved
-from .counted import CountedSplits, Group, Part, group_order, holes_mask, interact, numbered
+from .board_work import IN_HAND, Change, Pegs, WorkBoard, moved
+from .counted import (
+    CountedSplits,
+    Group,
+    Make,
+    Part,
+    group_order,
+    holes_mask,
+    interact,
+    numbered,
+)
 from .settings import RANKS, Rules
 
 RANK_ORDER = {r: i for i, r in enumerate(RANKS)}
@@ -39,8 +48,6 @@ MEMO_LIMIT = 1_000
 
 #: A move's steps and the layout it leads to (or the one change that makes it).
 Move = tuple[tuple[Step, ...], Pegs | Change]
-#: A step kept as numbers until its move is listed: (seat, from, to, direction, hit).
-Make = tuple[int, int, int, str, bool]
 
 
 @dataclass(frozen=True)
@@ -56,9 +63,10 @@ class Turn:
 class Legal:
     """The legal actions in order, their resulting layouts, and accepted aliases.
 
-    ``actions`` are built; most North Carolina tens are counted in ``tens`` and built one
-    at a time when listed or looked up (a ten can have thousands of legal splits, and a
-    player uses one).  The listing is ``actions``, then each of ``tens``.
+    ``actions`` are built; North Carolina tens (and many 7 and 9 splits) are counted or
+    kept as numbers in ``tens`` and built one at a time when listed or looked up (a ten can
+    have thousands of legal splits, and a player uses one).  The listing is ``actions``,
+    then each of ``tens``.
     """
 
     __slots__ = ("_listing", "actions", "aliases", "base", "changes", "moving_ranks",
@@ -93,7 +101,7 @@ class Legal:
         """The ``i``-th counted action (after the built ones)."""
         for tens in self.tens:
             if i < len(tens):
-                return tens.action(tens.pick(i))
+                return tens.nth(i)
             i -= len(tens)
         raise IndexError("legal action index out of range")
 
@@ -295,8 +303,12 @@ class _Generator:
         self.other_moves = 0  # moves other than coming out (North Carolina counting)
         self._reach: dict[tuple[int, int], tuple[int, int, int]] = {}
         self._own_hits: set[tuple[int, int]] = set()  # pegs whose ten part hits own colour
-        #: per listed ten, in listing order: its layout and the scratch board's log of it
-        self._ten_made: list[tuple[Pegs, tuple[LogEntry, ...]]] = []
+        #: The ten being generated, and per simulated split found so far (by the key of its
+        #: layout) its index in the ten's ``listed``; per listed split, its layout's key
+        #: less the unchanged board's.
+        self._ten: CountedSplits | None = None
+        self._ten_keys: dict[int, int] = {}
+        self._ten_deltas: list[int] = []
         self.own_movable = self.movable(self.ctrl)
 
     # --- helpers --------------------------------------------------------------------------
@@ -945,8 +957,6 @@ class _Generator:
                                 for fy in (True, False):
                                     self._ten_group(card, pegs, options, (i, j, k, fx, fy))
             return
-        built = len(legal.actions)
-        self._ten_made = []
         chains: list[list[int]] = []
         parts = []
         usable = []
@@ -962,12 +972,14 @@ class _Generator:
         tens = CountedSplits(card, self.geo, self.pegs, self.mover, [(q, p) for q, p, _ in pegs],
                              usable, usable, 10, ends, False, pairs, eager,
                              {i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
+        self._ten, self._ten_keys, self._ten_deltas = tens, {}, []
         starts: list[tuple[int, Group]] = []
         for group in groups:
-            starts.append((len(legal.actions), group))
+            starts.append((len(tens.listed), group))
             self._ten_interacting(card, pegs, parts, group, group in eager)
-        if len(legal.actions) > built:
-            self._ten_repeats(tens, built, starts)
+        self._ten = None
+        if tens.listed:
+            self._ten_repeats(tens, starts)
         if len(tens):
             legal.tens.append(tens)
 
@@ -1052,32 +1064,40 @@ class _Generator:
                     self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
 
     def _record_ten(self, card: str, first: Make, second: Make) -> None:
-        """Record the ten on the scratch board; if it is new, keep its layout and log."""
-        board, actions = self.board, self.legal.actions
-        n = len(actions)
-        result = board.snapshot()
-        self.record(card, None, result, (first, second))
-        if len(actions) > n:
-            self._ten_made.append((result, tuple(board.log)))
+        """Keep the ten on the scratch board unless its layout is already listed: as its
+        two steps and the board's log (with aliases, record it as an action)."""
+        board, tens = self.board, self._ten
+        if tens is None:
+            self.record(card, None, board.snapshot(), (first, second))
+            return
+        keys, log = self.geo.keys, board.log
+        delta = 0
+        for q, a, b in log:
+            row = keys[q]
+            delta += row[b + 1] - row[a + 1]  # a peg lifted (IN_HAND) and put down cancels
+        seen = self._ten_keys.get(delta)
+        if seen is not None:
+            result = board.snapshot()
+            if any(moved(self.pegs, entry[2]) == result for entry in tens.listed):
+                return  # checked in full: two layouts may share a key, very rarely
+        else:
+            self._ten_keys[delta] = len(tens.listed)
+        tens.listed.append((first, second, tuple(log)))
+        self._ten_deltas.append(delta)
 
-    def _ten_repeats(self, tens: CountedSplits, built: int, starts: list[tuple[int, Group]]
-                     ) -> None:
+    def _ten_repeats(self, tens: CountedSplits, starts: list[tuple[int, Group]]) -> None:
         """Two splits with the same final board are one move: where a listed ten and a
         counted one meet, keep the one the full enumeration (groups in order, plain
         splits of the other groups last) finds first."""
-        legal = self.legal
         firsts = [n for n, _ in starts]
-        for n in range(len(legal.actions) - 1, built - 1, -1):
-            result, log = self._ten_made[n - built]
-            picks = tens.picks_after(result, log)
+        for n in range(len(tens.listed) - 1, -1, -1):
+            picks = tens.picks_after(tens.listed[n][2], self._ten_deltas[n])
             if not picks:
                 continue
-            action = legal.actions[n]
             origin = (False, group_order(starts[bisect_right(firsts, n) - 1][1]))
             for pick in picks:
                 if tens.rank(pick) < origin:
-                    del legal.results[action]
-                    legal.actions.pop(n)
+                    tens.listed.pop(n)
                     break
                 tens.skip.add(pick)
 
