@@ -207,7 +207,8 @@ class CountedSplits:
         (from its door onto an own peg sent back to that door).  Splits made of such parts
         repeat each other: keep the one the full enumeration finds first.  ``own``: the
         pegs with a part that hits their own colour."""
-        kinds: dict[tuple[int, int, int], object] = {}
+        kinds: dict[tuple[int, int, int], int] = {}  # a twin part -> the number of its change
+        numbers: dict[Net, int] = {(): 0}
         for m in own:
             q, p = self.pegs[m]
             nets: dict[Net, list[tuple[int, int]]] = {}
@@ -227,11 +228,14 @@ class CountedSplits:
                 if net == ():
                     self._silent.add(m)
                 if net == () or len(where) > 1:
+                    number = numbers.setdefault(net, len(numbers))
                     for k, a in where:
-                        kinds[(m, k, a)] = net
+                        kinds[(m, k, a)] = number
         if not kinds:
             return
-        best: dict[frozenset[object], tuple[tuple[bool, tuple[int, ...]], Pick]] = {}
+        # a split's board change, as the numbers of its parts' changes (a part that is no
+        # twin numbered by itself, below zero; a part that changes nothing left out)
+        best: dict[tuple[int, ...], tuple[tuple[bool, tuple[int, ...]], Pick]] = {}
         for (m, k, a) in sorted(kinds):
             for n in range(len(self.pegs)):
                 if self.pegs[n][0] == self.pegs[m][0]:
@@ -242,9 +246,9 @@ class CountedSplits:
                         continue
                     i, kk, aa, j, bb = pick
                     other = self.total - kk
-                    key = frozenset(v for v in (kinds.get((i, kk, aa), (i, kk, aa)),
-                                                kinds.get((j, other, bb), (j, other, bb)))
-                                    if v != ())
+                    u = kinds.get((i, kk, aa), -1 - (i * 16 + kk) * 256 - aa)
+                    v = kinds.get((j, other, bb), -1 - (j * 16 + other) * 256 - bb)
+                    key = (min(u, v), max(u, v)) if u and v else (u + v,) if u or v else ()
                     rank = self.rank(pick)
                     old = best.get(key)
                     if old is None or old[1] == pick:
