@@ -9,9 +9,10 @@ both parts are, leads to the sum of the two changes, and is the same move in eit
 :class:`CountedSplits` holds, per peg and part size, the parts that are legal on the
 unchanged board (:class:`Part`); its splits are the pairs of a first part and a second
 part of another peg with sizes adding to the card's count, less the pairs that interact
-(the generator simulates and lists those) and the pairs that repeat a board another
-split reaches first.  Their number is arithmetic; the ``i``-th split and the check of a
-given action are built directly.
+(the generator simulates those) and the pairs that repeat a board another split reaches
+first.  Their number is arithmetic; the ``i``-th split and the check of a given action are
+built directly.  A ten's simulated splits come first in its listing (``listed``), kept as
+numbers (two steps and the scratch board's log) and spelled only when indexed or looked up.
 """
 
 from __future__ import annotations
