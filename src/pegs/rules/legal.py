@@ -98,7 +98,7 @@ class Legal:
         return self._listing
 
     def made(self, i: int) -> Action:
-        """The ``i``-th counted action (after the built ones)."""
+        """The ``i``-th action of ``tens`` (the actions after the built ones)."""
         for tens in self.tens:
             if i < len(tens):
                 return tens.nth(i)
@@ -303,11 +303,10 @@ class _Generator:
         self.other_moves = 0  # moves other than coming out (North Carolina counting)
         self._reach: dict[tuple[int, int], tuple[int, int, int]] = {}
         self._own_hits: set[tuple[int, int]] = set()  # pegs whose ten part hits own colour
-        #: The ten being generated, and per simulated split found so far (by the key of its
-        #: layout) its index in the ten's ``listed``; per listed split, its layout's key
-        #: less the unchanged board's.
+        #: The ten being generated, the keys of the layouts its simulated splits reach (less
+        #: the unchanged board's), and that of each of its listed splits.
         self._ten: CountedSplits | None = None
-        self._ten_keys: dict[int, int] = {}
+        self._ten_keys: set[int] = set()
         self._ten_deltas: list[int] = []
         self.own_movable = self.movable(self.ctrl)
 
@@ -972,7 +971,7 @@ class _Generator:
         tens = CountedSplits(card, self.geo, self.pegs, self.mover, [(q, p) for q, p, _ in pegs],
                              usable, usable, 10, ends, False, pairs, eager,
                              {i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
-        self._ten, self._ten_keys, self._ten_deltas = tens, {}, []
+        self._ten, self._ten_keys, self._ten_deltas = tens, set(), []
         starts: list[tuple[int, Group]] = []
         for group in groups:
             starts.append((len(tens.listed), group))
@@ -1075,13 +1074,11 @@ class _Generator:
         for q, a, b in log:
             row = keys[q]
             delta += row[b + 1] - row[a + 1]  # a peg lifted (IN_HAND) and put down cancels
-        seen = self._ten_keys.get(delta)
-        if seen is not None:
+        if delta in self._ten_keys:
             result = board.snapshot()
             if any(moved(self.pegs, entry[2]) == result for entry in tens.listed):
                 return  # checked in full: two layouts may share a key, very rarely
-        else:
-            self._ten_keys[delta] = len(tens.listed)
+        self._ten_keys.add(delta)
         tens.listed.append((first, second, tuple(log)))
         self._ten_deltas.append(delta)
 
