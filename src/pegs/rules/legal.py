@@ -272,6 +272,12 @@ def _moves(part: Part, seat: int) -> int:
     return mask
 
 
+def _simple(x: Part, pb: int) -> bool:
+    """Is part x of a ten one whose outcome the parts tell: it hits nothing, or only an
+    opponent of the mover (sent to start) that is not the peg at ``pb``?"""
+    return not x.hit or (len(x.changes) == 2 and x.changes[0][2] == START and x.dst != pb)
+
+
 def _close(holes: list[int], p: int, ring: int) -> bool:
     """Is ring hole ``p`` within 9 holes of one of ``holes``?"""
     if p >= ring:
@@ -998,9 +1004,10 @@ class _Generator:
         for x in xs:
             for y in ys:
                 if interact(x, px, y, py):
-                    x_part, y_part = (qx, px, x.dst, ox), (qy, py, y.dst, oy)
-                    self._ten_pair(card, x_part, y_part)
-                    self._ten_pair(card, y_part, x_part)
+                    if not self._quick_ten(qx, px, x, qy, py, y):
+                        self._ten_pair(card, (qx, px, x.dst, ox), (qy, py, y.dst, oy))
+                    if not self._quick_ten(qy, py, y, qx, px, x):
+                        self._ten_pair(card, (qy, py, y.dst, oy), (qx, px, x.dst, ox))
 
     def _ten_order(self, card: str, first: tuple[int, int, bool], xs: list[Part],
                    second: tuple[int, int, bool], k2: int, ys: list[Part]) -> None:
@@ -1013,6 +1020,9 @@ class _Generator:
             if (x.dst == pb and bumped_out) or not any(interact(x, pa, y, pb) for y in ys):
                 continue
             st1 = self.make(qa, pa, x.dst, ">" if x.forward else "<", hit_own=True)
+            if _simple(x, pb):
+                self._after_simple(card, first, x, st1, second, ys)
+                continue
             m1 = board.mark()
             if board.land(qa, pa, x.dst):
                 b_now = board.where(qb, pb, m1)
@@ -1028,6 +1038,55 @@ class _Generator:
                             self._record_ten(card, st1, st2)
                         board.undo(m2)
             board.undo(m1)
+
+    def _after_simple(self, card: str, first: tuple[int, int, bool], x: Part, st1: Make,
+                      second: tuple[int, int, bool], ys: list[Part]) -> None:
+        """The rest of :meth:`_ten_order` for a :func:`_simple` first part.  It leaves the
+        second peg where it was, and a ten's targets read only the board's shape and the
+        peg's own home, so the second peg's parts are still its targets; those that do
+        not interact with the first part are counted, the others kept without the scratch
+        board when :meth:`_quick_ten` can, simulated otherwise."""
+        board = self.board
+        (qa, pa, _), (qb, pb, _) = first, second
+        m1 = -1
+        for y in ys:
+            if not interact(x, pa, y, pb) or self._quick_ten(qa, pa, x, qb, pb, y):
+                continue
+            if m1 < 0:
+                m1 = board.mark()
+                board.land(qa, pa, x.dst)
+            st2 = self.make(qb, pb, y.dst, ">" if y.forward else "<", hit_own=True)
+            m2 = board.mark()
+            if board.land(qb, pb, y.dst):
+                self._record_ten(card, st1, st2)
+            board.undo(m2)
+        if m1 >= 0:
+            board.undo(m1)
+
+    def _quick_ten(self, qa: int, pa: int, x: Part, qb: int, pb: int, y: Part) -> bool:
+        """Keep the ten of part x (of the peg of ``qa`` at ``pa``), then part y (of the peg
+        at ``pb``), worked out from the parts without the scratch board, when that is
+        simple: x is :func:`_simple`, and once it has moved y lands on an empty hole, on
+        the hole x left, or on x's peg, which goes to start.  False if it is not (the
+        caller simulates the ten)."""
+        tens = self._ten
+        if tens is None or not _simple(x, pb):
+            return False
+        ox, oy = (">" if x.forward else "<"), (">" if y.forward else "<")
+        if y.dst == pa:  # onto the hole x left
+            self._keep_ten(tens, (qa, pa, x.dst, ox, x.hit), (qb, pb, pa, oy, False),
+                           (*x.changes, (qb, pb, pa)))
+        elif y.dst == x.dst and y.dst < self.geo.ring_size:  # onto x's peg
+            if not self.geo.opponent[self.mover][qa]:
+                return False  # sent to its door, maybe hitting there
+            self._keep_ten(tens, (qa, pa, x.dst, ox, x.hit), (qb, pb, y.dst, oy, True),
+                           (*x.changes, (qa, x.dst, START), (qb, pb, y.dst)))
+        elif y.hit:
+            return False
+        else:
+            self._keep_ten(tens, (qa, pa, x.dst, ox, x.hit), (qb, pb, y.dst, oy, False),
+                           (*x.changes, (qb, pb, y.dst)))
+        return True
 
     def _ten_group(self, card: str, pegs: list[tuple[int, int, bool]],
                    options: dict[tuple[int, int, bool], list[int]], group: Group) -> None:
@@ -1063,23 +1122,28 @@ class _Generator:
                     self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
 
     def _record_ten(self, card: str, first: Make, second: Make) -> None:
-        """Keep the ten on the scratch board unless its layout is already listed: as its
-        two steps and the board's log (with aliases, record it as an action)."""
+        """Keep the ten on the scratch board (with aliases, record it as an action)."""
         board, tens = self.board, self._ten
         if tens is None:
             self.record(card, None, board.snapshot(), (first, second))
-            return
-        keys, log = self.geo.keys, board.log
+        else:
+            self._keep_ten(tens, first, second, tuple(board.log))
+
+    def _keep_ten(self, tens: CountedSplits, first: Make, second: Make,
+                  log: tuple[Change, ...]) -> None:
+        """Keep a ten as its two steps and its peg moves in order (the scratch board's log,
+        or what it would be less the lifting), unless its layout is already kept."""
+        keys = self.geo.keys
         delta = 0
         for q, a, b in log:
             row = keys[q]
             delta += row[b + 1] - row[a + 1]  # a peg lifted (IN_HAND) and put down cancels
         if delta in self._ten_keys:
-            result = board.snapshot()
+            result = moved(self.pegs, log)
             if any(moved(self.pegs, entry[2]) == result for entry in tens.listed):
                 return  # checked in full: two layouts may share a key, very rarely
         self._ten_keys.add(delta)
-        tens.listed.append((first, second, tuple(log)))
+        tens.listed.append((first, second, log))
         self._ten_deltas.append(delta)
 
     def _ten_repeats(self, tens: CountedSplits, starts: list[tuple[int, Group]]) -> None:
