@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from helpers import position, random_game
 from pegs.rules import Action, GameState, Rules
 from pegs.rules.actions import Step
+from pegs.rules.board import START
 from reference import Reference
 from split_oracle import TenOracle, split_actions
 
@@ -162,6 +163,22 @@ def test_a_part_landing_on_the_other_peg_is_simulated_in_both_orders() -> None:
     assert Action.parse("10: 0.13>1.2, 0.10>0.13") in legal
     # the opponent lands on the mover's peg, which goes to its door 3.18 and moves from there
     assert Action.parse("10: 0.13<0.10x, 3.18>0.7") in legal
+    check_listing(state, sample=200)
+
+
+def test_two_parts_landing_on_one_hole_hit_the_first_mover_there() -> None:
+    # an opponent's peg (seat 1) and a partner's (seat 2) both reach 0.10; whichever moves
+    # second hits the other: the opponent's goes to start, the partner's to its door 1.18
+    state = position(NC4, {0: ["3.3"], 1: ["0.5"], 2: ["0.15"]}, ["10"])
+    check_tens(state)
+    legal = state.legal_actions()
+    first_opponent = Action.parse("10: 0.5>0.10, 0.15<0.10x")
+    first_partner = Action.parse("10: 0.15<0.10, 0.5>0.10x")
+    assert first_opponent in legal and first_partner in legal
+    geo = state.geo
+    assert state.result_of(first_opponent)[1] == (START,) * len(state.pegs[1])
+    assert state.result_of(first_partner)[2] == tuple(sorted(
+        [geo.parse("1.18"), *[p for p in state.pegs[2] if p != geo.parse("0.15")]]))
     check_listing(state, sample=200)
 
 
