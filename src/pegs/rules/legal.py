@@ -1004,9 +1004,9 @@ class _Generator:
         for x in xs:
             for y in ys:
                 if interact(x, px, y, py):
-                    if not self._quick_ten(qx, px, x, qy, py, y):
+                    if not (_simple(x, py) and self._quick_ten(qx, px, x, qy, py, y)):
                         self._ten_pair(card, (qx, px, x.dst, ox), (qy, py, y.dst, oy))
-                    if not self._quick_ten(qy, py, y, qx, px, x):
+                    if not (_simple(y, px) and self._quick_ten(qy, py, y, qx, px, x)):
                         self._ten_pair(card, (qy, py, y.dst, oy), (qx, px, x.dst, ox))
 
     def _ten_order(self, card: str, first: tuple[int, int, bool], xs: list[Part],
@@ -1064,13 +1064,13 @@ class _Generator:
             board.undo(m1)
 
     def _quick_ten(self, qa: int, pa: int, x: Part, qb: int, pb: int, y: Part) -> bool:
-        """Keep the ten of part x (of the peg of ``qa`` at ``pa``), then part y (of the peg
-        at ``pb``), worked out from the parts without the scratch board, when that is
-        simple: x is :func:`_simple`, and once it has moved y lands on an empty hole, on
-        the hole x left, or on x's peg, which goes to start.  False if it is not (the
-        caller simulates the ten)."""
+        """Keep the ten of a :func:`_simple` part x (of the peg of ``qa`` at ``pa``), then
+        part y (of the peg at ``pb``), worked out from the parts without the scratch board,
+        when that is simple: once x has moved, y lands on an empty hole, on the hole x
+        left, or on x's peg, which goes to start.  False if it is not (the caller
+        simulates the ten)."""
         tens = self._ten
-        if tens is None or not _simple(x, pb):
+        if tens is None:
             return False
         ox, oy = (">" if x.forward else "<"), (">" if y.forward else "<")
         if y.dst == pa:  # onto the hole x left
