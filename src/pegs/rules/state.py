@@ -277,8 +277,11 @@ class GameState:
 
     def result_of(self, action: Action) -> Pegs:
         """The peg layout a legal action leads to."""
-        result = self._generate().outcome(self.canonical(action))
-        assert result is not None
+        legal = self._generate()
+        result = legal.outcome(action)
+        if result is None:
+            result = legal.outcome(self.canonical(action))
+            assert result is not None
         return result
 
     def canonical(self, action: Action) -> Action:
