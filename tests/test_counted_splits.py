@@ -214,6 +214,21 @@ def test_a_part_that_changes_nothing_is_one_move_with_every_partner() -> None:
     check_listing(state, sample=200)
 
 
+def test_a_simulated_ten_that_a_part_changing_nothing_repeats_is_listed_once() -> None:
+    # seat 3 from its door 2.18 back 9, then seat 1 back 1 onto it: it goes back to 2.18.
+    # The same board as seat 1 back 1 with seat 3's 2.18 forward 9 onto its own 3.9, which
+    # goes to that door: a counted split whose peg's hole is taken again, not left empty
+    state = position(NC4, {0: ["0.5"], 1: ["2.10"], 2: ["1.3"], 3: ["2.18", "3.9"]}, ["10"],
+                     to_move=1)
+    check_tens(state)
+    legal = state.legal_actions()
+    counted = Action.parse("10: 2.10<2.9, 2.18>3.9x")
+    simulated = Action.parse("10: 2.18<2.9, 2.10<2.9x")
+    assert counted in legal and simulated not in legal
+    assert state.apply(simulated).pegs == state.apply(counted).pegs
+    check_listing(state, sample=200)
+
+
 def test_eight_seats_with_many_pegs_out() -> None:
     rng = random.Random(8)
     ring = NC8.sides * NC8.holes_per_side

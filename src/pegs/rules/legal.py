@@ -272,6 +272,14 @@ def _moves(part: Part, seat: int) -> int:
     return mask
 
 
+def _moves_peg(x: Part, seat: int, p: int) -> bool:
+    """Does ten part x land on, or (legal) move, the peg of ``seat`` at ``p``?  A part that
+    hits nothing moves only its own peg."""
+    if x.dst == p:
+        return True
+    return x.hit and x.legal and any(c[0] == seat and c[1] == p for c in x.changes)
+
+
 def _simple(x: Part, pb: int) -> bool:
     """Is part x of a ten one whose outcome the parts tell: it hits nothing, or only an
     opponent of the mover (sent to start) that is not the peg at ``pb``?"""
@@ -309,6 +317,8 @@ class _Generator:
         self.other_moves = 0  # moves other than coming out (North Carolina counting)
         self._reach: dict[tuple[int, int], tuple[int, int, int]] = {}
         self._own_hits: set[tuple[int, int]] = set()  # pegs whose ten part hits own colour
+        #: Pegs with a ten part whose hit sends a peg to the hole the mover left.
+        self._refills: set[tuple[int, int]] = set()
         #: The ten being generated, the keys of the layouts its simulated splits reach (less
         #: the unchanged board's), and that of each of its listed splits.
         self._ten: CountedSplits | None = None
@@ -839,30 +849,26 @@ class _Generator:
         board, legal or not, in :meth:`ten_targets` order (forward ones first).  One walk
         finds all sizes; holes that its hits' chains reach are added to ``chains``."""
         geo, ring = self.geo, self.geo.ring_size
-        ahead: list[list[int]] = [[] for _ in range(10)]
+        parts: list[list[Part]] = [[] for _ in range(10)]
         if p >= ring:
             k0 = p - ring + 1
             stop = min([h - ring + 1 for h in self.pegs[seat] if h > p], default=geo.home_holes + 1)
             for n in range(1, 10):
                 if k0 + n <= geo.home_holes and k0 + n < stop:
-                    ahead[n].append(p + n)
-        else:
-            free = min([h - ring for h in self.pegs[seat] if h >= ring], default=geo.home_holes)
-            door, cur = geo.door[seat], p
-            for i in range(9):
-                if cur == door and not ring_only:
-                    for n in range(i + 1, min(i + 1 + min(free, geo.home_holes), 10)):
-                        ahead[n].append(ring + n - i - 1)
-                cur += 1
-                if cur == ring:
-                    cur = 0
-                ahead[i + 1].append(cur)
-        parts: list[list[Part]] = [[]]
+                    parts[n].append(self.ten_part(seat, p, p + n, True, chains))
+            return parts
+        free = min([h - ring for h in self.pegs[seat] if h >= ring], default=geo.home_holes)
+        door, cur = geo.door[seat], p
+        for i in range(9):
+            if cur == door and not ring_only:
+                for n in range(i + 1, min(i + 1 + min(free, geo.home_holes), 10)):
+                    parts[n].append(self.ten_part(seat, p, ring + n - i - 1, True, chains))
+            cur += 1
+            if cur == ring:
+                cur = 0
+            parts[i + 1].append(self.ten_part(seat, p, cur, True, chains))
         for n in range(1, 10):
-            row = [self.ten_part(seat, p, d, True, chains) for d in ahead[n]]
-            if p < ring:
-                row.append(self.ten_part(seat, p, (p - n) % ring, False, chains))
-            parts.append(row)
+            parts[n].append(self.ten_part(seat, p, (p - n) % ring, False, chains))
         return parts
 
     def ten_part(self, seat: int, p: int, d: int, forward: bool, chains: list[int]) -> Part:
@@ -876,6 +882,8 @@ class _Generator:
         touched = [d]
         changes: list[Change] = []
         ok = self._chain(occ[d], d, p, 0, touched, changes)
+        if ok and p in touched:
+            self._refills.add((seat, p))
         changes.append((seat, p, d))
         chains.extend(touched[1:])
         return Part(d, forward, True, ok, tuple(changes), holes_mask(touched))
@@ -931,16 +939,13 @@ class _Generator:
                     continue
                 for k in range(1, 10):
                     for x in parts[i][k]:
-                        x_moves_y = x.dst == py or (x.legal and any(
-                            c[0] == qy and c[1] == py for c in x.changes))
                         for y in parts[j][10 - k]:
                             if interact(x, px, y, py):
                                 group = (i, j, k, x.forward, y.forward)
                                 groups.add(group)
                                 if x.slot >= 0 and y.slot >= 0:
                                     pairs.add((i, k, x.slot, j, y.slot))
-                                if x_moves_y or y.dst == px or (y.legal and any(
-                                        c[0] == qx and c[1] == px for c in y.changes)):
+                                if _moves_peg(x, qy, py) or _moves_peg(y, qx, px):
                                     eager.add(group)
         return sorted(groups, key=group_order), eager, pairs
 
@@ -977,6 +982,7 @@ class _Generator:
         tens = CountedSplits(card, self.geo, self.pegs, self.mover, [(q, p) for q, p, _ in pegs],
                              usable, usable, 10, ends, False, pairs, eager,
                              {i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
+        tens.refills = {i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._refills}
         self._ten, self._ten_keys, self._ten_deltas = tens, set(), []
         starts: list[tuple[int, Group]] = []
         for group in groups:
