@@ -142,7 +142,6 @@ class CountedSplits:
         "names",
         "parts",
         "pegs",
-        "refills",
         "skip",
         "skip_self",
         "start",
@@ -196,8 +195,6 @@ class CountedSplits:
         #: nothing at all (see :meth:`_skip_twins`).
         self._own = own
         self._silent: set[int] = set()
-        #: Pegs with a part whose hit sends a peg to the hole the part leaves (a ten).
-        self.refills: set[int] = set()
         self._skip_twins(own)
         #: The simulated splits, in listing order (see :meth:`spell`).
         self.listed: list[Simulated] = []
@@ -239,7 +236,7 @@ class CountedSplits:
             return
         # a split's board change, as the numbers of its parts' changes (a part that is no
         # twin numbered by itself, below zero; a part that changes nothing left out)
-        best: dict[tuple[int, ...], tuple[tuple[bool, tuple[int, ...]], Pick]] = {}
+        best: dict[tuple[int, ...], Pick] = {}
         for (m, k, a) in sorted(kinds):
             for n in range(len(self.pegs)):
                 if self.pegs[n][0] == self.pegs[m][0]:
@@ -253,13 +250,12 @@ class CountedSplits:
                     u = kinds.get((i, kk, aa), -1 - (i * 16 + kk) * 256 - aa)
                     v = kinds.get((j, other, bb), -1 - (j * 16 + other) * 256 - bb)
                     key = (min(u, v), max(u, v)) if u and v else (u + v,) if u or v else ()
-                    rank = self.rank(pick)
                     old = best.get(key)
-                    if old is None or old[1] == pick:
-                        best[key] = (rank, pick)
-                    elif rank < old[0]:
-                        self.skip.add(old[1])
-                        best[key] = (rank, pick)
+                    if old is None or old == pick:
+                        best[key] = pick
+                    elif self.rank(pick) < self.rank(old):
+                        self.skip.add(old)
+                        best[key] = pick
                     else:
                         self.skip.add(pick)
 
@@ -372,66 +368,36 @@ class CountedSplits:
         if not self._may_reach(cands, delta):
             return []
         cands.sort()
-        return self._picks([(i, j) for i in cands for j in cands if self.allowed(i, j)],
-                           delta, result)
-
-    def _picks(self, pairs: list[tuple[int, int]], delta: int, result: Pegs) -> list[Pick]:
-        """The counted splits with these (first, second) pegs, in order, that change the
-        layout's key by ``delta`` and lead to ``result``."""
         out = []
         total = self.total
-        for i, j in pairs:
+        for i in cands:
             firsts = self._deltas(i, self.first)
-            seconds = self._deltas(j, self.parts)
-            for k in range(1, total):
-                ys = seconds[total - k]
-                if not ys:
+            for j in cands:
+                if not self.allowed(i, j):
                     continue
-                for a, dx in enumerate(firsts[k]):
-                    for b, dy in enumerate(ys):
-                        if dx + dy == delta:
-                            pick = (i, k, a, j, b)
-                            if pick not in self.skip and self.layout(pick) == result:
-                                out.append(pick)
+                seconds = self._deltas(j, self.parts)
+                for k in range(1, total):
+                    ys = seconds[total - k]
+                    if not ys:
+                        continue
+                    for a, dx in enumerate(firsts[k]):
+                        for b, dy in enumerate(ys):
+                            if dx + dy == delta:
+                                pick = (i, k, a, j, b)
+                                if pick not in self.skip and self.layout(pick) == result:
+                                    out.append(pick)
         return out
 
     def picks_after(self, log: tuple[LogEntry, ...], delta: int) -> list[Pick]:
         """:meth:`picks_to` for a layout that the scratch board reached with ``log`` (its
         peg moves, in order), which changed the layout's key by ``delta``: the log names
-        the pegs that moved, which rules out most layouts without building them.
-
-        A counted split leaves empty only the holes of its two pegs (a peg it hits leaves
-        its hole to the hitter), and a peg's hole is taken again only by a peg its own
-        part sends there (``refills``).  So the pegs whose holes the log leaves empty must
-        be the split's two pegs, and a peg whose hole is taken again must be a refill."""
-        moved_pegs: list[int] = []
+        the pegs that moved, which rules out most layouts without building them."""
+        cands = list(self._silent)
         for q, a, _ in log:
             i = self.peg_at(q, a)
-            if i >= 0 and i not in moved_pegs:
-                moved_pegs.append(i)
-        empty = [i for i in moved_pegs if self._emptied(i, log)]
-        if len(empty) > 2:
-            return []
-        cands = empty + [i for i in moved_pegs + list(self._silent)
-                         if i in self.refills and i not in empty]
-        if len(cands) < 2:
-            return []
-        pairs = sorted((i, j) for i in cands for j in cands if self.allowed(i, j)
-                       and all(e in (i, j) for e in empty) and delta in self._sums(i, j))
-        return self._picks(pairs, delta, moved(self.base, log)) if pairs else []
-
-    def _emptied(self, i: int, log: tuple[LogEntry, ...]) -> bool:
-        """Does ``log`` leave peg i's hole on the unchanged board empty?"""
-        seat, p = self.pegs[i]
-        ring = self.geo.ring_size
-        pegs = 1
-        for q, a, b in log:
-            if p < ring or q == seat:  # a home hole is its seat's own
-                if a == p:
-                    pegs -= 1
-                if b == p:
-                    pegs += 1
-        return pegs <= 0
+            if i >= 0 and i not in cands:
+                cands.append(i)
+        return self.picks_to(moved(self.base, log)) if self._may_reach(cands, delta) else []
 
     def peg_at(self, seat: int, pos: int) -> int:
         """The index of the peg of ``seat`` at ``pos`` on the unchanged board, or -1."""

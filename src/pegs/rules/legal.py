@@ -317,8 +317,6 @@ class _Generator:
         self.other_moves = 0  # moves other than coming out (North Carolina counting)
         self._reach: dict[tuple[int, int], tuple[int, int, int]] = {}
         self._own_hits: set[tuple[int, int]] = set()  # pegs whose ten part hits own colour
-        #: Pegs with a ten part whose hit sends a peg to the hole the mover left.
-        self._refills: set[tuple[int, int]] = set()
         #: The ten being generated, the keys of the layouts its simulated splits reach (less
         #: the unchanged board's), and that of each of its listed splits.
         self._ten: CountedSplits | None = None
@@ -882,8 +880,6 @@ class _Generator:
         touched = [d]
         changes: list[Change] = []
         ok = self._chain(occ[d], d, p, 0, touched, changes)
-        if ok and p in touched:
-            self._refills.add((seat, p))
         changes.append((seat, p, d))
         chains.extend(touched[1:])
         return Part(d, forward, True, ok, tuple(changes), holes_mask(touched))
@@ -982,7 +978,6 @@ class _Generator:
         tens = CountedSplits(card, self.geo, self.pegs, self.mover, [(q, p) for q, p, _ in pegs],
                              usable, usable, 10, ends, False, pairs, eager,
                              {i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
-        tens.refills = {i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._refills}
         self._ten, self._ten_keys, self._ten_deltas = tens, set(), []
         starts: list[tuple[int, Group]] = []
         for group in groups:
