@@ -463,10 +463,13 @@ class CountedSplits:
             for q, a, b, op, hit in (first, second)]), False, "", ""))
 
     def listed_index(self, action: Action) -> int:
-        """The index of ``action`` among the listed splits, or -1."""
-        if len(self._spelled) < len(self.listed):
+        """The index of ``action`` among the listed splits, or -1 (an action indexed before
+        is found without spelling the others)."""
+        found = self._spelled.get(action, -1)
+        if found < 0 and len(self._spelled) < len(self.listed):
             self._spelled = {self.spell(n): n for n in range(len(self.listed))}
-        return self._spelled.get(action, -1)
+            found = self._spelled.get(action, -1)
+        return found
 
     def layout(self, pick: Pick) -> Pegs:
         i, k, a, j, b = pick
