@@ -21,6 +21,7 @@ from helpers import position, random_game
 from pegs.rules import Action, GameState, Rules
 from pegs.rules.actions import Step
 from pegs.rules.board import START
+from pegs.rules.counted import on_way
 from reference import Reference
 from split_oracle import TenOracle, split_actions
 
@@ -340,3 +341,17 @@ def test_a_card_s_moves_do_not_depend_on_the_cards_tried_before(name: str, playe
             assert [a for a in full if a.card == card] == alone, (n, card)
             compared += 1
     assert compared > 20
+
+
+@given(ring=st.integers(16, 160), data=st.data())
+def test_a_way_holds_exactly_the_holes_walked(ring: int, data: st.DataObject) -> None:
+    # a 7 or 9 part's way (ring holes each side of the peg, wrapping, then home holes) is
+    # told by arithmetic; it must hold every hole walked over and no other position
+    p = data.draw(st.integers(0, ring - 1))
+    walk = data.draw(st.integers(-9, 9))
+    lo = data.draw(st.integers(ring, ring + 5))
+    hi = data.draw(st.integers(lo, ring + 5))
+    step = 1 if walk > 0 else -1
+    walked = {(p + step * m) % ring for m in range(1, abs(walk) + 1)} | set(range(lo, hi))
+    for h in [START, *range(ring + 6)]:
+        assert on_way(h, p, walk, lo, hi, ring) == (h in walked), h

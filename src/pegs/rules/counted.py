@@ -42,14 +42,15 @@ Simulated = tuple[Make, Make, tuple[LogEntry, ...]]
 class Part:
     """One peg's part of a split on the unchanged board: where it lands, the holes its
     landing reads or changes (``touched``: where it lands and the doors its hits send pegs
-    to), the holes a 7 or 9 walks over (``path``, where its own colour would stop it),
-    both as bit sets of positions, and, if legal, the pegs it moves."""
+    to, as a bit set of positions), the holes a 7 or 9 walks over (its way, where its own
+    colour would stop it: see :func:`on_way`), and, if legal, the pegs it moves."""
 
-    __slots__ = ("changes", "dst", "forward", "hit", "legal", "order", "path", "slot",
-                 "touched")
+    __slots__ = ("changes", "dst", "forward", "hit", "home_hi", "home_lo", "legal", "order",
+                 "slot", "touched", "walk")
 
     def __init__(self, dst: int, forward: bool, hit: bool, legal: bool,
-                 changes: tuple[Change, ...], touched: int, path: int = 0) -> None:
+                 changes: tuple[Change, ...], touched: int, walk: int = 0,
+                 home_lo: int = 0, home_hi: int = 0) -> None:
         #: The part's index among the legal parts of its peg and size (-1: illegal).
         self.slot = -1
         #: The part's index among the targets of its peg, size and direction.
@@ -60,7 +61,24 @@ class Part:
         self.legal = legal
         self.changes = changes
         self.touched = touched
-        self.path = path
+        #: The way: ring holes walked from the peg (forward if above zero, backward if
+        #: below), and home holes ``home_lo`` to ``home_hi`` (not included).
+        self.walk = walk
+        self.home_lo = home_lo
+        self.home_hi = home_hi
+
+
+def on_way(h: int, p: int, walk: int, lo: int, hi: int, ring: int) -> bool:
+    """Is position ``h`` a hole on the way of a peg at ``p`` that walks ``walk`` ring holes
+    (forward if above zero, backward if below) and the home holes ``lo`` to ``hi`` (not
+    included)?  Start and the hand are on no way."""
+    if h < 0:
+        return False
+    if h >= ring:
+        return lo <= h < hi
+    if walk > 0:
+        return 0 < (h - p) % ring <= walk
+    return walk < 0 and 0 < (p - h) % ring <= -walk
 
 
 def numbered(rows: list[list[Part]]) -> list[list[Part]]:

@@ -30,6 +30,7 @@ from .counted import (
     holes_mask,
     interact,
     numbered,
+    on_way,
 )
 from .settings import RANKS, Rules
 
@@ -252,24 +253,21 @@ def controlled(geo: Geometry, pegs: Pegs, seat: int) -> tuple[int, ...]:
     return waiting
 
 
-def _split_interact(x: Part, qa: int, pa: int, y: Part, qb: int, pb: int) -> bool:
+def _split_interact(x: Part, qa: int, pa: int, y: Part, qb: int, pb: int, ring: int) -> bool:
     """Can two parts of a 7 or 9 affect each other: landings and hits (as for a ten), or
     one moving a peg of the other's colour onto or off its way?"""
     if interact(x, pa, y, pb):
         return True
-    return bool(y.path & _moves(x, qb) or x.path & _moves(y, qa))
+    return (_moves_on(x, qb, pb, y.walk, y.home_lo, y.home_hi, ring)
+            or _moves_on(y, qa, pa, x.walk, x.home_lo, x.home_hi, ring))
 
 
-def _moves(part: Part, seat: int) -> int:
-    """The bit set of the holes where ``part`` takes or puts a peg of ``seat``."""
-    mask = 0
+def _moves_on(part: Part, seat: int, p: int, walk: int, lo: int, hi: int, ring: int) -> bool:
+    """Does ``part`` take or put a peg of ``seat`` on a way (see :func:`on_way`) from ``p``?"""
     for q, a, b in part.changes:
-        if q == seat:
-            if a >= 0:
-                mask |= 1 << a
-            if b >= 0:
-                mask |= 1 << b
-    return mask
+        if q == seat and (on_way(a, p, walk, lo, hi, ring) or on_way(b, p, walk, lo, hi, ring)):
+            return True
+    return False
 
 
 def _moves_peg(x: Part, seat: int, p: int) -> bool:
@@ -601,27 +599,27 @@ class _Generator:
         return found
 
     def split_part(self, seat: int, p: int, d: int, forward: bool, n: int,
-                   chains: list[int], ahead: list[int], behind: list[int]) -> Part:
+                   chains: list[int]) -> Part:
         """One part of a 7 or 9 split on the unchanged board: the holes its walk reads
-        (where its own colour would block it), where it lands, and its hits.  ``ahead``
-        and ``behind`` are the bit sets of the first m ring holes each way from ``p``."""
+        (where its own colour would block it), where it lands, and its hits."""
         geo, ring, occ = self.geo, self.geo.ring_size, self.board.occ
+        lo = hi = 0
         if not forward:
-            path = behind[n]
+            walk = -n
         elif p >= ring:
-            path = (1 << (d + 1)) - (1 << (p + 1))
+            walk, lo, hi = 0, p + 1, d + 1
         elif d >= ring:
-            path = ahead[(geo.door[seat] - p) % ring] | ((1 << (d + 1)) - (1 << ring))
+            walk, lo, hi = (geo.door[seat] - p) % ring, ring, d + 1
         else:
-            path = ahead[n]
+            walk = n
         if d >= ring or occ[d] == -1:
-            return Part(d, forward, False, True, ((seat, p, d),), 1 << d, path)
+            return Part(d, forward, False, True, ((seat, p, d),), 1 << d, walk, lo, hi)
         changes: list[Change] = []
         touched = [d]
         ok = self._chain(occ[d], d, p, 0, touched, changes)
         changes.append((seat, p, d))
         chains.extend(touched[1:])
-        return Part(d, forward, True, ok, tuple(changes), holes_mask(touched), path)
+        return Part(d, forward, True, ok, tuple(changes), holes_mask(touched), walk, lo, hi)
 
     def count_splits(self, card: str, total: int) -> bool:
         """Every legal split of ``total`` (7 or 9, no finishing split possible): the
@@ -633,25 +631,12 @@ class _Generator:
         chains: list[list[int]] = []
         fwd: list[list[list[Part]]] = []
         back: list[list[list[Part]]] = []
-        ring, home = self.geo.ring_size, self.geo.home_holes
-        walks: list[tuple[list[int], list[int]]] = []
         for q, p in pegs:
             found: list[int] = []
-            ahead, behind = [0], [0]
-            if p < ring:
-                for m in range(1, total):
-                    ahead.append(ahead[-1] | 1 << (p + m) % ring)
-                    behind.append(behind[-1] | 1 << (p - m) % ring)
-                to_door = (self.geo.door[q] - p) % ring
-                walks.append(([a | (((1 << (ring + min(m - to_door, home))) - (1 << ring))
-                                    if m > to_door else 0) for m, a in enumerate(ahead)], behind))
-            else:
-                walks.append(([(1 << min(p + m + 1, ring + home)) - (1 << (p + 1))
-                               for m in range(total)], [0] * total))
             rows_f: list[list[Part]] = [[]]
             rows_b: list[list[Part]] = [[]]
             for k in range(1, total):
-                row = [self.split_part(q, p, d, True, k, found, ahead, behind)
+                row = [self.split_part(q, p, d, True, k, found)
                        for d in self.part_targets(q, p, k, True, base=True)]
                 for o, part in enumerate(row):
                     part.order = o
@@ -659,7 +644,7 @@ class _Generator:
                 if total == 9:
                     d = self.board.backward(q, p, k, self.pass_own)
                     rows_b.append([] if d == IN_HAND else
-                                  [self.split_part(q, p, d, False, k, found, ahead, behind)])
+                                  [self.split_part(q, p, d, False, k, found)])
             fwd.append(rows_f)
             back.append(rows_b)
             chains.append(found)
@@ -667,7 +652,7 @@ class _Generator:
         for rows in (fwd, back) if total == 9 else (fwd,):
             usable.append([numbered(peg) for peg in rows])
         turns = [(fwd, back), (back, fwd)] if total == 9 else [(fwd, fwd)]
-        units, pairs = self.split_units(pegs, turns, total, chains, walks)
+        units, pairs = self.split_units(pegs, turns, total, chains)
         first, second = usable[0], usable[-1]
         start = [0] * n if total == 9 else [i + 1 for i in range(n)]
         counted = CountedSplits(card, self.geo, self.pegs, self.mover, list(pegs), first, second,
@@ -683,14 +668,14 @@ class _Generator:
 
     def split_units(self, pegs: list[tuple[int, int]],
                     turns: list[tuple[list[list[list[Part]]], list[list[list[Part]]]]],
-                    total: int, chains: list[list[int]], walks: list[tuple[list[int], list[int]]]
+                    total: int, chains: list[list[int]]
                     ) -> tuple[list[tuple[int, int, int, int, int]],
                                set[tuple[int, int, int, int, int]]]:
         """The first parts that interact with a second peg's parts (or move that peg), as
         (turn, first peg, size, target, second peg) in the order of the full enumeration;
-        and the interacting pairs of legal parts as counted splits, which are not counted.
-        ``walks[j]``: the holes peg j's forward and backward walks of each size read."""
-        ring = self.geo.ring_size
+        and the interacting pairs of legal parts as counted splits, which are not counted."""
+        geo = self.geo
+        ring, home = geo.ring_size, geo.home_holes
         units: list[tuple[int, int, int, int, int]] = []
         pairs: set[tuple[int, int, int, int, int]] = set()
         homeward = [p >= ring or any(part.dst >= ring for row in fw for part in row)
@@ -710,22 +695,32 @@ class _Generator:
                     if not near:
                         continue
                     back_second = total == 9 and turn == 0
+                    to_door = (geo.door[qb] - pb) % ring
                     for k in range(1, total):
-                        ys = seconds[j][total - k]
                         xs = firsts[i][k]
                         if not xs:
                             continue
-                        ys_moves = [_moves(y, qa) for y in ys]
+                        ys = seconds[j][total - k]
+                        # the way every walk of the second peg of this size reads: moving a
+                        # peg of its colour there can block or unblock it, even a walk with
+                        # no part on the unchanged board
+                        m = total - k
+                        lo = hi = 0
+                        if pb >= ring:
+                            walk = 0
+                            if not back_second:
+                                lo, hi = pb + 1, min(pb + m + 1, ring + home)
+                        elif back_second:
+                            walk = -m
+                        else:
+                            walk, lo, hi = m, ring, ring + max(0, min(m - to_door, home))
                         for x in xs:
-                            # moving a peg of the second peg's colour on its way can block or
-                            # unblock its walk, even one with no part on the unchanged board
-                            walk = walks[j][1 if back_second else 0][total - k]
-                            x_moves = _moves(x, qb)
-                            hit = x.legal and x_moves & walk != 0
-                            for b in range(len(ys)):
-                                y = ys[b]
-                                if (interact(x, pa, y, pb) or y.path & x_moves
-                                        or x.path & ys_moves[b]):
+                            hit = x.legal and _moves_on(x, qb, pb, walk, lo, hi, ring)
+                            for y in ys:
+                                if (interact(x, pa, y, pb)
+                                        or _moves_on(x, qb, pb, y.walk, y.home_lo, y.home_hi, ring)
+                                        or _moves_on(y, qa, pa, x.walk, x.home_lo, x.home_hi,
+                                                     ring)):
                                     hit = True
                                     if turn == 0 and x.slot >= 0 and y.slot >= 0 and (
                                             total == 9 or i < j):
@@ -748,7 +743,7 @@ class _Generator:
         x = next(part for part in firsts[i][k] if part.order == order)
         ys = seconds[j][total - k]
         (qa, pa), (qb, pb) = pegs[i], pegs[j]
-        board = self.board
+        board, ring = self.board, self.geo.ring_size
         op1, op2 = (">" if x.forward else "<"), ("<" if x.forward and total == 9 else ">")
         st1 = self.make(qa, pa, x.dst, op1)
         m1 = board.mark()
@@ -758,7 +753,7 @@ class _Generator:
                 targets = self.part_targets(qb, b_now, total - k, op2 == ">")
                 for o2, d2 in enumerate(targets):
                     if b_now == pb and any(
-                            y.dst == d2 and not _split_interact(x, qa, pa, y, qb, pb)
+                            y.dst == d2 and not _split_interact(x, qa, pa, y, qb, pb, ring)
                             for y in ys):
                         continue  # a counted split, or its other order
                     st2 = self.make(qb, b_now, d2, op2)
