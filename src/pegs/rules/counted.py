@@ -40,32 +40,43 @@ Simulated = tuple[Make, Make, tuple[LogEntry, ...]]
 
 
 class Part:
-    """One peg's part of a split on the unchanged board: where it lands, the holes its
-    landing reads or changes (``touched``: where it lands and the doors its hits send pegs
-    to, as a bit set of positions), the holes a 7 or 9 walks over (its way, where its own
-    colour would stop it: see :func:`on_way`), and, if legal, the pegs it moves."""
+    """One peg's part of a split on the unchanged board: where it lands, the doors its hits
+    send pegs to (its landing reads or changes those holes and the one it lands on), the
+    holes a 7 or 9 walks over (its way, where its own colour would stop it: see
+    :func:`on_way`), and, if legal, the pegs it moves and how much that changes the
+    layout's key (:attr:`Geometry.keys`)."""
 
-    __slots__ = ("changes", "dst", "forward", "hit", "home_hi", "home_lo", "legal", "order",
-                 "slot", "touched", "walk")
+    __slots__ = ("changes", "doors", "dst", "forward", "hit", "home_hi", "home_lo", "key",
+                 "legal", "order", "seat", "slot", "src", "walk")
 
-    def __init__(self, dst: int, forward: bool, hit: bool, legal: bool,
-                 changes: tuple[Change, ...], touched: int, walk: int = 0,
-                 home_lo: int = 0, home_hi: int = 0) -> None:
+    def __init__(self, seat: int, src: int, dst: int, forward: bool, key: int,
+                 hits: tuple[Change, ...] = (), legal: bool = True,
+                 doors: tuple[int, ...] = (), walk: int = 0, home_lo: int = 0,
+                 home_hi: int = 0) -> None:
         #: The part's index among the legal parts of its peg and size (-1: illegal).
         self.slot = -1
         #: The part's index among the targets of its peg, size and direction.
         self.order = 0
+        self.seat = seat
+        self.src = src
         self.dst = dst
         self.forward = forward
-        self.hit = hit
+        #: A part that hits moves the pegs of ``changes`` (its own last); one that does not
+        #: moves only its own peg, and ``changes`` is empty (see :meth:`moves`).
+        self.hit = bool(hits)
+        self.changes = hits
         self.legal = legal
-        self.changes = changes
-        self.touched = touched
+        self.key = key
+        self.doors = doors
         #: The way: ring holes walked from the peg (forward if above zero, backward if
         #: below), and home holes ``home_lo`` to ``home_hi`` (not included).
         self.walk = walk
         self.home_lo = home_lo
         self.home_hi = home_hi
+
+    def moves(self) -> tuple[Change, ...]:
+        """The peg moves the part makes: its hits' and its own, the last."""
+        return self.changes if self.hit else ((self.seat, self.src, self.dst),)
 
 
 def on_way(h: int, p: int, walk: int, lo: int, hi: int, ring: int) -> bool:
@@ -116,19 +127,15 @@ def _net(changes: tuple[Change, ...]) -> Net:
     return tuple(out)
 
 
-def holes_mask(holes: list[int]) -> int:
-    """The bit set of some board positions."""
-    mask = 0
-    for h in holes:
-        mask |= 1 << h
-    return mask
-
-
 def interact(x: Part, px: int, y: Part, py: int) -> bool:
-    """Can these two parts (of the pegs at ``px`` and ``py``) affect each other?"""
-    if not (x.hit or y.hit):  # each touches only its landing hole
-        return x.dst == y.dst or x.dst == py or y.dst == px
-    return bool(x.touched & y.touched or x.touched >> py & 1 or y.touched >> px & 1)
+    """Can these two parts (of the pegs at ``px`` and ``py``) affect each other: one lands
+    where the other lands, starts or sends a peg, or both send pegs to one door?"""
+    if x.dst == y.dst or x.dst == py or y.dst == px:
+        return True
+    xd, yd = x.doors, y.doors
+    if xd and (y.dst in xd or py in xd or any(h in yd for h in xd)):
+        return True
+    return bool(yd) and (x.dst in yd or px in yd)
 
 
 class CountedSplits:
@@ -141,7 +148,6 @@ class CountedSplits:
     __slots__ = (
         "_found",
         "_index",
-        "_keyed",
         "_made",
         "_occ",
         "_own",
@@ -205,7 +211,6 @@ class CountedSplits:
         self._prefix: list[int] = []
         self._made: dict[Action, Pick] = {}
         self._index: list[dict[int, int]] = []
-        self._keyed: dict[int, list[list[int]]] = {}
         self._paired: dict[int, set[int]] = {}
         self._occ: list[int] = []
         self._found = False
@@ -389,18 +394,18 @@ class CountedSplits:
         out = []
         total = self.total
         for i in cands:
-            firsts = self._deltas(i, self.first)
+            firsts = self.first[i]
             for j in cands:
                 if not self.allowed(i, j):
                     continue
-                seconds = self._deltas(j, self.parts)
+                seconds = self.parts[j]
                 for k in range(1, total):
                     ys = seconds[total - k]
                     if not ys:
                         continue
-                    for a, dx in enumerate(firsts[k]):
-                        for b, dy in enumerate(ys):
-                            if dx + dy == delta:
+                    for a, x in enumerate(firsts[k]):
+                        for b, y in enumerate(ys):
+                            if x.key + y.key == delta:
                                 pick = (i, k, a, j, b)
                                 if pick not in self.skip and self.layout(pick) == result:
                                     out.append(pick)
@@ -441,22 +446,11 @@ class CountedSplits:
         found = self._paired.get(key)
         if found is None:
             found = self._paired[key] = set()
-            firsts, seconds = self._deltas(i, self.first), self._deltas(j, self.parts)
+            firsts, seconds = self.first[i], self.parts[j]
             for k in range(1, self.total):
-                for dy in seconds[self.total - k]:
-                    for dx in firsts[k]:
-                        found.add(dx + dy)
-        return found
-
-    def _deltas(self, i: int, parts: list[list[list[Part]]]) -> list[list[int]]:
-        """By part size, how much each legal part of peg i changes the layout's key."""
-        key = i if parts is self.first else -1 - i
-        found = self._keyed.get(key)
-        if found is None:
-            keys = self.geo.keys
-            found = self._keyed[key] = [
-                [sum(keys[q][b + 1] - keys[q][a + 1] for q, a, b in part.changes)
-                 for part in row] for row in parts[i]]
+                for y in seconds[self.total - k]:
+                    for x in firsts[k]:
+                        found.add(x.key + y.key)
         return found
 
     # --- actions --------------------------------------------------------------------------
@@ -492,7 +486,7 @@ class CountedSplits:
     def layout(self, pick: Pick) -> Pegs:
         i, k, a, j, b = pick
         return moved(self.base,
-                     self.first[i][k][a].changes + self.parts[j][self.total - k][b].changes)
+                     self.first[i][k][a].moves() + self.parts[j][self.total - k][b].moves())
 
     def outcome(self, action: Action) -> Pegs | None:
         """The layout a counted split leads to, or None if ``action`` is not one."""

@@ -27,7 +27,6 @@ from .counted import (
     Make,
     Part,
     group_order,
-    holes_mask,
     interact,
     numbered,
     on_way,
@@ -264,6 +263,9 @@ def _split_interact(x: Part, qa: int, pa: int, y: Part, qb: int, pb: int, ring: 
 
 def _moves_on(part: Part, seat: int, p: int, walk: int, lo: int, hi: int, ring: int) -> bool:
     """Does ``part`` take or put a peg of ``seat`` on a way (see :func:`on_way`) from ``p``?"""
+    if not part.hit:
+        return part.seat == seat and (on_way(part.src, p, walk, lo, hi, ring)
+                                      or on_way(part.dst, p, walk, lo, hi, ring))
     for q, a, b in part.changes:
         if q == seat and (on_way(a, p, walk, lo, hi, ring) or on_way(b, p, walk, lo, hi, ring)):
             return True
@@ -613,13 +615,16 @@ class _Generator:
         else:
             walk = n
         if d >= ring or occ[d] == -1:
-            return Part(d, forward, False, True, ((seat, p, d),), 1 << d, walk, lo, hi)
+            keys = geo.keys[seat]
+            return Part(seat, p, d, forward, keys[d + 1] - keys[p + 1], (), True, (),
+                        walk, lo, hi)
         changes: list[Change] = []
-        touched = [d]
-        ok = self._chain(occ[d], d, p, 0, touched, changes)
+        doors: list[int] = []
+        ok = self._chain(occ[d], d, p, 0, doors, changes)
         changes.append((seat, p, d))
-        chains.extend(touched[1:])
-        return Part(d, forward, True, ok, tuple(changes), holes_mask(touched), walk, lo, hi)
+        chains.extend(doors)
+        return Part(seat, p, d, forward, self.key_change(changes), tuple(changes), ok,
+                    tuple(doors), walk, lo, hi)
 
     def count_splits(self, card: str, total: int) -> bool:
         """Every legal split of ``total`` (7 or 9, no finishing split possible): the
@@ -869,17 +874,29 @@ class _Generator:
         would (without moving anything)."""
         occ = self.board.occ
         if d >= self.geo.ring_size or occ[d] == -1:
-            return Part(d, forward, False, True, ((seat, p, d),), 1 << d)
+            keys = self.geo.keys[seat]
+            return Part(seat, p, d, forward, keys[d + 1] - keys[p + 1])
         if occ[d] == seat:
             self._own_hits.add((seat, p))
-        touched = [d]
+        doors: list[int] = []
         changes: list[Change] = []
-        ok = self._chain(occ[d], d, p, 0, touched, changes)
+        ok = self._chain(occ[d], d, p, 0, doors, changes)
         changes.append((seat, p, d))
-        chains.extend(touched[1:])
-        return Part(d, forward, True, ok, tuple(changes), holes_mask(touched))
+        chains.extend(doors)
+        return Part(seat, p, d, forward, self.key_change(changes), tuple(changes), ok,
+                    tuple(doors))
 
-    def _chain(self, victim: int, at: int, lifted: int, depth: int, touched: list[int],
+    def key_change(self, changes: Iterable[Change]) -> int:
+        """How much some peg moves change the layout's key (:attr:`Geometry.keys`); a peg
+        lifted and put down again cancels out."""
+        keys = self.geo.keys
+        delta = 0
+        for q, a, b in changes:
+            row = keys[q]
+            delta += row[b + 1] - row[a + 1]
+        return delta
+
+    def _chain(self, victim: int, at: int, lifted: int, depth: int, doors: list[int],
                changes: list[Change]) -> bool:
         """WorkBoard._bump read off the unchanged board (the moving peg lifted from
         ``lifted``): the pegs it moves, deepest first, and the doors it reads."""
@@ -890,12 +907,12 @@ class _Generator:
         d = geo.door[victim]
         if d == at:
             return False
-        touched.append(d)
+        doors.append(d)
         other = -1 if d == lifted else self.board.occ[d]
         if other == victim:
             return False
         if other != -1 and (depth > geo.players
-                            or not self._chain(other, d, lifted, depth + 1, touched, changes)):
+                            or not self._chain(other, d, lifted, depth + 1, doors, changes)):
             return False
         changes.append((victim, at, d))
         return True
@@ -1071,17 +1088,17 @@ class _Generator:
         ox, oy = (">" if x.forward else "<"), (">" if y.forward else "<")
         if y.dst == pa:  # onto the hole x left
             self._keep_ten(tens, (qa, pa, x.dst, ox, x.hit), (qb, pb, pa, oy, False),
-                           (*x.changes, (qb, pb, pa)))
+                           (*x.moves(), (qb, pb, pa)))
         elif y.dst == x.dst and y.dst < self.geo.ring_size:  # onto x's peg
             if not self.geo.opponent[self.mover][qa]:
                 return False  # sent to its door, maybe hitting there
             self._keep_ten(tens, (qa, pa, x.dst, ox, x.hit), (qb, pb, y.dst, oy, True),
-                           (*x.changes, (qa, x.dst, START), (qb, pb, y.dst)))
+                           (*x.moves(), (qa, x.dst, START), (qb, pb, y.dst)))
         elif y.hit:
             return False
         else:
             self._keep_ten(tens, (qa, pa, x.dst, ox, x.hit), (qb, pb, y.dst, oy, False),
-                           (*x.changes, (qb, pb, y.dst)))
+                           (*x.moves(), (qb, pb, y.dst)))
         return True
 
     def _ten_group(self, card: str, pegs: list[tuple[int, int, bool]],
@@ -1129,11 +1146,7 @@ class _Generator:
                   log: tuple[Change, ...]) -> None:
         """Keep a ten as its two steps and its peg moves in order (the scratch board's log,
         or what it would be less the lifting), unless its layout is already kept."""
-        keys = self.geo.keys
-        delta = 0
-        for q, a, b in log:
-            row = keys[q]
-            delta += row[b + 1] - row[a + 1]  # a peg lifted (IN_HAND) and put down cancels
+        delta = self.key_change(log)
         if delta in self._ten_keys:
             result = moved(self.pegs, log)
             if any(moved(self.pegs, entry[2]) == result for entry in tens.listed):
