@@ -8,10 +8,11 @@ peg's owner.  Ring holes have canonical names ``s.h``; home holes ``Hk``; start 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
 from .settings import Rules
 
-START = -1
+START: Final = -1
 
 
 class Geometry:

@@ -6,12 +6,12 @@ ever copied.  Only :mod:`pegs.rules.legal` uses this; the game state stays immut
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from typing import Final
 
 from .board import START, Geometry
 
 #: A peg lifted off the board while the hits of its move are resolved.
-IN_HAND = -2
+IN_HAND: Final = -2
 
 Pegs = tuple[tuple[int, ...], ...]
 LogEntry = tuple[int, int, int]
@@ -19,7 +19,7 @@ LogEntry = tuple[int, int, int]
 Change = tuple[int, int, int]
 
 
-def moved(pegs: Pegs, changes: Iterable[Change]) -> Pegs:
+def moved(pegs: Pegs, changes: tuple[Change, ...]) -> Pegs:
     """``pegs`` with some pegs moved, in order (a peg sent back to start included)."""
     out = list(pegs)
     for q, a, b in changes:
@@ -151,11 +151,13 @@ class WorkBoard:
         Returns False when the move is illegal because of a hit (a team peg whose door
         holds its own colour); the caller then undoes to its mark.
         """
-        self._move(seat, src, IN_HAND)
-        if 0 <= dst < self.ring:
-            victim = self.occ[dst]
-            if victim != -1 and not self._bump(victim, dst, 0):
-                return False
+        victim = self.occ[dst] if 0 <= dst < self.ring else -1
+        if victim == -1:  # nobody there: one step
+            self._move(seat, src, dst)
+            return True
+        self._move(seat, src, IN_HAND)  # lifted, so that a chain of hits may use its hole
+        if not self._bump(victim, dst, 0):
+            return False
         self._move(seat, IN_HAND, dst)
         return True
 

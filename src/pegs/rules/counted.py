@@ -18,13 +18,14 @@ numbers (two steps and the scratch board's log) and spelled only when indexed or
 from __future__ import annotations
 
 from bisect import bisect_right
+from typing import Final
 
 from .actions import Action, Step
 from .board import Geometry
 from .board_work import Change, LogEntry, Pegs, moved
 
 #: Builds a named tuple (Step, Action) without the interpreted ``__new__`` of its class.
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 #: A group of splits: (first peg, second peg, first part's size, first forward, second forward)
 #: with the first peg listed before the second.
@@ -138,6 +139,24 @@ def interact(x: Part, px: int, y: Part, py: int) -> bool:
     return bool(yd) and (x.dst in yd or px in yd)
 
 
+def _key_shared(rows: list[list[Part]], part: Part) -> bool:
+    """Does another of the parts in ``rows`` change the layout's key as ``part`` does?"""
+    for row in rows:
+        for other in row:
+            if other.key == part.key and other is not part:
+                return True
+    return False
+
+
+def _plain_to(rows: list[list[Part]], dst: int) -> tuple[int, int] | None:
+    """(size, index) of the part in ``rows`` that lands on ``dst`` hitting nothing."""
+    for k, row in enumerate(rows):
+        for a, part in enumerate(row):
+            if part.dst == dst and not part.hit:
+                return k, a
+    return None
+
+
 class CountedSplits:
     """The splits of one card: ``len``, the ``i``-th action, and membership.
 
@@ -151,11 +170,11 @@ class CountedSplits:
         "_made",
         "_occ",
         "_own",
-        "_paired",
         "_prefix",
         "_silent",
         "_skipped",
         "_spelled",
+        "_width",
         "base",
         "card",
         "eager",
@@ -207,17 +226,19 @@ class CountedSplits:
             for m in range(n - 1, -1, -1):
                 row[m] = row[m + 1] + len(second[m][k])
         self.suffix = suffix
-        self._skipped: dict[tuple[int, int, int], int] = {}
+        #: Per first part, (peg * 16 + size) * 256 + index, the splits left out of the count.
+        self._skipped: dict[int, int] = {}
         self._prefix: list[int] = []
         self._made: dict[Action, Pick] = {}
-        self._index: list[dict[int, int]] = []
-        self._paired: dict[int, set[int]] = {}
+        #: peg_at's table: the peg index per seat and position (-1: none).
+        self._index: list[int] = []
+        self._width = geo.ring_size + geo.home_holes + 2
         self._occ: list[int] = []
         self._found = False
         #: Pegs with a part that hits their own colour, and those with a part that changes
         #: nothing at all (see :meth:`_skip_twins`).
         self._own = own
-        self._silent: set[int] = set()
+        self._silent: list[int] = []
         self._skip_twins(own)
         #: The simulated splits, in listing order (see :meth:`spell`).
         self.listed: list[Simulated] = []
@@ -236,21 +257,21 @@ class CountedSplits:
         for m in own:
             q, p = self.pegs[m]
             nets: dict[Net, list[tuple[int, int]]] = {}
-            plain: dict[int, tuple[int, int]] = {}  # a plain part's landing -> the part
+            rows = self.first[m]
             for k in range(1, self.total):
-                for a, part in enumerate(self.first[m][k]):
-                    if part.hit:
+                for a, part in enumerate(rows[k]):
+                    # a part's change has one layout key: a hit part whose key no other part
+                    # of the peg shares (and not zero, the key of no change) is nobody's twin
+                    if part.hit and (part.key == 0 or _key_shared(rows, part)):
                         nets.setdefault(_net(part.changes), []).append((k, a))
-                    else:
-                        plain[part.dst] = (k, a)
-            for net, where in list(nets.items()):
+            for net, where in nets.items():
                 if len(net) == 1 and net[0][:2] == (q, (p,)) and len(net[0][2]) == 1:
-                    twin = plain.get(net[0][2][0])  # like a plain move of the peg alone
+                    twin = _plain_to(rows, net[0][2][0])  # like a plain move of the peg alone
                     if twin is not None:
                         where.append(twin)
             for net, where in nets.items():
                 if net == ():
-                    self._silent.add(m)
+                    self._silent.append(m)
                 if net == () or len(where) > 1:
                     number = numbers.setdefault(net, len(numbers))
                     for k, a in where:
@@ -299,7 +320,8 @@ class CountedSplits:
         skipped = self._skipped
         per_peg = [0] * len(self.pegs)
         for i, k, a, _, _ in self.skip:
-            skipped[(i, k, a)] = skipped.get((i, k, a), 0) + 1
+            first = (i * 16 + k) * 256 + a
+            skipped[first] = skipped.get(first, 0) + 1
             per_peg[i] += 1
         total = 0
         prefix = [0]
@@ -330,7 +352,7 @@ class CountedSplits:
         for k in range(1, self.total):
             others = self._others(i, self.total - k)
             for a in range(len(self.first[i][k])):
-                here = others - self._skipped.get((i, k, a), 0)
+                here = others - self._skipped.get((i * 16 + k) * 256 + a, 0)
                 if rest < here:
                     return k, a, rest
                 rest -= here
@@ -353,7 +375,7 @@ class CountedSplits:
             self._count()
         i = bisect_right(self._prefix, n) - 1
         k, a, rest = self._first_part(i, n - self._prefix[i])
-        check = self._skipped.get((i, k, a), 0) > 0
+        check = self._skipped.get((i * 16 + k) * 256 + a, 0) > 0
         for j in range(self.start[i], len(self.pegs)):
             if self.skip_self and j == i:
                 continue
@@ -423,41 +445,41 @@ class CountedSplits:
         return self.picks_to(moved(self.base, log)) if self._may_reach(cands, delta) else []
 
     def peg_at(self, seat: int, pos: int) -> int:
-        """The index of the peg of ``seat`` at ``pos`` on the unchanged board, or -1."""
-        if not self._index:
-            self._index = [{} for _ in self.base]
+        """The index of the peg of ``seat`` at ``pos`` on the unchanged board, or -1 (``pos``
+        may be start or the hand too)."""
+        index, width = self._index, self._width
+        if not index:
+            index = self._index = [-1] * (width * len(self.base))
             for i, (q, p) in enumerate(self.pegs):
-                self._index[q][p] = i
-        return self._index[seat].get(pos, -1)
+                index[q * width + p + 2] = i
+        return index[seat * width + pos + 2]
 
     def _may_reach(self, cands: list[int], delta: int) -> bool:
         """Can a counted split of two of ``cands`` (the pegs that moved, a superset) change
-        the layout's key by ``delta``?"""
+        the layout's key by ``delta``?  (Those left out of the count included.)"""
+        total = self.total
         for i in cands:
+            firsts = self.first[i]
             for j in cands:
-                if i != j and self.allowed(i, j) and delta in self._sums(i, j):
-                    return True
+                if i == j or not self.allowed(i, j):
+                    continue
+                seconds = self.parts[j]
+                for k in range(1, total):
+                    ys = seconds[total - k]
+                    if ys:
+                        for x in firsts[k]:
+                            rest = delta - x.key
+                            for y in ys:
+                                if y.key == rest:
+                                    return True
         return False
-
-    def _sums(self, i: int, j: int) -> set[int]:
-        """How much the splits with first peg i and second peg j can change the layout's
-        key (those left out of the count included)."""
-        key = i * len(self.pegs) + j
-        found = self._paired.get(key)
-        if found is None:
-            found = self._paired[key] = set()
-            firsts, seconds = self.first[i], self.parts[j]
-            for k in range(1, self.total):
-                for y in seconds[self.total - k]:
-                    for x in firsts[k]:
-                        found.add(x.key + y.key)
-        return found
 
     # --- actions --------------------------------------------------------------------------
     def action(self, pick: Pick) -> Action:
         i, k, a, j, b = pick
         x, y = self.first[i][k][a], self.parts[j][self.total - k][b]
-        (qx, px), (qy, py) = self.pegs[i], self.pegs[j]
+        qx, px = self.pegs[i]
+        qy, py = self.pegs[j]
         nx, ny = self.names[qx], self.names[qy]
         act = _new(Action, (self.card, (
             _new(Step, (nx[px + 1], nx[x.dst + 1], ">" if x.forward else "<", x.hit)),
@@ -507,7 +529,8 @@ class CountedSplits:
         second = self._part_of(action.steps[1], self.parts)
         if first is None or second is None:
             return None
-        (i, k, a), (j, k2, b) = first, second
+        i, k, a = first
+        j, k2, b = second
         if k + k2 != self.total or not self.allowed(i, j):
             return None  # another count, the same peg or colour, or the other order
         pick = (i, k, a, j, b)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
-from typing import overload
+from typing import Final, overload
 
 from .actions import Action, Step, owned
 from .board import START, Geometry
@@ -33,13 +33,13 @@ from .counted import (
 )
 from .settings import RANKS, Rules
 
-RANK_ORDER = {r: i for i, r in enumerate(RANKS)}
+RANK_ORDER: Final = {r: i for i, r in enumerate(RANKS)}
 
 #: 7 and 9 splits are counted (not built) when the seat plays this many pegs or more (from
 #: three, Arizona's turn took 70-87 us against 81-84 from four, on the same positions).
-COUNT_FROM_PEGS = 3
+COUNT_FROM_PEGS: Final = 3
 
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 #: Entries a :class:`MoveMemo` holds at most.  The boards near a search's root come first
 #: and recur in every iteration; a limit of 5,000 or 200,000 was no faster and held up to
@@ -623,8 +623,9 @@ class _Generator:
         ok = self._chain(occ[d], d, p, 0, doors, changes)
         changes.append((seat, p, d))
         chains.extend(doors)
-        return Part(seat, p, d, forward, self.key_change(changes), tuple(changes), ok,
-                    tuple(doors), walk, lo, hi)
+        hits = tuple(changes)
+        return Part(seat, p, d, forward, self.key_change(hits), hits, ok, tuple(doors), walk,
+                    lo, hi)
 
     def count_splits(self, card: str, total: int) -> bool:
         """Every legal split of ``total`` (7 or 9, no finishing split possible): the
@@ -747,7 +748,8 @@ class _Generator:
         firsts, seconds = turns[turn]
         x = next(part for part in firsts[i][k] if part.order == order)
         ys = seconds[j][total - k]
-        (qa, pa), (qb, pb) = pegs[i], pegs[j]
+        qa, pa = pegs[i]
+        qb, pb = pegs[j]
         board, ring = self.board, self.geo.ring_size
         op1, op2 = (">" if x.forward else "<"), ("<" if x.forward and total == 9 else ">")
         st1 = self.make(qa, pa, x.dst, op1)
@@ -850,16 +852,22 @@ class _Generator:
         parts: list[list[Part]] = [[] for _ in range(10)]
         if p >= ring:
             k0 = p - ring + 1
-            stop = min([h - ring + 1 for h in self.pegs[seat] if h > p], default=geo.home_holes + 1)
+            stop = geo.home_holes + 1  # the home hole (counted from 1) of the next peg in
+            for h in self.pegs[seat]:
+                if p < h < ring + stop - 1:
+                    stop = h - ring + 1
             for n in range(1, 10):
                 if k0 + n <= geo.home_holes and k0 + n < stop:
                     parts[n].append(self.ten_part(seat, p, p + n, True, chains))
             return parts
-        free = min([h - ring for h in self.pegs[seat] if h >= ring], default=geo.home_holes)
         door, cur = geo.door[seat], p
         for i in range(9):
             if cur == door and not ring_only:
-                for n in range(i + 1, min(i + 1 + min(free, geo.home_holes), 10)):
+                free = geo.home_holes  # home holes below the lowest home peg
+                for h in self.pegs[seat]:
+                    if ring <= h < ring + free:
+                        free = h - ring
+                for n in range(i + 1, min(i + 1 + free, 10)):
                     parts[n].append(self.ten_part(seat, p, ring + n - i - 1, True, chains))
             cur += 1
             if cur == ring:
@@ -883,10 +891,10 @@ class _Generator:
         ok = self._chain(occ[d], d, p, 0, doors, changes)
         changes.append((seat, p, d))
         chains.extend(doors)
-        return Part(seat, p, d, forward, self.key_change(changes), tuple(changes), ok,
-                    tuple(doors))
+        hits = tuple(changes)
+        return Part(seat, p, d, forward, self.key_change(hits), hits, ok, tuple(doors))
 
-    def key_change(self, changes: Iterable[Change]) -> int:
+    def key_change(self, changes: tuple[Change, ...]) -> int:
         """How much some peg moves change the layout's key (:attr:`Geometry.keys`); a peg
         lifted and put down again cancels out."""
         keys = self.geo.keys
@@ -926,7 +934,9 @@ class _Generator:
         Only pegs near each other, near a door a hit sends a peg to, or both able to enter
         home can interact; their parts are compared one by one."""
         ring = self.geo.ring_size
-        groups: set[Group] = set()
+        # a group as a number that sorts in group_order: ((i * 1024 + j) * 16 + k) * 4, plus
+        # 2 for a backward first part and 1 for a backward second one
+        codes: set[int] = set()
         eager: set[Group] = set()
         pairs: set[tuple[int, int, int, int, int]] = set()
         homeward = [p >= ring or any(part.dst >= ring for row in ps for part in row)
@@ -946,16 +956,18 @@ class _Generator:
                 if not near:
                     continue
                 for k in range(1, 10):
+                    base = ((i * 1024 + j) * 16 + k) * 4
                     for x in parts[i][k]:
                         for y in parts[j][10 - k]:
                             if interact(x, px, y, py):
-                                group = (i, j, k, x.forward, y.forward)
-                                groups.add(group)
+                                codes.add(base + (0 if x.forward else 2) + (0 if y.forward else 1))
                                 if x.slot >= 0 and y.slot >= 0:
                                     pairs.add((i, k, x.slot, j, y.slot))
                                 if _moves_peg(x, qy, py) or _moves_peg(y, qx, px):
-                                    eager.add(group)
-        return sorted(groups, key=group_order), eager, pairs
+                                    eager.add((i, j, k, x.forward, y.forward))
+        groups = [(code >> 16, code >> 6 & 1023, code >> 2 & 15, not code & 2, not code & 1)
+                  for code in sorted(codes)]
+        return groups, eager, pairs
 
     def split_ten(self, card: str) -> None:
         """The North Carolina ten: two pegs of different colours, any seats, 10 in all.
@@ -1012,7 +1024,8 @@ class _Generator:
             self._ten_order(card, pegs[i], xs, pegs[j], 10 - k, ys)
             self._ten_order(card, pegs[j], ys, pegs[i], k, xs)
             return
-        (qx, px, _), (qy, py, _) = pegs[i], pegs[j]
+        qx, px, _ = pegs[i]
+        qy, py, _ = pegs[j]
         ox, oy = (">" if fx else "<"), (">" if fy else "<")
         for x in xs:
             for y in ys:
@@ -1027,7 +1040,8 @@ class _Generator:
         """One order of a group whose parts interact, simulated step by step; pairs of
         parts that do not interact are the counted splits (or their other order)."""
         board = self.board
-        (qa, pa, _), (qb, pb, only_b) = first, second
+        qa, pa, _ = first
+        qb, pb, only_b = second
         bumped_out = self.geo.opponent[self.mover][qb]  # a hit sends the peg to start
         for x in xs:
             if (x.dst == pb and bumped_out) or not any(interact(x, pa, y, pb) for y in ys):
@@ -1060,7 +1074,8 @@ class _Generator:
         not interact with the first part are counted, the others kept without the scratch
         board when :meth:`_quick_ten` can, simulated otherwise."""
         board = self.board
-        (qa, pa, _), (qb, pb, _) = first, second
+        qa, pa, _ = first
+        qb, pb, _ = second
         m1 = -1
         for y in ys:
             if not interact(x, pa, y, pb) or self._quick_ten(qa, pa, x, qb, pb, y):
@@ -1086,26 +1101,30 @@ class _Generator:
         if tens is None:
             return False
         ox, oy = (">" if x.forward else "<"), (">" if y.forward else "<")
+        own = x.changes if x.hit else ((qa, pa, x.dst),)
+        keys = self.geo.keys[qb]
         if y.dst == pa:  # onto the hole x left
             self._keep_ten(tens, (qa, pa, x.dst, ox, x.hit), (qb, pb, pa, oy, False),
-                           (*x.moves(), (qb, pb, pa)))
+                           (*own, (qb, pb, pa)), x.key + keys[pa + 1] - keys[pb + 1])
         elif y.dst == x.dst and y.dst < self.geo.ring_size:  # onto x's peg
             if not self.geo.opponent[self.mover][qa]:
                 return False  # sent to its door, maybe hitting there
-            self._keep_ten(tens, (qa, pa, x.dst, ox, x.hit), (qb, pb, y.dst, oy, True),
-                           (*x.moves(), (qa, x.dst, START), (qb, pb, y.dst)))
+            log = (*own, (qa, x.dst, START), (qb, pb, y.dst))
+            self._keep_ten(tens, (qa, pa, x.dst, ox, x.hit), (qb, pb, y.dst, oy, True), log,
+                           self.key_change(log))
         elif y.hit:
             return False
         else:
             self._keep_ten(tens, (qa, pa, x.dst, ox, x.hit), (qb, pb, y.dst, oy, False),
-                           (*x.moves(), (qb, pb, y.dst)))
+                           (*own, (qb, pb, y.dst)), x.key + y.key)
         return True
 
     def _ten_group(self, card: str, pegs: list[tuple[int, int, bool]],
                    options: dict[tuple[int, int, bool], list[int]], group: Group) -> None:
         """Every split of one group in both orders (for aliases)."""
         i, j, k, fx, fy = group
-        (qx, px, ox_only), (qy, py, oy_only) = pegs[i], pegs[j]
+        qx, px, ox_only = pegs[i]
+        qy, py, oy_only = pegs[j]
         xs = options.get((i, k, fx))
         if xs is None:
             xs = options[(i, k, fx)] = self.ten_targets(qx, px, k, fx, ox_only)
@@ -1140,18 +1159,22 @@ class _Generator:
         if tens is None:
             self.record(card, None, board.snapshot(), (first, second))
         else:
-            self._keep_ten(tens, first, second, tuple(board.log))
+            log = tuple(board.log)
+            self._keep_ten(tens, first, second, log, self.key_change(log))
 
     def _keep_ten(self, tens: CountedSplits, first: Make, second: Make,
-                  log: tuple[Change, ...]) -> None:
+                  log: tuple[Change, ...], delta: int) -> None:
         """Keep a ten as its two steps and its peg moves in order (the scratch board's log,
-        or what it would be less the lifting), unless its layout is already kept."""
-        delta = self.key_change(log)
+        or what it would be less the lifting), unless its layout is already kept.
+        ``delta``: how much the log changes the layout's key."""
         if delta in self._ten_keys:
             result = moved(self.pegs, log)
-            if any(moved(self.pegs, entry[2]) == result for entry in tens.listed):
-                return  # checked in full: two layouts may share a key, very rarely
-        self._ten_keys.add(delta)
+            deltas = self._ten_deltas
+            for n in range(len(deltas)):
+                if deltas[n] == delta and moved(self.pegs, tens.listed[n][2]) == result:
+                    return  # checked in full: two layouts may share a key, very rarely
+        else:
+            self._ten_keys.add(delta)
         tens.listed.append((first, second, log))
         self._ten_deltas.append(delta)
 
@@ -1200,7 +1223,8 @@ class _Generator:
                       second: tuple[int, int, bool], k2: int, f2: bool) -> None:
         """One order of a ten whose parts interact, simulated step by step."""
         board = self.board
-        (qa, pa, only_a), (qb, pb, only_b) = first, second
+        qa, pa, only_a = first
+        qb, pb, only_b = second
         for d1 in self.ten_targets(qa, pa, k1, f1, only_a):
             st1 = self.make(qa, pa, d1, ">" if f1 else "<", hit_own=True)
             m1 = board.mark()
