@@ -616,16 +616,16 @@ class _Generator:
             walk = n
         if d >= ring or occ[d] == -1:
             keys = geo.keys[seat]
-            return Part(seat, p, d, forward, keys[d + 1] - keys[p + 1], (), True, (),
-                        walk, lo, hi)
+            return Part(seat, p, d, forward, keys[d + 1] - keys[p + 1], walk=walk, home_lo=lo,
+                        home_hi=hi)
         changes: list[Change] = []
         doors: list[int] = []
         ok = self._chain(occ[d], d, p, 0, doors, changes)
         changes.append((seat, p, d))
         chains.extend(doors)
         hits = tuple(changes)
-        return Part(seat, p, d, forward, self.key_change(hits), hits, ok, tuple(doors), walk,
-                    lo, hi)
+        return Part(seat, p, d, forward, self.key_change(hits), hits, ok, tuple(doors),
+                    walk=walk, home_lo=lo, home_hi=hi)
 
     def count_splits(self, card: str, total: int) -> bool:
         """Every legal split of ``total`` (7 or 9, no finishing split possible): the
