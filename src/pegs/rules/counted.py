@@ -169,7 +169,6 @@ class CountedSplits:
         "_index",
         "_made",
         "_occ",
-        "_own",
         "_prefix",
         "_silent",
         "_skipped",
@@ -235,9 +234,7 @@ class CountedSplits:
         self._width = geo.ring_size + geo.home_holes + 2
         self._occ: list[int] = []
         self._found = False
-        #: Pegs with a part that hits their own colour, and those with a part that changes
-        #: nothing at all (see :meth:`_skip_twins`).
-        self._own = own
+        #: Pegs with a part that changes nothing at all (see :meth:`_skip_twins`).
         self._silent: list[int] = []
         self._skip_twins(own)
         #: The simulated splits, in listing order (see :meth:`spell`).
