@@ -204,6 +204,22 @@ def test_tens_pass_and_hit_their_own_colour() -> None:
     check_listing(state, sample=200)
 
 
+def test_twins_of_two_colours_make_one_move_whatever_their_sizes() -> None:
+    # the mover's 0.4 forward 1 onto its own 0.5, which goes to the door 3.18, leaves the
+    # board of 0.4 back 4; the partner's 2.6 forward 9 onto its own 2.15 (sent to 1.18)
+    # that of 2.6 back 6.  The two hitting parts make one split, the two plain ones
+    # another: the same board, listed once (the hits, which the full enumeration finds
+    # first)
+    state = position(NC4, {0: ["0.4", "0.5"], 1: ["3.9"], 2: ["2.6", "2.15"]}, ["10"])
+    check_tens(state)
+    legal = state.legal_actions()
+    hits = Action.parse("10: 0.4>0.5x, 2.6>2.15x")
+    plain = Action.parse("10: 0.4<3.18, 2.6<1.18")
+    assert hits in legal and plain not in legal
+    assert state.result_of(hits) == state.apply(plain).pegs
+    check_listing(state, sample=200)
+
+
 def test_a_part_that_changes_nothing_is_one_move_with_every_partner() -> None:
     # seat 7 from its door 6.18 forward 1 onto its own peg, sent back to that door: the
     # board is unchanged, like seat 3's 2.18 back 1 onto its own 2.17

@@ -278,27 +278,40 @@ class CountedSplits:
         # a split's board change, as the numbers of its parts' changes (a part that is no
         # twin numbered by itself, below zero; a part that changes nothing left out)
         best: dict[tuple[int, ...], Pick] = {}
-        for (m, k, a) in sorted(kinds):
-            for n in range(len(self.pegs)):
+        ordered = sorted(kinds)
+        # a split of a twin part and a part that is none can only repeat another split of
+        # that part and a twin of the same change and size: with no such twin, the other
+        # parts that can matter are twins too
+        sizes: dict[tuple[int, int], int] = {}
+        for m, k, a in ordered:
+            size = (kinds[(m, k, a)], k)
+            sizes[size] = sizes.get(size, 0) + 1
+        for m, k, a in ordered:
+            other = self.total - k
+            if sizes[(kinds[(m, k, a)], k)] > 1:
+                partners = [(n, b) for n in range(len(self.pegs))
+                            for b in range(len(self.parts[n][other]))]
+            else:
+                partners = [(n, b) for n, kk, b in ordered if kk == other]
+            for n, b in partners:
                 if self.pegs[n][0] == self.pegs[m][0]:
                     continue
-                for b in range(len(self.parts[n][self.total - k])):
-                    pick = (m, k, a, n, b) if m < n else (n, self.total - k, b, m, a)
-                    if pick in self.skip:
-                        continue
-                    i, kk, aa, j, bb = pick
-                    other = self.total - kk
-                    u = kinds.get((i, kk, aa), -1 - (i * 16 + kk) * 256 - aa)
-                    v = kinds.get((j, other, bb), -1 - (j * 16 + other) * 256 - bb)
-                    key = (min(u, v), max(u, v)) if u and v else (u + v,) if u or v else ()
-                    old = best.get(key)
-                    if old is None or old == pick:
-                        best[key] = pick
-                    elif self.rank(pick) < self.rank(old):
-                        self.skip.add(old)
-                        best[key] = pick
-                    else:
-                        self.skip.add(pick)
+                pick = (m, k, a, n, b) if m < n else (n, self.total - k, b, m, a)
+                if pick in self.skip:
+                    continue
+                i, kk, aa, j, bb = pick
+                second = self.total - kk
+                u = kinds.get((i, kk, aa), -1 - (i * 16 + kk) * 256 - aa)
+                v = kinds.get((j, second, bb), -1 - (j * 16 + second) * 256 - bb)
+                key = (min(u, v), max(u, v)) if u and v else (u + v,) if u or v else ()
+                old = best.get(key)
+                if old is None or old == pick:
+                    best[key] = pick
+                elif self.rank(pick) < self.rank(old):
+                    self.skip.add(old)
+                    best[key] = pick
+                else:
+                    self.skip.add(pick)
 
     def rank(self, pick: Pick) -> tuple[bool, tuple[int, ...]]:
         """When the full enumeration finds a split: for a ten, simulated groups in order,
