@@ -121,6 +121,19 @@ def test_split_order_matters_when_one_part_would_pass_the_other_peg() -> None:
     assert sorted(after.geo.name(p) for p in after.pegs[0] if p >= 0) == ["0.11", "0.9"]
 
 
+def test_a_swap_that_repeats_a_forward_two_is_listed_once() -> None:
+    # the forward 2 onto the partner sends it to its door, the hole the mover's peg left:
+    # the board of swapping the two pegs, listed once (as the forward move, found first)
+    st = position(Rules.preset("north-carolina"), {0: ["1.18"], 1: ["3.5"], 2: ["2.2"]}, ["2"])
+    texts = _strs(st)
+    assert "2: 1.18>2.2x" in texts
+    assert "2: 1.18~2.2" not in texts
+    assert "2: 1.18~3.5" in texts
+    assert moved_to(st, "2") == {change(st, s0=["2.2"], s2=["1.18"]),
+                                 change(st, s0=["3.5"], s1=["1.18"])}
+    assert len([a for a in st.legal_actions() if a.card == "2"]) == 2
+
+
 # --- hits (section 3) --------------------------------------------------------------------
 
 

@@ -488,15 +488,27 @@ class _Generator:
         return moves
 
     def swaps(self, card: str) -> None:
-        occ, ring, names = self.board.occ, self.geo.ring_size, self.geo.ring_names
+        """The 2's swaps of an own ring peg with a ring peg of another colour.  Two swaps
+        never lead to one board, and a swap leads to the board of another move of the card
+        only when the other peg's door is the own peg's hole (a forward 2 onto a team peg
+        sends it there): only those are looked up among the card's moves."""
+        occ, ring, door = self.board.occ, self.geo.ring_size, self.geo.door
+        legal, names = self.legal, self.names
         others = [(h, v) for h, v in enumerate(occ) if v != -1]
         for q, p in self.own_movable:
             if p >= ring:
                 continue
             for other, v in others:
-                if v != q:
-                    self.record(card, (Step(names[p], names[other], "~"),),
-                                moved(self.pegs, ((q, p, other), (v, other, p))))
+                if v == q:
+                    continue
+                result = moved(self.pegs, ((q, p, other), (v, other, p)))
+                if door[v] == p:
+                    self.record(card, None, result, ((q, p, other, "~", False),))
+                    continue
+                step = _new(Step, (names[q][p + 1], names[q][other + 1], "~", False))
+                action = _new(Action, (card, (step,), False, "", ""))
+                legal.actions.append(action)
+                legal.results[action] = result
 
     def apart(self, a_seat: int, a: int, b_seat: int, b: int, total: int) -> bool:
         """Can two pegs split ``total`` without ever meeting, whatever the order?  (Both on
