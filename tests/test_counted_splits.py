@@ -246,6 +246,22 @@ def test_a_simulated_ten_that_a_part_changing_nothing_repeats_is_listed_once() -
     check_listing(state, sample=200)
 
 
+def test_a_peg_landing_on_its_own_colour_repeats_a_hit_on_that_peg() -> None:
+    # seat 2 is an opponent of the mover (seat 1), so its 2.5 forward 2 onto its own 2.7
+    # sends that peg to start.  The board of that with seat 3's 1.13 forward 8 (a counted
+    # ten) is the board of 2.5 back 2, then 1.13 onto it (a simulated ten): one move
+    state = position(NC4, {0: ["1.15", "2.16", "H5"], 1: ["0.5", "1.10", "2.2", "3.10"],
+                           2: ["2.5", "2.7", "3.18", "H5"], 3: ["1.13", "H5"]}, ["10"],
+                     to_move=1)
+    check_tens(state)
+    legal = state.legal_actions()
+    counted = Action.parse("10: 2.5>2.7x, 1.13>2.3")
+    simulated = Action.parse("10: 2.5<2.3, 1.13>2.3x")
+    assert (counted in legal) != (simulated in legal)
+    assert state.apply(simulated).pegs == state.apply(counted).pegs
+    check_listing(state, sample=200)
+
+
 def test_eight_seats_with_many_pegs_out() -> None:
     rng = random.Random(8)
     ring = NC8.sides * NC8.holes_per_side

@@ -21,8 +21,8 @@ from bisect import bisect_right
 from typing import Final
 
 from .actions import Action, Step
-from .board import Geometry
-from .board_work import Change, LogEntry, Pegs, moved
+from .board import START, Geometry
+from .board_work import IN_HAND, Change, LogEntry, Pegs, moved
 
 #: Builds a named tuple (Step, Action) without the interpreted ``__new__`` of its class.
 _new: Final = tuple.__new__
@@ -169,6 +169,7 @@ class CountedSplits:
         "_index",
         "_made",
         "_occ",
+        "_own",
         "_prefix",
         "_silent",
         "_skipped",
@@ -234,7 +235,9 @@ class CountedSplits:
         self._width = geo.ring_size + geo.home_holes + 2
         self._occ: list[int] = []
         self._found = False
-        #: Pegs with a part that changes nothing at all (see :meth:`_skip_twins`).
+        #: Pegs with a part that hits their own colour, and those with a part that changes
+        #: nothing at all (see :meth:`_skip_twins`).
+        self._own = own
         self._silent: list[int] = []
         self._skip_twins(own)
         #: The simulated splits, in listing order (see :meth:`spell`).
@@ -443,16 +446,42 @@ class CountedSplits:
                                     out.append(pick)
         return out
 
-    def picks_after(self, log: tuple[LogEntry, ...], delta: int) -> list[Pick]:
-        """:meth:`picks_to` for a layout that the scratch board reached with ``log`` (its
-        peg moves, in order), which changed the layout's key by ``delta``: the log names
-        the pegs that moved, which rules out most layouts without building them."""
+    def picks_after(self, split: Simulated, delta: int) -> list[Pick]:
+        """:meth:`picks_to` for the layout of a listed split, which changed the layout's
+        key by ``delta``: its log (the peg moves, in order) names the pegs that moved,
+        which rules out most layouts without building them."""
+        log = split[2]
+        if not self._silent and self._unrepeatable(split):
+            return []
         cands = list(self._silent)
         for q, a, _ in log:
             i = self.peg_at(q, a)
             if i >= 0 and i not in cands:
                 cands.append(i)
         return self.picks_to(moved(self.base, log)) if self._may_reach(cands, delta) else []
+
+    def _unrepeatable(self, split: Simulated) -> bool:
+        """Can no counted split of two parts that each change something lead where a
+        listed split does?  So when its log moves only its two pegs and pegs sent to start
+        (none to a door), and either the second part lands, hitting nothing, where the
+        first peg stood, or it sends the first peg to start and that peg has no part onto
+        its own colour.  A counted split moves two of the pegs that left their holes in
+        the layout, each by its own part onto a hole, and its hits.  In the first case a
+        part must put the second colour on the first peg's hole, which on the unchanged
+        board means landing on that peg or sending a peg to its door there: acting on the
+        first peg's part.  In the second, the first peg ends in start, where a part of its
+        own sends it only by landing on its own colour (sent to start as the mover's
+        opponent), and another part can only send it there by landing on its hole."""
+        first, second, log = split
+        qa, u, v = first[0], first[1], first[2]
+        qb, w, z = second[0], second[1], second[2]
+        for q, a, b in log:
+            if not (b == START or (q == qa and a in (u, IN_HAND) and b in (v, IN_HAND))
+                    or (q == qb and a in (w, IN_HAND) and b in (z, IN_HAND))):
+                return False
+        if not second[4]:
+            return z == u
+        return z == v and (qa, v, START) in log and self.peg_at(qa, u) not in self._own
 
     def peg_at(self, seat: int, pos: int) -> int:
         """The index of the peg of ``seat`` at ``pos`` on the unchanged board, or -1 (``pos``

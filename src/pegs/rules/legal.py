@@ -1196,7 +1196,7 @@ class _Generator:
         splits of the other groups last) finds first."""
         firsts = [n for n, _ in starts]
         for n in range(len(tens.listed) - 1, -1, -1):
-            picks = tens.picks_after(tens.listed[n][2], self._ten_deltas[n])
+            picks = tens.picks_after(tens.listed[n], self._ten_deltas[n])
             if not picks:
                 continue
             origin = (False, group_order(starts[bisect_right(firsts, n) - 1][1]))
