@@ -462,23 +462,36 @@ class CountedSplits:
 
     def _unrepeatable(self, split: Simulated) -> bool:
         """Can no counted split of two parts that each change something lead where a
-        listed split does?  So when its log moves only its two pegs and pegs sent to start
-        (none to a door), and either the second part lands, hitting nothing, where the
-        first peg stood, or it sends the first peg to start and that peg has no part onto
-        its own colour.  A counted split moves two of the pegs that left their holes in
-        the layout, each by its own part onto a hole, and its hits.  In the first case a
-        part must put the second colour on the first peg's hole, which on the unchanged
-        board means landing on that peg or sending a peg to its door there: acting on the
-        first peg's part.  In the second, the first peg ends in start, where a part of its
-        own sends it only by landing on its own colour (sent to start as the mover's
-        opponent), and another part can only send it there by landing on its hole."""
+        listed split does?  So when its log moves only its two pegs and pegs sent to start,
+        and one of these holds:
+
+        - the first part lands on the second peg, sent to its door (the only peg sent to
+          a door), and the second part moves it from there, not back onto the first peg;
+        - the second part lands, hitting nothing, where the first peg stood;
+        - the second part sends the first peg to start, and that peg has no part onto its
+          own colour.
+
+        A counted split moves two of the pegs that left their holes in the layout, each by
+        its own part onto a hole, and its hits.  In the first two cases a part must put a
+        colour on the hole where the other peg stood, which on the unchanged board means
+        landing on that peg or sending a peg to its door there: acting on the other peg's
+        part.  In the third, the first peg ends in start, where a part of its own sends it
+        only by landing on its own colour (sent to start as the mover's opponent), and
+        another part only by landing on its hole."""
         first, second, log = split
         qa, u, v = first[0], first[1], first[2]
         qb, w, z = second[0], second[1], second[2]
+        sent = False  # the second peg, from where the first part landed to its door
         for q, a, b in log:
-            if not (b == START or (q == qa and a in (u, IN_HAND) and b in (v, IN_HAND))
-                    or (q == qb and a in (w, IN_HAND) and b in (z, IN_HAND))):
-                return False
+            if b == START or (q == qa and a in (u, IN_HAND) and b in (v, IN_HAND)) or (
+                    q == qb and a in (w, IN_HAND) and b in (z, IN_HAND)):
+                continue
+            if q == qb and a == v and b == w:
+                sent = True
+                continue
+            return False
+        if sent:
+            return z != v
         if not second[4]:
             return z == u
         return z == v and (qa, v, START) in log and self.peg_at(qa, u) not in self._own
