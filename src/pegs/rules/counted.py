@@ -195,8 +195,7 @@ class CountedSplits:
     def __init__(self, card: str, geo: Geometry, base: Pegs, mover: int,
                  pegs: list[tuple[int, int]], first: list[list[list[Part]]],
                  second: list[list[list[Part]]], total: int, start: list[int],
-                 skip_self: bool, skip: set[Pick], eager: set[Group] | None,
-                 own: set[int]) -> None:
+                 skip_self: bool, skip: set[Pick], eager: set[Group] | None) -> None:
         self.card = card
         self.geo = geo
         self.base = base
@@ -236,22 +235,23 @@ class CountedSplits:
         self._occ: list[int] = []
         self._found = False
         #: Pegs with a part that hits their own colour, and those with a part that changes
-        #: nothing at all (see :meth:`_skip_twins`).
-        self._own = own
+        #: nothing at all (a ten's, see :meth:`skip_twins`).
+        self._own: set[int] = set()
         self._silent: list[int] = []
-        self._skip_twins(own)
         #: The simulated splits, in listing order (see :meth:`spell`).
         self.listed: list[Simulated] = []
         #: Each listed split's action, once every one has been spelled for a look-up.
         self._spelled: dict[Action, int] = {}
 
-    def _skip_twins(self, own: set[int]) -> None:
+    def skip_twins(self, own: set[int]) -> None:
         """A part that hits its own colour can change the board as another part does (8
         forward onto an own peg and 8 back onto another, both sent to the door; onto the
         own peg 1 ahead, sent to the door 5 behind, like moving 5 back), or not at all
         (from its door onto an own peg sent back to that door).  Splits made of such parts
         repeat each other: keep the one the full enumeration finds first.  ``own``: the
-        pegs with a part that hits their own colour."""
+        pegs with a part that hits their own colour.  Called once the interacting splits
+        are left out of the count and the groups simulated whole are known."""
+        self._own = own
         kinds: dict[tuple[int, int, int], int] = {}  # a twin part -> the number of its change
         numbers: dict[Net, int] = {(): 0}
         for m in own:

@@ -674,7 +674,7 @@ class _Generator:
         first, second = usable[0], usable[-1]
         start = [0] * n if total == 9 else [i + 1 for i in range(n)]
         counted = CountedSplits(card, self.geo, self.pegs, self.mover, list(pegs), first, second,
-                                total, start, total == 9, pairs, None, set())
+                                total, start, total == 9, pairs, None)
         origins: list[tuple[int, tuple[int, ...]]] = []
         for unit in units:
             self._split_unit(card, pegs, turns, total, unit, origins)
@@ -937,20 +937,20 @@ class _Generator:
         changes.append((victim, at, d))
         return True
 
-    def ten_groups(self, pegs: list[tuple[int, int, bool]], parts: list[list[list[Part]]],
-                   chains: list[list[int]]
-                   ) -> tuple[list[Group], set[Group], set[tuple[int, int, int, int, int]]]:
-        """The groups (two pegs, part sizes, directions) in which some two parts interact;
-        those of them the full enumeration simulates whole (a part lands on the other peg
-        or moves it); and the interacting pairs of legal parts, which are not counted.
-        Only pegs near each other, near a door a hit sends a peg to, or both able to enter
-        home can interact; their parts are compared one by one."""
+    def ten_groups(self, card: str, pegs: list[tuple[int, int, bool]],
+                   parts: list[list[list[Part]]], chains: list[list[int]], tens: CountedSplits
+                   ) -> list[tuple[int, Group]]:
+        """List the splits of every group (two pegs, part sizes, directions) in which some
+        two parts interact, group by group in the order of the full enumeration, with the
+        number of splits listed before each group.  The interacting pairs of legal parts
+        are left out of the count (``tens.skip``), and the groups in which a part lands on
+        the other peg or moves it are simulated whole (``tens.eager``).  Only pegs near
+        each other, near a door a hit sends a peg to, or both able to enter home can
+        interact; their parts are compared one by one."""
         ring = self.geo.ring_size
-        # a group as a number that sorts in group_order: ((i * 1024 + j) * 16 + k) * 4, plus
-        # 2 for a backward first part and 1 for a backward second one
-        codes: set[int] = set()
-        eager: set[Group] = set()
-        pairs: set[tuple[int, int, int, int, int]] = set()
+        skip, eager = tens.skip, tens.eager
+        assert eager is not None
+        starts: list[tuple[int, Group]] = []
         homeward = [p >= ring or any(part.dst >= ring for row in ps for part in row)
                     for (_, p, _), ps in zip(pegs, parts, strict=True)]
         for i, (qx, px, _) in enumerate(pegs):
@@ -968,18 +968,32 @@ class _Generator:
                 if not near:
                     continue
                 for k in range(1, 10):
-                    base = ((i * 1024 + j) * 16 + k) * 4
+                    found: list[tuple[Part, Part]] | None = None
+                    kinds = 0  # the directions met, as bits in group order
                     for x in parts[i][k]:
                         for y in parts[j][10 - k]:
                             if interact(x, px, y, py):
-                                codes.add(base + (0 if x.forward else 2) + (0 if y.forward else 1))
+                                if found is None:
+                                    found = []
+                                found.append((x, y))
+                                kinds |= 1 << ((0 if x.forward else 2) + (0 if y.forward else 1))
                                 if x.slot >= 0 and y.slot >= 0:
-                                    pairs.add((i, k, x.slot, j, y.slot))
-                                if _moves_peg(x, qy, py) or _moves_peg(y, qx, px):
-                                    eager.add((i, j, k, x.forward, y.forward))
-        groups = [(code >> 16, code >> 6 & 1023, code >> 2 & 15, not code & 2, not code & 1)
-                  for code in sorted(codes)]
-        return groups, eager, pairs
+                                    skip.add((i, k, x.slot, j, y.slot))
+                    if found is None:
+                        continue
+                    for code in range(4):
+                        if kinds >> code & 1:
+                            group = (i, j, k, code < 2, code % 2 == 0)
+                            starts.append((len(tens.listed), group))
+                            here = [(x, y) for x, y in found
+                                    if x.forward == group[3] and y.forward == group[4]]
+                            if any(_moves_peg(x, qy, py) or _moves_peg(y, qx, px)
+                                   for x, y in here):
+                                eager.add(group)
+                                self._ten_whole(card, pegs, parts, group)
+                            else:
+                                self._ten_interacting(card, pegs[i], pegs[j], here)
+        return starts
 
     def split_ten(self, card: str) -> None:
         """The North Carolina ten: two pegs of different colours, any seats, 10 in all.
@@ -1008,44 +1022,42 @@ class _Generator:
             parts.append(ps)
             usable.append(numbered(ps))
             chains.append(found)
-        groups, eager, pairs = self.ten_groups(pegs, parts, chains)
         ends = [next((j for j in range(i, len(pegs)) if pegs[j][0] != q), len(pegs))
                 for i, (q, _, _) in enumerate(pegs)]
         tens = CountedSplits(card, self.geo, self.pegs, self.mover, [(q, p) for q, p, _ in pegs],
-                             usable, usable, 10, ends, False, pairs, eager,
-                             {i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
+                             usable, usable, 10, ends, False, set(), set())
         self._ten, self._ten_keys, self._ten_deltas = tens, set(), []
-        starts: list[tuple[int, Group]] = []
-        for group in groups:
-            starts.append((len(tens.listed), group))
-            self._ten_interacting(card, pegs, parts, group, group in eager)
+        starts = self.ten_groups(card, pegs, parts, chains, tens)
         self._ten = None
+        tens.skip_twins({i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
         if tens.listed:
             self._ten_repeats(tens, starts)
         if len(tens):
             legal.tens.append(tens)
 
-    def _ten_interacting(self, card: str, pegs: list[tuple[int, int, bool]],
-                         parts: list[list[list[Part]]], group: Group, whole: bool) -> None:
-        """List the interacting splits of one group, simulated step by step (the whole
-        group in both orders when a part lands on the other peg or moves it)."""
+    def _ten_whole(self, card: str, pegs: list[tuple[int, int, bool]],
+                   parts: list[list[list[Part]]], group: Group) -> None:
+        """List the splits of a group in which a part lands on the other peg or moves it:
+        the whole group in both orders, simulated step by step."""
         i, j, k, fx, fy = group
         xs = [x for x in parts[i][k] if x.forward == fx]
         ys = [y for y in parts[j][10 - k] if y.forward == fy]
-        if whole:
-            self._ten_order(card, pegs[i], xs, pegs[j], 10 - k, ys)
-            self._ten_order(card, pegs[j], ys, pegs[i], k, xs)
-            return
-        qx, px, _ = pegs[i]
-        qy, py, _ = pegs[j]
-        ox, oy = (">" if fx else "<"), (">" if fy else "<")
-        for x in xs:
-            for y in ys:
-                if interact(x, px, y, py):
-                    if not (_simple(x, py) and self._quick_ten(qx, px, x, qy, py, y)):
-                        self._ten_pair(card, (qx, px, x.dst, ox), (qy, py, y.dst, oy))
-                    if not (_simple(y, px) and self._quick_ten(qy, py, y, qx, px, x)):
-                        self._ten_pair(card, (qy, py, y.dst, oy), (qx, px, x.dst, ox))
+        self._ten_order(card, pegs[i], xs, pegs[j], 10 - k, ys)
+        self._ten_order(card, pegs[j], ys, pegs[i], k, xs)
+
+    def _ten_interacting(self, card: str, first: tuple[int, int, bool],
+                         second: tuple[int, int, bool], pairs: list[tuple[Part, Part]]) -> None:
+        """List the splits of interacting parts of two pegs (neither landing on the other
+        peg nor moving it), in both orders: worked out from the parts when
+        :meth:`_quick_ten` can, simulated otherwise."""
+        qx, px, _ = first
+        qy, py, _ = second
+        for x, y in pairs:
+            ox, oy = (">" if x.forward else "<"), (">" if y.forward else "<")
+            if not (_simple(x, py) and self._quick_ten(qx, px, x, qy, py, y)):
+                self._ten_pair(card, (qx, px, x.dst, ox), (qy, py, y.dst, oy))
+            if not (_simple(y, px) and self._quick_ten(qy, py, y, qx, px, x)):
+                self._ten_pair(card, (qy, py, y.dst, oy), (qx, px, x.dst, ox))
 
     def _ten_order(self, card: str, first: tuple[int, int, bool], xs: list[Part],
                    second: tuple[int, int, bool], k2: int, ys: list[Part]) -> None:
