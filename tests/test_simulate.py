@@ -264,10 +264,16 @@ def test_plot_writes_a_png(six: tuple[Path, subprocess.CompletedProcess[str]],
     assert bad.returncode == 2 and "no such folder" in bad.stderr
 
 
+def _ctrl_c_at_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("stop", ["ctrl-c", "kill"])
 def test_stopping_a_run_stops_the_workers_and_keeps_finished_games(
         tmp_path: Path, stop: str) -> None:
     """Ctrl-C reaches the whole process group; ``kill`` (SIGTERM) only the parent.  The
+    run starts with Ctrl-C at its default, as from a terminal (a shell starting the tests
+    in the background hands them Ctrl-C ignored, and Python then keeps it ignored).  The
     run is far longer than the wait for its first games (a minute at 60 games a second), so
     it cannot end on its own before the signal however slowly this test is scheduled."""
     out = tmp_path / "r.jsonl"
@@ -276,6 +282,7 @@ def test_stopping_a_run_stops_the_workers_and_keeps_finished_games(
         [sys.executable, "-m", "pegs.cli", "simulate", *BASIC, "--games", str(games), "--jobs",
          "2", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=_ctrl_c_at_default,
     )
     try:
         deadline = time.monotonic() + 60
