@@ -32,11 +32,15 @@ REGENERATE = os.environ.get("PEGS_REGENERATE") == "1"
 
 
 def played(players: int, plies: int, seed: int) -> GameState:
-    """A Pegoo position after ``plies`` random actions."""
+    """A Pegoo position after ``plies`` random actions, chosen among the legal ones ordered
+    by card and the layout each leads to: the position (and so the snapshot) does not
+    depend on the order in which the engine lists its actions."""
     state = GameState.new(Rules.preset("pegoo", players=players), seed)
     rng = random.Random(seed)
     for _ in range(plies):
-        state = state.apply(rng.choice(state.legal_actions()))
+        here = state
+        state = state.apply(rng.choice(sorted(
+            here.legal_actions(), key=lambda a: (a.card, a.discard, here.result_of(a)))))
     return state
 
 
