@@ -617,28 +617,17 @@ class _Generator:
                    chains: list[int]) -> Part:
         """One part of a 7 or 9 split on the unchanged board: the holes its walk reads
         (where its own colour would block it), where it lands, and its hits."""
-        geo, ring, occ = self.geo, self.geo.ring_size, self.board.occ
+        ring = self.geo.ring_size
         lo = hi = 0
         if not forward:
             walk = -n
         elif p >= ring:
             walk, lo, hi = 0, p + 1, d + 1
         elif d >= ring:
-            walk, lo, hi = (geo.door[seat] - p) % ring, ring, d + 1
+            walk, lo, hi = (self.geo.door[seat] - p) % ring, ring, d + 1
         else:
             walk = n
-        if d >= ring or occ[d] == -1:
-            keys = geo.keys[seat]
-            return Part(seat, p, d, forward, keys[d + 1] - keys[p + 1], walk=walk, home_lo=lo,
-                        home_hi=hi)
-        changes: list[Change] = []
-        doors: list[int] = []
-        ok = self._chain(occ[d], d, p, 0, doors, changes)
-        changes.append((seat, p, d))
-        chains.extend(doors)
-        hits = tuple(changes)
-        return Part(seat, p, d, forward, self.key_change(hits), hits, ok, tuple(doors),
-                    walk=walk, home_lo=lo, home_hi=hi)
+        return self.part_at(seat, p, d, forward, chains, walk, lo, hi)
 
     def count_splits(self, card: str, total: int) -> bool:
         """Every legal split of ``total`` (7 or 9, no finishing split possible): the
@@ -871,7 +860,7 @@ class _Generator:
                     stop = h - ring + 1
             for n in range(1, 10):
                 if k0 + n <= geo.home_holes and k0 + n < stop:
-                    parts[n].append(self.ten_part(seat, p, p + n, True, chains))
+                    parts[n].append(self.part_at(seat, p, p + n, True, chains))
             return parts
         door, cur = geo.door[seat], p
         for i in range(9):
@@ -881,22 +870,26 @@ class _Generator:
                     if ring <= h < ring + free:
                         free = h - ring
                 for n in range(i + 1, min(i + 1 + free, 10)):
-                    parts[n].append(self.ten_part(seat, p, ring + n - i - 1, True, chains))
+                    parts[n].append(self.part_at(seat, p, ring + n - i - 1, True, chains))
             cur += 1
             if cur == ring:
                 cur = 0
-            parts[i + 1].append(self.ten_part(seat, p, cur, True, chains))
+            parts[i + 1].append(self.part_at(seat, p, cur, True, chains))
         for n in range(1, 10):
-            parts[n].append(self.ten_part(seat, p, (p - n) % ring, False, chains))
+            parts[n].append(self.part_at(seat, p, (p - n) % ring, False, chains))
         return parts
 
-    def ten_part(self, seat: int, p: int, d: int, forward: bool, chains: list[int]) -> Part:
-        """One part of a ten on the unchanged board, its hits resolved as WorkBoard.land
-        would (without moving anything)."""
+    def part_at(self, seat: int, p: int, d: int, forward: bool, chains: list[int],
+                walk: int = 0, home_lo: int = 0, home_hi: int = 0) -> Part:
+        """One part of a split (a ten's, or a 7's or 9's with its way) on the unchanged
+        board, its hits resolved as WorkBoard.land would (without moving anything); holes
+        that its hits' chains reach are added to ``chains``.  A part onto its own colour (a
+        ten's only) marks its peg in ``_own_hits``."""
         occ = self.board.occ
         if d >= self.geo.ring_size or occ[d] == -1:
             keys = self.geo.keys[seat]
-            return Part(seat, p, d, forward, keys[d + 1] - keys[p + 1])
+            return Part(seat, p, d, forward, keys[d + 1] - keys[p + 1], walk=walk,
+                        home_lo=home_lo, home_hi=home_hi)
         if occ[d] == seat:
             self._own_hits.add((seat, p))
         doors: list[int] = []
@@ -905,7 +898,8 @@ class _Generator:
         changes.append((seat, p, d))
         chains.extend(doors)
         hits = tuple(changes)
-        return Part(seat, p, d, forward, self.key_change(hits), hits, ok, tuple(doors))
+        return Part(seat, p, d, forward, self.key_change(hits), hits, ok, tuple(doors),
+                    walk=walk, home_lo=home_lo, home_hi=home_hi)
 
     def key_change(self, changes: tuple[Change, ...]) -> int:
         """How much some peg moves change the layout's key (:attr:`Geometry.keys`); a peg
