@@ -17,6 +17,7 @@ COMPILED = [
     "src/pegs/rules/legal.py",
     "src/pegs/rules/state.py",
     "src/pegs/rules/counted.py",
+    "src/pegs/rules/deferred.py",
     "src/pegs/bots/heuristic.py",
     "src/pegs/bots/ismcts.py",
 ]

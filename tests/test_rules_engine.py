@@ -134,6 +134,23 @@ def test_a_swap_that_repeats_a_forward_two_is_listed_once() -> None:
     assert len([a for a in st.legal_actions() if a.card == "2"]) == 2
 
 
+def test_a_swap_named_before_any_listing_is_found_and_refused_with_an_own_peg() -> None:
+    # swaps are kept as numbers until listed: one named on a fresh state is found by its
+    # text alone, and a "swap" with a peg of the mover's own colour is no legal move
+    rules = Rules.preset("north-carolina")
+    spec = {0: ["0.5", "0.9"], 1: ["1.7", "2.3"], 2: ["2.10"], 3: ["3.9"]}
+    after = position(rules, spec, ["2"]).apply(Action.parse("2: 0.5~2.3"))
+    expected = position(rules, {**spec, 0: ["2.3", "0.9"], 1: ["1.7", "0.5"]}, ["2"])
+    assert after.pegs == expected.pegs
+    with pytest.raises(IllegalActionError):
+        position(rules, spec, ["2"]).apply(Action.parse("2: 0.5~0.9"))
+    st = position(rules, spec, ["2"])
+    swaps = [str(a) for a in st.legal_actions() if a.steps and a.steps[0].op == "~"]
+    # each own ring peg with each of the four ring pegs of another colour, the partner's too
+    assert len(swaps) == len(set(swaps)) == 8
+    assert "2: 0.9~2.10" in swaps and "2: 0.5~3.9" in swaps
+
+
 # --- hits (section 3) --------------------------------------------------------------------
 
 

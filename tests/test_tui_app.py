@@ -71,7 +71,7 @@ async def press_until_over(pilot: Pilot[None], app: PegsApp) -> int:
     return presses
 
 
-@pytest.mark.parametrize(("seed", "human_wins"), [(20, True), (19, False)])
+@pytest.mark.parametrize(("seed", "human_wins"), [(19, True), (20, False)])
 def test_a_human_plays_a_whole_game_against_a_random_bot(
     tmp_path: Path, seed: int, human_wins: bool
 ) -> None:

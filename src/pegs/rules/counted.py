@@ -23,6 +23,7 @@ from typing import Final
 from .actions import Action, Step
 from .board import START, Geometry
 from .board_work import IN_HAND, Change, LogEntry, Pegs, moved
+from .deferred import Deferred
 
 #: Builds a named tuple (Step, Action) without the interpreted ``__new__`` of its class.
 _new: Final = tuple.__new__
@@ -157,7 +158,7 @@ def _plain_to(rows: list[list[Part]], dst: int) -> tuple[int, int] | None:
     return None
 
 
-class CountedSplits:
+class CountedSplits(Deferred):
     """The splits of one card: ``len``, the ``i``-th action, and membership.
 
     For a ten, the splits whose parts interact come first (``listed``: simulated by the

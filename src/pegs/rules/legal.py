@@ -31,6 +31,7 @@ from .counted import (
     numbered,
     on_way,
 )
+from .deferred import Deferred, Swaps
 from .settings import RANKS, Rules
 
 RANK_ORDER: Final = {r: i for i, r in enumerate(RANKS)}
@@ -64,14 +65,14 @@ class Turn:
 class Legal:
     """The legal actions in order, their resulting layouts, and accepted aliases.
 
-    ``actions`` are built; North Carolina tens (and many 7 and 9 splits) are counted or
-    kept as numbers in ``tens`` and built one at a time when listed or looked up (a ten can
-    have thousands of legal splits, and a player uses one).  The listing is ``actions``,
-    then each of ``tens``.
+    ``actions`` are built; North Carolina tens, many 7 and 9 splits and the 2's swaps are
+    counted or kept as numbers in ``deferred`` and built one at a time when listed or looked
+    up (a ten can have thousands of legal splits, and a player uses one).  The listing is
+    ``actions``, then each of ``deferred``.
     """
 
-    __slots__ = ("_listing", "actions", "aliases", "base", "changes", "moving_ranks",
-                 "results", "tens")
+    __slots__ = ("_listing", "actions", "aliases", "base", "changes", "deferred",
+                 "moving_ranks", "results")
 
     def __init__(self, base: Pegs = (), moving_ranks: set[str] | None = None) -> None:
         self.actions: list[Action] = []
@@ -79,12 +80,12 @@ class Legal:
         self.changes: dict[Action, Change] = {}
         self.aliases: dict[Action, Action] = {}
         self.moving_ranks: set[str] = set() if moving_ranks is None else moving_ranks
-        self.tens: list[CountedSplits] = []
+        self.deferred: list[Deferred] = []
         self.base = base
         self._listing: tuple[Action, ...] | None = None
 
     def size(self) -> int:
-        return len(self.actions) + sum(len(t) for t in self.tens)
+        return len(self.actions) + sum(len(d) for d in self.deferred)
 
     def listing(self) -> Sequence[Action]:
         """All legal actions as one read-only sequence (a tuple when nothing is counted).
@@ -92,18 +93,18 @@ class Legal:
         A sequence over counted splits is made anew on each call and not kept here: it
         refers to this object, and a reference back would keep every part and action of
         the position alive until the cyclic garbage collector ran."""
-        if self.tens:
+        if self.deferred:
             return Actions(self)
         if self._listing is None:
             self._listing = tuple(self.actions)
         return self._listing
 
     def made(self, i: int) -> Action:
-        """The ``i``-th action of ``tens`` (the actions after the built ones)."""
-        for tens in self.tens:
-            if i < len(tens):
-                return tens.nth(i)
-            i -= len(tens)
+        """The ``i``-th action of ``deferred`` (the actions after the built ones)."""
+        for moves in self.deferred:
+            if i < len(moves):
+                return moves.nth(i)
+            i -= len(moves)
         raise IndexError("legal action index out of range")
 
     def outcome(self, action: Action) -> Pegs | None:
@@ -114,8 +115,8 @@ class Legal:
         change = self.changes.get(action)
         if change is not None:
             return moved(self.base, (change,))
-        for tens in self.tens:
-            result = tens.outcome(action)
+        for moves in self.deferred:
+            result = moves.outcome(action)
             if result is not None:
                 return result
         return None
@@ -123,18 +124,18 @@ class Legal:
 
 class CardMoves:
     """What one card adds to a position's :class:`Legal`: its built actions in order with
-    their layouts or changes, its counted splits, its moves other than coming out, and the
+    their layouts or changes, its deferred moves, its moves other than coming out, and the
     (card, layout) pairs it has listed (see ``_Generator.record``)."""
 
-    __slots__ = ("actions", "changes", "other", "results", "seen", "tens")
+    __slots__ = ("actions", "changes", "deferred", "other", "results", "seen")
 
     def __init__(self, actions: tuple[Action, ...], results: tuple[tuple[Action, Pegs], ...],
-                 changes: tuple[tuple[Action, Change], ...], tens: tuple[CountedSplits, ...],
+                 changes: tuple[tuple[Action, Change], ...], deferred: tuple[Deferred, ...],
                  other: int, seen: tuple[tuple[tuple[str, Pegs], Action], ...]) -> None:
         self.actions = actions
         self.results = results
         self.changes = changes
-        self.tens = tens
+        self.deferred = deferred
         self.other = other
         self.seen = seen
 
@@ -489,27 +490,30 @@ class _Generator:
         return moves
 
     def swaps(self, card: str) -> None:
-        """The 2's swaps of an own ring peg with a ring peg of another colour.  Two swaps
-        never lead to one board, and a swap leads to the board of another move of the card
-        only when the other peg's door is the own peg's hole (a forward 2 onto a team peg
-        sends it there): only those are looked up among the card's moves."""
+        """The 2's swaps of an own ring peg with a ring peg of another colour, kept as
+        numbers (:class:`Swaps`).  Two swaps never lead to one board, and a swap leads to
+        the board of another move of the card only when the other peg's door is the own
+        peg's hole (a forward 2 onto a team peg sends it there): only those are looked up
+        among the card's moves, and listed with the built actions."""
         occ, ring, door = self.board.occ, self.geo.ring_size, self.geo.door
-        legal, names = self.legal, self.names
         others = [(h, v) for h, v in enumerate(occ) if v != -1]
+        flat: list[int] = []
         for q, p in self.own_movable:
             if p >= ring:
                 continue
             for other, v in others:
                 if v == q:
                     continue
-                result = moved(self.pegs, ((q, p, other), (v, other, p)))
                 if door[v] == p:
+                    result = moved(self.pegs, ((q, p, other), (v, other, p)))
                     self.record(card, None, result, ((q, p, other, "~", False),))
                     continue
-                step = _new(Step, (names[q][p + 1], names[q][other + 1], "~", False))
-                action = _new(Action, (card, (step,), False, "", ""))
-                legal.actions.append(action)
-                legal.results[action] = result
+                flat.append(q)
+                flat.append(p)
+                flat.append(other)
+                flat.append(v)
+        if flat:
+            self.legal.deferred.append(Swaps(card, self.names, self.pegs, flat))
 
     def apart(self, a_seat: int, a: int, b_seat: int, b: int, total: int) -> bool:
         """Can two pegs split ``total`` without ever meeting, whatever the order?  (Both on
@@ -671,7 +675,7 @@ class _Generator:
         if len(legal.actions) > built:
             self._split_repeats(counted, built, origins)
         if len(counted):
-            legal.tens.append(counted)
+            legal.deferred.append(counted)
         return len(legal.actions) > built or len(counted) > 0
 
     def split_units(self, pegs: list[tuple[int, int]],
@@ -1028,7 +1032,7 @@ class _Generator:
         if tens.listed:
             self._ten_repeats(tens, starts)
         if len(tens):
-            legal.tens.append(tens)
+            legal.deferred.append(tens)
 
     def _ten_whole(self, card: str, pegs: list[tuple[int, int, bool]],
                    parts: list[list[list[Part]]], group: Group) -> None:
@@ -1278,10 +1282,10 @@ class _Generator:
                 self._seen[key_seen] = action
             for action, change in known.changes:
                 legal.changes[action] = change
-            legal.tens.extend(known.tens)
+            legal.deferred.extend(known.deferred)
             self.other_moves += known.other
             return
-        built, counted, other = len(legal.actions), len(legal.tens), self.other_moves
+        built, counted, other = len(legal.actions), len(legal.deferred), self.other_moves
         seen = len(self._seen)
         self.find_card_moves(card)
         if len(memo.entries) < memo.limit:
@@ -1289,7 +1293,7 @@ class _Generator:
             memo.entries[key] = CardMoves(
                 new, tuple((a, legal.results[a]) for a in new if a in legal.results),
                 tuple((a, legal.changes[a]) for a in new if a in legal.changes),
-                tuple(legal.tens[counted:]), self.other_moves - other,
+                tuple(legal.deferred[counted:]), self.other_moves - other,
                 tuple(islice(self._seen.items(), seen, None)))
 
     def find_card_moves(self, card: str) -> None:
