@@ -174,6 +174,7 @@ class CountedSplits(Deferred):
         "_prefix",
         "_silent",
         "_skipped",
+        "_slots",
         "_spelled",
         "_width",
         "base",
@@ -226,8 +227,10 @@ class CountedSplits(Deferred):
             for m in range(n - 1, -1, -1):
                 row[m] = row[m + 1] + len(second[m][k])
         self.suffix = suffix
-        #: Per first part, (peg * 16 + size) * 256 + index, the splits left out of the count.
-        self._skipped: dict[int, int] = {}
+        #: Per first part, at (peg * 10 + size) * ``_slots`` + index, the splits left out of
+        #: the count; ``_slots`` exceeds every part index.
+        self._skipped: list[int] = []
+        self._slots = 1
         self._prefix: list[int] = []
         self._made: dict[Action, Pick] = {}
         #: peg_at's table: the peg index per seat and position (-1: none).
@@ -331,11 +334,16 @@ class CountedSplits(Deferred):
     # --- counting -------------------------------------------------------------------------
     def _count(self) -> None:
         """Per peg, the number of counted splits in which it moves first."""
-        skipped = self._skipped
+        slots = 1
+        for rows in self.first:
+            for row in rows:
+                if len(row) >= slots:
+                    slots = len(row) + 1
+        self._slots = slots
+        skipped = self._skipped = [0] * (len(self.pegs) * 10 * slots)
         per_peg = [0] * len(self.pegs)
         for i, k, a, _, _ in self.skip:
-            first = (i * 16 + k) * 256 + a
-            skipped[first] = skipped.get(first, 0) + 1
+            skipped[(i * 10 + k) * slots + a] += 1
             per_peg[i] += 1
         total = 0
         prefix = [0]
@@ -366,7 +374,7 @@ class CountedSplits(Deferred):
         for k in range(1, self.total):
             others = self._others(i, self.total - k)
             for a in range(len(self.first[i][k])):
-                here = others - self._skipped.get((i * 16 + k) * 256 + a, 0)
+                here = others - self._skipped[(i * 10 + k) * self._slots + a]
                 if rest < here:
                     return k, a, rest
                 rest -= here
@@ -389,7 +397,7 @@ class CountedSplits(Deferred):
             self._count()
         i = bisect_right(self._prefix, n) - 1
         k, a, rest = self._first_part(i, n - self._prefix[i])
-        check = self._skipped.get((i * 16 + k) * 256 + a, 0) > 0
+        check = self._skipped[(i * 10 + k) * self._slots + a] > 0
         for j in range(self.start[i], len(self.pegs)):
             if self.skip_self and j == i:
                 continue
