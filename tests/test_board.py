@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pegs.rules import START, Rules, geometry
+from pegs.rules.board_work import index_of
 
 
 def _rules(players: int, **kw: object) -> Rules:
@@ -142,3 +145,14 @@ def test_teams_alternate(teams: int, expected: tuple[int, ...] | None) -> None:
         assert geo.team_seats[0] == expected
         for q in range(6):
             assert geo.opponent[0][q] == (q not in expected)
+
+
+@given(st.lists(st.integers(-2, 300), max_size=6), st.integers(-2, 300))
+def test_index_of_finds_what_list_index_finds(holes: list[int], hole: int) -> None:
+    """The scratch board's compiled ``index_of`` agrees with ``list.index``, missing
+    values included (a wrong slot would move another peg)."""
+    if hole in holes:
+        assert index_of(holes, hole) == holes.index(hole)
+    else:
+        with pytest.raises(ValueError):
+            index_of(holes, hole)

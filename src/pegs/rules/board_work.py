@@ -19,12 +19,21 @@ LogEntry = tuple[int, int, int]
 Change = tuple[int, int, int]
 
 
+def index_of(lst: list[int], value: int) -> int:
+    """``lst.index(value)`` compared as machine integers (compiled, several times faster
+    than the generic comparison ``list.index`` makes)."""
+    for n in range(len(lst)):
+        if lst[n] == value:
+            return n
+    raise ValueError(f"{value} is not in the list")
+
+
 def moved(pegs: Pegs, changes: tuple[Change, ...]) -> Pegs:
     """``pegs`` with some pegs moved, in order (a peg sent back to start included)."""
     out = list(pegs)
     for q, a, b in changes:
         lst = list(out[q])
-        lst[lst.index(a)] = b
+        lst[index_of(lst, a)] = b
         lst.sort()
         out[q] = tuple(lst)
     return tuple(out)
@@ -137,7 +146,7 @@ class WorkBoard:
     # --- changing --------------------------------------------------------------------------
     def _move(self, seat: int, old: int, new: int) -> None:
         lst = self.pos[seat]
-        lst[lst.index(old)] = new
+        lst[index_of(lst, old)] = new
         ring = self.ring
         if 0 <= old < ring:
             self.occ[old] = -1
@@ -193,7 +202,7 @@ class WorkBoard:
         while len(log) > mark:
             seat, old, new = log.pop()
             lst = pos[seat]
-            lst[lst.index(new)] = old
+            lst[index_of(lst, new)] = old
             if 0 <= new < ring:
                 occ[new] = -1
             if 0 <= old < ring:

@@ -16,11 +16,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
-from typing import Final, overload
+from typing import Final, cast, overload
 
 from .actions import Action, Step, owned
 from .board import START, Geometry
-from .board_work import IN_HAND, Change, Pegs, WorkBoard, moved
+from .board_work import IN_HAND, Change, Pegs, WorkBoard, index_of, moved
 from .counted import (
     CountedSplits,
     Group,
@@ -322,8 +322,10 @@ class _Generator:
         #: The ten being generated, the keys of the layouts its simulated splits reach (less
         #: the unchanged board's), and that of each of its listed splits.
         self._ten: CountedSplits | None = None
-        self._ten_keys: set[int] = set()
-        self._ten_deltas: list[int] = []
+        #: The key changes of the listed tens, as a set and in listing order (boxed once,
+        #: for both: see :meth:`_keep_ten`).
+        self._ten_keys: set[object] = set()
+        self._ten_deltas: list[object] = []
         self.own_movable = self.movable(self.ctrl)
 
     # --- helpers --------------------------------------------------------------------------
@@ -561,7 +563,7 @@ class _Generator:
                                 continue
                         else:  # a plain move: change the board directly, restore below
                             lst = board.pos[a_seat]
-                            slot = lst.index(a)
+                            slot = index_of(lst, a)
                             lst[slot] = d1
                             if a < ring:
                                 occ[a] = -1
@@ -1190,16 +1192,17 @@ class _Generator:
         """Keep a ten as its two steps and its peg moves in order (the scratch board's log,
         or what it would be less the lifting), unless its layout is already kept.
         ``delta``: how much the log changes the layout's key."""
-        if delta in self._ten_keys:
+        key: object = delta  # a Python int made once (compiled code makes one per use)
+        if key in self._ten_keys:
             result = moved(self.pegs, log)
             deltas = self._ten_deltas
             for n in range(len(deltas)):
-                if deltas[n] == delta and moved(self.pegs, tens.listed[n][2]) == result:
+                if deltas[n] == key and moved(self.pegs, tens.listed[n][2]) == result:
                     return  # checked in full: two layouts may share a key, very rarely
         else:
-            self._ten_keys.add(delta)
+            self._ten_keys.add(key)
         tens.listed.append((first, second, log))
-        self._ten_deltas.append(delta)
+        self._ten_deltas.append(key)
 
     def _ten_repeats(self, tens: CountedSplits, starts: list[tuple[int, Group]]) -> None:
         """Two splits with the same final board are one move: where a listed ten and a
@@ -1207,7 +1210,7 @@ class _Generator:
         splits of the other groups last) finds first."""
         firsts = [n for n, _ in starts]
         for n in range(len(tens.listed) - 1, -1, -1):
-            picks = tens.picks_after(tens.listed[n], self._ten_deltas[n])
+            picks = tens.picks_after(tens.listed[n], cast(int, self._ten_deltas[n]))
             if not picks:
                 continue
             origin = (False, group_order(starts[bisect_right(firsts, n) - 1][1]))
