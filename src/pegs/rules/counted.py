@@ -135,9 +135,25 @@ def interact(x: Part, px: int, y: Part, py: int) -> bool:
     if x.dst == y.dst or x.dst == py or y.dst == px:
         return True
     xd, yd = x.doors, y.doors
-    if xd and (y.dst in xd or py in xd or any(h in yd for h in xd)):
-        return True
-    return bool(yd) and (x.dst in yd or px in yd)
+    if xd:
+        for h in xd:
+            if h == y.dst or h == py or _holds(yd, h):
+                return True
+    return bool(yd) and (_holds(yd, x.dst) or _holds(yd, px))
+
+
+def _holds(holes: tuple[int, ...], h: int) -> bool:
+    """``h in holes`` compared as machine integers (compiled ``in`` on a tuple compares
+    generically, several times slower)."""
+    return any(other == h for other in holes)
+
+
+def _add_new(items: list[int], item: int) -> None:
+    """Append ``item`` unless ``items`` holds it (compared as machine integers)."""
+    for old in items:
+        if old == item:
+            return
+    items.append(item)
 
 
 def _key_shared(rows: list[list[Part]], part: Part) -> bool:
@@ -430,8 +446,8 @@ class CountedSplits(Deferred):
                     delta -= row[p + 1]
                     if p not in now:
                         i = self.peg_at(q, p)
-                        if i >= 0 and i not in cands:
-                            cands.append(i)
+                        if i >= 0:
+                            _add_new(cands, i)
         if not self._may_reach(cands, delta):
             return []
         cands.sort()
@@ -465,8 +481,8 @@ class CountedSplits(Deferred):
         cands = list(self._silent)
         for q, a, _ in log:
             i = self.peg_at(q, a)
-            if i >= 0 and i not in cands:
-                cands.append(i)
+            if i >= 0:
+                _add_new(cands, i)
         return self.picks_to(moved(self.base, log)) if self._may_reach(cands, delta) else []
 
     def _unrepeatable(self, split: Simulated) -> bool:
@@ -503,7 +519,8 @@ class CountedSplits(Deferred):
             return z != v
         if not second[4]:
             return z == u
-        return z == v and (qa, v, START) in log and self.peg_at(qa, u) not in self._own
+        return z == v and any(q == qa and a == v and b == START for q, a, b in log) and (
+            self.peg_at(qa, u) not in self._own)
 
     def peg_at(self, seat: int, pos: int) -> int:
         """The index of the peg of ``seat`` at ``pos`` on the unchanged board, or -1 (``pos``

@@ -382,7 +382,7 @@ class _Generator:
         out = []
         for q in seats:
             ps = self.board.pos[q]
-            for p in sorted(set(ps)):
+            for p in sorted(ps):
                 if p == START:
                     continue
                 if p >= ring and all(h in ps for h in range(p + 1, last + 1)):
@@ -839,10 +839,11 @@ class _Generator:
         """(seat, position, ring_only) of every peg a North Carolina ten may move: any ring
         peg, and the home pegs of the mover's team that can still move."""
         geo, ring = self.geo, self.geo.ring_size
-        team = geo.team_seats[self.mover]
-        out = [(q, p, q not in team) for q, p in self.movable(range(geo.players))
-               if p < ring or q in team]
-        return out
+        in_team = [False] * geo.players
+        for q in geo.team_seats[self.mover]:
+            in_team[q] = True
+        return [(q, p, not in_team[q]) for q, p in self.movable(range(geo.players))
+                if p < ring or in_team[q]]
 
     def ten_targets(self, seat: int, p: int, n: int, fwd: bool, ring_only: bool) -> list[int]:
         board = self.board
@@ -1075,6 +1076,8 @@ class _Generator:
             if _simple(x, pb):
                 self._after_simple(card, first, x, st1, second, ys)
                 continue
+            if x.dst == pb and self._quick_door(first, x, st1, second, k2, ys[0].forward):
+                continue
             m1 = board.mark()
             if board.land(qa, pa, x.dst):
                 b_now = board.where(qb, pb, m1)
@@ -1090,6 +1093,42 @@ class _Generator:
                             self._record_ten(card, st1, st2)
                         board.undo(m2)
             board.undo(m1)
+
+    def _quick_door(self, first: tuple[int, int, bool], x: Part, st1: Make,
+                    second: tuple[int, int, bool], k2: int, forward: bool) -> bool:
+        """The rest of :meth:`_ten_order` for a part x that lands on the second peg, a team
+        peg sent to its door with no chain of hits: keep the tens of that peg's part of
+        ``k2`` from its door without the scratch board, when each of its targets is free
+        once x has moved.  The targets are :meth:`ten_targets`' from the door: into home
+        first (forward, holes 1 to ``k2`` free), then the ring hole ``k2`` on.  False if
+        that is not so (the caller simulates)."""
+        tens = self._ten
+        geo = self.geo
+        ring = geo.ring_size
+        if tens is None or ring <= 10 or not x.legal or len(x.changes) != 2:
+            return False
+        qb, pb, only_b = second
+        sent, door = x.changes[0], x.changes[0][2]
+        if sent[0] != qb or sent[1] != pb or not 0 <= door < ring:
+            return False
+        targets: list[int] = []
+        if forward:
+            if not only_b and k2 <= geo.home_holes and not any(
+                    ring <= h < ring + k2 for h in self.pegs[qb]):
+                targets.append(ring + k2 - 1)
+            targets.append((door + k2) % ring)
+        else:
+            targets.append((door - k2) % ring)
+        occ, pa = self.board.occ, first[1]
+        for d2 in targets:  # x's peg now stands on pb, and has left pa
+            if d2 < ring and d2 != pa and (d2 == pb or occ[d2] != -1):
+                return False
+        keys = geo.keys[qb]
+        op = ">" if forward else "<"
+        for d2 in targets:
+            self._keep_ten(tens, st1, (qb, door, d2, op, False), (*x.changes, (qb, door, d2)),
+                           x.key + keys[d2 + 1] - keys[door + 1])
+        return True
 
     def _after_simple(self, card: str, first: tuple[int, int, bool], x: Part, st1: Make,
                       second: tuple[int, int, bool], ys: list[Part]) -> None:
@@ -1120,8 +1159,9 @@ class _Generator:
         """Keep the ten of a :func:`_simple` part x (of the peg of ``qa`` at ``pa``), then
         part y (of the peg at ``pb``), worked out from the parts without the scratch board,
         when that is simple: once x has moved, y lands on an empty hole, on the hole x
-        left, or on x's peg, which goes to start.  False if it is not (the caller
-        simulates the ten)."""
+        left, or on x's peg, which goes to start (an opponent's) or to its door (a team
+        peg's, the door free once x has moved and y's peg is lifted).  False if it is not
+        (the caller simulates the ten)."""
         tens = self._ten
         if tens is None:
             return False
@@ -1132,10 +1172,15 @@ class _Generator:
             self._keep_ten(tens, (qa, pa, x.dst, ox, x.hit), (qb, pb, pa, oy, False),
                            (*own, (qb, pb, pa)), x.key + keys[pa + 1] - keys[pb + 1])
         elif y.dst == x.dst and y.dst < self.geo.ring_size:  # onto x's peg
-            if not self.geo.opponent[self.mover][qa]:
-                return False  # sent to its door, maybe hitting there
-            log = (*own, (qa, x.dst, START), (qb, pb, y.dst))
-            self._keep_ten(tens, (qa, pa, x.dst, ox, x.hit), (qb, pb, y.dst, oy, True), log,
+            h = x.dst
+            if self.geo.opponent[self.mover][qa]:
+                log = (*own, (qa, h, START), (qb, pb, h))
+            else:  # sent to its door, which must be free once x has moved and y is lifted
+                d = self.geo.door[qa]
+                if d == h or not (d in (pa, pb) or self.board.occ[d] == -1):
+                    return False  # an illegal hit or a chain: simulated
+                log = (*own, (qb, pb, IN_HAND), (qa, h, d), (qb, IN_HAND, h))
+            self._keep_ten(tens, (qa, pa, h, ox, x.hit), (qb, pb, h, oy, True), log,
                            self.key_change(log))
         elif y.hit:
             return False
@@ -1208,7 +1253,7 @@ class _Generator:
         """Two splits with the same final board are one move: where a listed ten and a
         counted one meet, keep the one the full enumeration (groups in order, plain
         splits of the other groups last) finds first."""
-        firsts = [n for n, _ in starts]
+        firsts = [start[0] for start in starts]
         for n in range(len(tens.listed) - 1, -1, -1):
             picks = tens.picks_after(tens.listed[n], cast(int, self._ten_deltas[n]))
             if not picks:
