@@ -9,17 +9,24 @@ North Carolina tens runs the basic game slower, and the other way round), in
 ``--repeat`` rounds of one process per preset, so a change in the machine's speed during
 the run touches every preset alike.  Prints mean microseconds per turn, mean legal
 actions, microseconds per legal action, and the ratio of the turn time to the basic
-preset's.  Times are CPU time of the process (``time.process_time``), so other jobs on the
-machine do not distort them.
+preset's: the median of the rounds' ratios, with their range (a round's presets run
+back to back, so a slow spell of a shared machine mostly cancels out of its ratio).
+Times are CPU time of the process (``time.process_time``), so other jobs on the machine
+count only as far as they slow the processor down.
 
     .venv/bin/python benchmarks/turn_ratio.py [--positions 400] [--players 4 8] [--repeat 3]
+    .venv/bin/python benchmarks/turn_ratio.py --instructions --positions 100
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import re
+import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -52,19 +59,45 @@ def sample_positions(players: int, count: int) -> list[Position]:
     return out
 
 
-def time_turns(preset: str, players: int, positions: list[Position]) -> tuple[float, int]:
-    """Seconds spent on one turn (generate + apply) of each position, and legal actions."""
+def time_turns(preset: str, players: int, positions: list[Position],
+               play: bool = True) -> tuple[float, int]:
+    """Seconds spent on one turn (generate + apply) of each position, and legal actions.
+    Without ``play`` the positions are only set up (for :func:`count_instructions`)."""
     rules = Rules.preset(preset, players=players)
     legal_total = 0
     elapsed = 0.0
     for pegs, turn, hand, stuck in positions:
         fresh = GameState.from_position(rules, pegs, turn, hand, stuck_turns=stuck)
         t0 = time.process_time()
-        legal = fresh.legal_actions()
-        fresh.apply(legal[len(legal) // 2])
+        if play:
+            legal = fresh.legal_actions()
+            fresh.apply(legal[len(legal) // 2])
+            legal_total += len(legal)
         elapsed += time.process_time() - t0  # only generate + apply count
-        legal_total += len(legal)
     return elapsed, legal_total
+
+
+def count_instructions(preset: str, players: int, positions: int) -> tuple[int, int]:
+    """Instructions the turns of :func:`time_turns` execute, and their legal actions,
+    counted by valgrind (callgrind): a process that plays the turns less one that only
+    samples and sets up the same positions.  Exact to a fraction of a percent where
+    timings on a shared machine vary by tens of percent; 50-100 times slower."""
+    counts = []
+    legal = 0
+    for extra in ([], ["--setup-only"]):
+        run = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+             __file__, "--child", preset, "--players", str(players),
+             "--positions", str(positions), *extra],
+            check=True, capture_output=True, text=True,
+            env={**os.environ, "PYTHONHASHSEED": "0"})
+        found = re.search(r"Collected : (\d+)", run.stderr)
+        if found is None:
+            sys.exit(f"valgrind printed no instruction count:\n{run.stderr[-2000:]}")
+        counts.append(int(found.group(1)))
+        if not extra:
+            legal = int(json.loads(run.stdout)[1])
+    return counts[0] - counts[1], legal
 
 
 def one_process(preset: str, players: int, positions: int) -> tuple[float, int]:
@@ -77,34 +110,56 @@ def one_process(preset: str, players: int, positions: int) -> tuple[float, int]:
     return float(elapsed), int(legal)
 
 
+def print_instructions(players_list: list[int], positions: int) -> None:
+    """The instruction counts of :func:`count_instructions`, per turn and against basic."""
+    if shutil.which("valgrind") is None:
+        sys.exit("--instructions needs valgrind (Debian: apt-get install valgrind)")
+    print(f"{'players':>7} {'preset':<15} {'K instr/turn':>12} {'legal':>7} {'x basic':>8}")
+    for players in players_list:
+        counted = {preset: count_instructions(preset, players, positions) for preset in PRESETS}
+        base = counted[PRESETS[0]][0]
+        for preset, (instructions, legal) in counted.items():
+            print(f"{players:>7} {preset:<15} {instructions / positions / 1000:>12.1f} "
+                  f"{legal / positions:>7.1f} {instructions / base:>8.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=400)
     parser.add_argument("--players", type=int, nargs="+", default=[4, 8])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions with valgrind instead of timing (one round; "
+                             "use --positions 100 or so)")
     parser.add_argument("--child", choices=PRESETS, help=argparse.SUPPRESS)
+    parser.add_argument("--setup-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(time_turns(args.child, args.players[0],
-                                    sample_positions(args.players[0], args.positions))))
+                                    sample_positions(args.players[0], args.positions),
+                                    play=not args.setup_only)))
+        return
+    if args.instructions:
+        print_instructions(args.players, args.positions)
         return
     print(f"{'players':>7} {'preset':<15} {'us/turn':>9} {'legal':>7} {'us/legal':>9} "
-          f"{'x basic':>8}")
+          f"{'x basic':>8} {'range':>11}")
     for players in args.players:
-        elapsed = dict.fromkeys(PRESETS, 0.0)
+        rounds: dict[str, list[float]] = {preset: [] for preset in PRESETS}
         legal = dict.fromkeys(PRESETS, 0)
         for _ in range(args.repeat):
             for preset in PRESETS:
                 seconds, count = one_process(preset, players, args.positions)
-                elapsed[preset] += seconds
+                rounds[preset].append(seconds)
                 legal[preset] += count
         turns = args.repeat * args.positions
-        base = elapsed[PRESETS[0]]
         for preset in PRESETS:
-            mean = elapsed[preset] / turns
+            mean = sum(rounds[preset]) / turns
             actions = legal[preset] / turns
+            ratios = [t / b for t, b in zip(rounds[preset], rounds[PRESETS[0]], strict=True)]
             print(f"{players:>7} {preset:<15} {mean * 1e6:>9.0f} {actions:>7.1f} "
-                  f"{mean * 1e6 / actions:>9.2f} {elapsed[preset] / base:>8.2f}")
+                  f"{mean * 1e6 / actions:>9.2f} {statistics.median(ratios):>8.2f} "
+                  f"{min(ratios):>5.2f}-{max(ratios):<5.2f}")
 
 
 if __name__ == "__main__":
