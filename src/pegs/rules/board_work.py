@@ -28,6 +28,11 @@ def index_of(lst: list[int], value: int) -> int:
     raise ValueError(f"{value} is not in the list")
 
 
+def has(lst: list[int], value: int) -> bool:
+    """``value in lst`` compared as machine integers (see :func:`index_of`)."""
+    return any(item == value for item in lst)
+
+
 def moved(pegs: Pegs, changes: tuple[Change, ...]) -> Pegs:
     """``pegs`` with some pegs moved, in order (a peg sent back to start included)."""
     out = list(pegs)

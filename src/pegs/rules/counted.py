@@ -359,8 +359,9 @@ class CountedSplits(Deferred):
         skipped = self._skipped = [0] * (len(self.pegs) * 10 * slots)
         per_peg = [0] * len(self.pegs)
         for i, k, a, _, _ in self.skip:
-            skipped[(i * 10 + k) * slots + a] += 1
-            per_peg[i] += 1
+            at = (i * 10 + k) * slots + a
+            skipped[at] = skipped[at] + 1  # a native add (``+=`` on an item is generic)
+            per_peg[i] = per_peg[i] + 1
         total = 0
         prefix = [0]
         for i in range(len(self.pegs)):

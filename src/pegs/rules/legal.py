@@ -20,7 +20,7 @@ from typing import Final, cast, overload
 
 from .actions import Action, Step, owned
 from .board import START, Geometry
-from .board_work import IN_HAND, Change, Pegs, WorkBoard, index_of, moved
+from .board_work import IN_HAND, Change, Pegs, WorkBoard, has, index_of, moved
 from .counted import (
     CountedSplits,
     Group,
@@ -385,7 +385,7 @@ class _Generator:
             for p in sorted(ps):
                 if p == START:
                     continue
-                if p >= ring and all(h in ps for h in range(p + 1, last + 1)):
+                if p >= ring and all(has(ps, h) for h in range(p + 1, last + 1)):
                     continue
                 out.append((q, p))
         return out
@@ -705,7 +705,7 @@ class _Generator:
                         near = gap <= 2 * total or ring - gap <= 2 * total
                     if not near and (chains[i] or chains[j]):
                         near = (_close(chains[i], pb, ring) or _close(chains[j], pa, ring)
-                                or any(h in chains[j] for h in chains[i]))
+                                or any(has(chains[j], h) for h in chains[i]))
                     if not near:
                         continue
                     back_second = total == 9 and turn == 0
@@ -966,7 +966,7 @@ class _Generator:
                     near = gap <= 10 or ring - gap <= 10
                 if not near and (chains[i] or chains[j]):
                     near = (_close(chains[i], py, ring) or _close(chains[j], px, ring)
-                            or any(h in chains[j] for h in chains[i]))
+                            or any(has(chains[j], h) for h in chains[i]))
                 if not near:
                     continue
                 for k in range(1, 10):
@@ -1126,7 +1126,7 @@ class _Generator:
         keys = geo.keys[qb]
         op = ">" if forward else "<"
         for d2 in targets:
-            self._keep_ten(tens, st1, (qb, door, d2, op, False), (*x.changes, (qb, door, d2)),
+            self._keep_ten(tens, st1, (qb, door, d2, op, False), x.changes + ((qb, door, d2),),
                            x.key + keys[d2 + 1] - keys[door + 1])
         return True
 
@@ -1170,23 +1170,23 @@ class _Generator:
         keys = self.geo.keys[qb]
         if y.dst == pa:  # onto the hole x left
             self._keep_ten(tens, (qa, pa, x.dst, ox, x.hit), (qb, pb, pa, oy, False),
-                           (*own, (qb, pb, pa)), x.key + keys[pa + 1] - keys[pb + 1])
+                           own + ((qb, pb, pa),), x.key + keys[pa + 1] - keys[pb + 1])
         elif y.dst == x.dst and y.dst < self.geo.ring_size:  # onto x's peg
             h = x.dst
             if self.geo.opponent[self.mover][qa]:
-                log = (*own, (qa, h, START), (qb, pb, h))
+                log = own + ((qa, h, START), (qb, pb, h))
             else:  # sent to its door, which must be free once x has moved and y is lifted
                 d = self.geo.door[qa]
                 if d == h or not (d in (pa, pb) or self.board.occ[d] == -1):
                     return False  # an illegal hit or a chain: simulated
-                log = (*own, (qb, pb, IN_HAND), (qa, h, d), (qb, IN_HAND, h))
+                log = own + ((qb, pb, IN_HAND), (qa, h, d), (qb, IN_HAND, h))
             self._keep_ten(tens, (qa, pa, h, ox, x.hit), (qb, pb, h, oy, True), log,
                            self.key_change(log))
         elif y.hit:
             return False
         else:
             self._keep_ten(tens, (qa, pa, x.dst, ox, x.hit), (qb, pb, y.dst, oy, False),
-                           (*own, (qb, pb, y.dst)), x.key + y.key)
+                           own + ((qb, pb, y.dst),), x.key + y.key)
         return True
 
     def _ten_group(self, card: str, pegs: list[tuple[int, int, bool]],
