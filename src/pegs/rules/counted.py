@@ -22,7 +22,7 @@ from typing import Final
 
 from .actions import Action, Step
 from .board import START, Geometry
-from .board_work import IN_HAND, Change, LogEntry, Pegs, moved
+from .board_work import IN_HAND, Change, LogEntry, Pegs, has, moved
 from .deferred import Deferred
 
 #: Builds a named tuple (Step, Action) without the interpreted ``__new__`` of its class.
@@ -146,14 +146,6 @@ def _holds(holes: tuple[int, ...], h: int) -> bool:
     """``h in holes`` compared as machine integers (compiled ``in`` on a tuple compares
     generically, several times slower)."""
     return any(other == h for other in holes)
-
-
-def _add_new(items: list[int], item: int) -> None:
-    """Append ``item`` unless ``items`` holds it (compared as machine integers)."""
-    for old in items:
-        if old == item:
-            return
-    items.append(item)
 
 
 def _key_shared(rows: list[list[Part]], part: Part) -> bool:
@@ -447,8 +439,8 @@ class CountedSplits(Deferred):
                     delta -= row[p + 1]
                     if p not in now:
                         i = self.peg_at(q, p)
-                        if i >= 0:
-                            _add_new(cands, i)
+                        if i >= 0 and not has(cands, i):
+                            cands.append(i)
         if not self._may_reach(cands, delta):
             return []
         cands.sort()
@@ -482,8 +474,8 @@ class CountedSplits(Deferred):
         cands = list(self._silent)
         for q, a, _ in log:
             i = self.peg_at(q, a)
-            if i >= 0:
-                _add_new(cands, i)
+            if i >= 0 and not has(cands, i):
+                cands.append(i)
         return self.picks_to(moved(self.base, log)) if self._may_reach(cands, delta) else []
 
     def _unrepeatable(self, split: Simulated) -> bool:
