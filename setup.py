@@ -18,6 +18,7 @@ COMPILED = [
     "src/pegs/rules/state.py",
     "src/pegs/rules/counted.py",
     "src/pegs/rules/deferred.py",
+    "src/pegs/rules/listed.py",
     "src/pegs/bots/heuristic.py",
     "src/pegs/bots/ismcts.py",
 ]

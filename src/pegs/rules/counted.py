@@ -20,10 +20,14 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Final
 
+from librt.vecs import append, vec
+from mypy_extensions import i64
+
 from .actions import Action, Step
 from .board import START, Geometry
-from .board_work import IN_HAND, Change, LogEntry, Pegs, has, moved
+from .board_work import IN_HAND, Change, Pegs, has, moved
 from .deferred import Deferred
+from .listed import Listed, change_of
 
 #: Builds a named tuple (Step, Action) without the interpreted ``__new__`` of its class.
 _new: Final = tuple.__new__
@@ -35,10 +39,6 @@ Group = tuple[int, int, int, bool, bool]
 Pick = tuple[int, int, int, int, int]
 #: A board change per seat: (seat, holes left, holes taken).
 Net = tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
-#: A step kept as numbers until its move is listed: (seat, from, to, direction, hit).
-Make = tuple[int, int, int, str, bool]
-#: A simulated split: its two steps and the scratch board's log of it (its peg moves).
-Simulated = tuple[Make, Make, tuple[LogEntry, ...]]
 
 
 class Part:
@@ -166,6 +166,21 @@ def _plain_to(rows: list[list[Part]], dst: int) -> tuple[int, int] | None:
     return None
 
 
+def _flat_keys(rows: list[list[list[Part]]], total: int) -> tuple[vec[i64], vec[i64]]:
+    """The key changes of the parts ``rows[i][k]`` in a native array, row by row (peg,
+    then size 0 to 9), and where each row starts: ``rows[i][k]``'s from ``at[i * 10 + k]``
+    to ``at[i * 10 + k + 1]``."""
+    at = vec[i64](capacity=10 * len(rows) + 1)
+    keys = vec[i64]()
+    for peg in rows:
+        for k in range(10):
+            at = append(at, len(keys))
+            if 0 < k < total:
+                for part in peg[k]:
+                    keys = append(keys, part.key)
+    return keys, append(at, len(keys))
+
+
 class CountedSplits(Deferred):
     """The splits of one card: ``len``, the ``i``-th action, and membership.
 
@@ -174,12 +189,16 @@ class CountedSplits(Deferred):
     ones."""
 
     __slots__ = (
+        "_first_at",
+        "_first_keys",
         "_found",
         "_index",
         "_made",
         "_occ",
         "_own",
         "_prefix",
+        "_second_at",
+        "_second_keys",
         "_silent",
         "_skipped",
         "_slots",
@@ -241,6 +260,12 @@ class CountedSplits(Deferred):
         self._slots = 1
         self._prefix: list[int] = []
         self._made: dict[Action, Pick] = {}
+        #: The legal parts' key changes in native arrays (see :func:`_flat_keys`), made
+        #: when first needed.
+        self._first_at = vec[i64]()
+        self._first_keys = vec[i64]()
+        self._second_at = vec[i64]()
+        self._second_keys = vec[i64]()
         #: peg_at's table: the peg index per seat and position (-1: none).
         self._index: list[int] = []
         self._width = geo.ring_size + geo.home_holes + 2
@@ -250,8 +275,8 @@ class CountedSplits(Deferred):
         #: nothing at all (a ten's, see :meth:`skip_twins`).
         self._own: set[int] = set()
         self._silent: list[int] = []
-        #: The simulated splits, in listing order (see :meth:`spell`).
-        self.listed: list[Simulated] = []
+        #: A ten's simulated splits, in listing order (see :meth:`spell`).
+        self.listed = Listed(base, geo.keys)
         #: Each listed split's action, once every one has been spelled for a look-up.
         self._spelled: dict[Action, int] = {}
 
@@ -464,21 +489,23 @@ class CountedSplits(Deferred):
                                     out.append(pick)
         return out
 
-    def picks_after(self, split: Simulated, delta: int) -> list[Pick]:
-        """:meth:`picks_to` for the layout of a listed split, which changed the layout's
-        key by ``delta``: its log (the peg moves, in order) names the pegs that moved,
-        which rules out most layouts without building them."""
-        log = split[2]
-        if not self._silent and self._unrepeatable(split):
+    def picks_after(self, n: int) -> list[Pick]:
+        """:meth:`picks_to` for the layout of listed split n: its peg moves name the pegs
+        that moved, which rules out most layouts without building them."""
+        listed = self.listed
+        if not self._silent and self._unrepeatable(n):
             return []
         cands = list(self._silent)
-        for q, a, _ in log:
+        for m in range(listed.log_at[n], listed.log_at[n + 1]):
+            q, a, _ = change_of(listed.log[m])
             i = self.peg_at(q, a)
             if i >= 0 and not has(cands, i):
                 cands.append(i)
-        return self.picks_to(moved(self.base, log)) if self._may_reach(cands, delta) else []
+        if not self._may_reach(cands, listed.deltas[n]):
+            return []
+        return self.picks_to(listed.layout(n))
 
-    def _unrepeatable(self, split: Simulated) -> bool:
+    def _unrepeatable(self, n: int) -> bool:
         """Can no counted split of two parts that each change something lead where a
         listed split does?  So when its log moves only its two pegs and pegs sent to start,
         and one of these holds:
@@ -496,11 +523,12 @@ class CountedSplits(Deferred):
         part.  In the third, the first peg ends in start, where a part of its own sends it
         only by landing on its own colour (sent to start as the mover's opponent), and
         another part only by landing on its hole."""
-        first, second, log = split
-        qa, u, v = first[0], first[1], first[2]
-        qb, w, z = second[0], second[1], second[2]
+        listed = self.listed
+        qa, u, v, _, _ = listed.step(n, False)
+        qb, w, z, _, second_hit = listed.step(n, True)
         sent = False  # the second peg, from where the first part landed to its door
-        for q, a, b in log:
+        for m in range(listed.log_at[n], listed.log_at[n + 1]):
+            q, a, b = change_of(listed.log[m])
             if b == START or (q == qa and a in (u, IN_HAND) and b in (v, IN_HAND)) or (
                     q == qb and a in (w, IN_HAND) and b in (z, IN_HAND)):
                 continue
@@ -510,10 +538,9 @@ class CountedSplits(Deferred):
             return False
         if sent:
             return z != v
-        if not second[4]:
+        if not second_hit:
             return z == u
-        return z == v and any(q == qa and a == v and b == START for q, a, b in log) and (
-            self.peg_at(qa, u) not in self._own)
+        return z == v and listed.has_move(n, qa, v, START) and self.peg_at(qa, u) not in self._own
 
     def peg_at(self, seat: int, pos: int) -> int:
         """The index of the peg of ``seat`` at ``pos`` on the unchanged board, or -1 (``pos``
@@ -528,22 +555,32 @@ class CountedSplits(Deferred):
     def _may_reach(self, cands: list[int], delta: int) -> bool:
         """Can a counted split of two of ``cands`` (the pegs that moved, a superset) change
         the layout's key by ``delta``?  (Those left out of the count included.)"""
-        total = self.total
+        if len(self._first_at) == 0:
+            self._first_keys, self._first_at = _flat_keys(self.first, self.total)
+            if self.parts is self.first:  # a ten's
+                self._second_keys, self._second_at = self._first_keys, self._first_at
+            else:
+                self._second_keys, self._second_at = _flat_keys(self.parts, self.total)
+        xs, x_at = self._first_keys, self._first_at
+        ys, y_at = self._second_keys, self._second_at
+        total: i64 = self.total
+        change: i64 = delta
         for i in cands:
-            firsts = self.first[i]
             for j in cands:
                 if i == j or not self.allowed(i, j):
                     continue
-                seconds = self.parts[j]
+                row_x: i64 = i * 10
+                row_y: i64 = j * 10 + total
                 for k in range(1, total):
-                    ys = seconds[total - k]
-                    if ys:
-                        for x in firsts[k]:
-                            rest = delta - x.key
-                            for y in ys:
-                                if y.key == rest:
+                    lo, hi = y_at[row_y - k], y_at[row_y - k + 1]
+                    if lo < hi:
+                        for a in range(x_at[row_x + k], x_at[row_x + k + 1]):
+                            rest = change - xs[a]
+                            for b in range(lo, hi):
+                                if ys[b] == rest:
                                     return True
         return False
+
 
     # --- actions --------------------------------------------------------------------------
     def action(self, pick: Pick) -> Action:
@@ -562,10 +599,12 @@ class CountedSplits(Deferred):
     def spell(self, n: int) -> Action:
         """The action of listed split ``n``."""
         names = self.names
-        first, second, _ = self.listed[n]
-        return _new(Action, (self.card, tuple([
-            _new(Step, (names[q][a + 1], names[q][b + 1], op, hit))
-            for q, a, b, op, hit in (first, second)]), False, "", ""))
+        steps = []
+        for second in (False, True):
+            q, a, b, forward, hit = self.listed.step(n, second)
+            steps.append(_new(Step, (names[q][a + 1], names[q][b + 1], ">" if forward else "<",
+                                     hit)))
+        return _new(Action, (self.card, tuple(steps), False, "", ""))
 
     def listed_index(self, action: Action) -> int:
         """The index of ``action`` among the listed splits, or -1 (an action indexed before
@@ -587,7 +626,7 @@ class CountedSplits(Deferred):
         if pick is None:
             n = self.listed_index(action)
             if n >= 0:
-                return moved(self.base, self.listed[n][2])
+                return self.listed.layout(n)
             pick = self._find(action)
         return None if pick is None else self.layout(pick)
 

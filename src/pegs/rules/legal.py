@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
-from typing import Final, cast, overload
+from typing import Final, overload
 
 from .actions import Action, Step, owned
 from .board import START, Geometry
@@ -24,7 +24,6 @@ from .board_work import IN_HAND, Change, Pegs, WorkBoard, has, index_of, moved
 from .counted import (
     CountedSplits,
     Group,
-    Make,
     Part,
     group_order,
     interact,
@@ -32,6 +31,7 @@ from .counted import (
     on_way,
 )
 from .deferred import Deferred, Swaps
+from .listed import Listed, Make
 from .settings import RANKS, Rules
 
 RANK_ORDER: Final = {r: i for i, r in enumerate(RANKS)}
@@ -288,6 +288,14 @@ def _simple(x: Part, pb: int) -> bool:
     return not x.hit or (len(x.changes) == 2 and x.changes[0][2] == START and x.dst != pb)
 
 
+def _own_moves(listed: Listed, seat: int, p: int, x: Part) -> None:
+    """The peg moves of part x of the peg of ``seat`` at ``p``, for a listed ten."""
+    if x.hit:
+        listed.moves(x.changes)
+    else:
+        listed.move(seat, p, x.dst)
+
+
 def _close(holes: list[int], p: int, ring: int) -> bool:
     """Is ring hole ``p`` within 9 holes of one of ``holes``?"""
     if p >= ring:
@@ -319,13 +327,8 @@ class _Generator:
         self.other_moves = 0  # moves other than coming out (North Carolina counting)
         self._reach: dict[tuple[int, int], tuple[int, int, int]] = {}
         self._own_hits: set[tuple[int, int]] = set()  # pegs whose ten part hits own colour
-        #: The ten being generated, the keys of the layouts its simulated splits reach (less
-        #: the unchanged board's), and that of each of its listed splits.
+        #: The ten being generated.
         self._ten: CountedSplits | None = None
-        #: The key changes of the listed tens, as a set and in listing order (boxed once,
-        #: for both: see :meth:`_keep_ten`).
-        self._ten_keys: set[object] = set()
-        self._ten_deltas: list[object] = []
         self.own_movable = self.movable(self.ctrl)
 
     # --- helpers --------------------------------------------------------------------------
@@ -1028,7 +1031,7 @@ class _Generator:
                 for i, (q, _, _) in enumerate(pegs)]
         tens = CountedSplits(card, self.geo, self.pegs, self.mover, [(q, p) for q, p, _ in pegs],
                              usable, usable, 10, ends, False, set(), set())
-        self._ten, self._ten_keys, self._ten_deltas = tens, set(), []
+        self._ten = tens
         starts = self.ten_groups(card, pegs, parts, chains, tens)
         self._ten = None
         tens.skip_twins({i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
@@ -1123,11 +1126,13 @@ class _Generator:
         for d2 in targets:  # x's peg now stands on pb, and has left pa
             if d2 < ring and d2 != pa and (d2 == pb or occ[d2] != -1):
                 return False
-        keys = geo.keys[qb]
+        listed = tens.listed
         op = ">" if forward else "<"
         for d2 in targets:
-            self._keep_ten(tens, st1, (qb, door, d2, op, False), x.changes + ((qb, door, d2),),
-                           x.key + keys[d2 + 1] - keys[door + 1])
+            listed.start(st1, (qb, door, d2, op, False))
+            listed.moves(x.changes)
+            listed.move(qb, door, d2)
+            listed.finish()
         return True
 
     def _after_simple(self, card: str, first: tuple[int, int, bool], x: Part, st1: Make,
@@ -1165,28 +1170,34 @@ class _Generator:
         tens = self._ten
         if tens is None:
             return False
+        listed = tens.listed
         ox, oy = (">" if x.forward else "<"), (">" if y.forward else "<")
-        own = x.changes if x.hit else ((qa, pa, x.dst),)
-        keys = self.geo.keys[qb]
+        h = x.dst
         if y.dst == pa:  # onto the hole x left
-            self._keep_ten(tens, (qa, pa, x.dst, ox, x.hit), (qb, pb, pa, oy, False),
-                           own + ((qb, pb, pa),), x.key + keys[pa + 1] - keys[pb + 1])
-        elif y.dst == x.dst and y.dst < self.geo.ring_size:  # onto x's peg
-            h = x.dst
+            listed.start((qa, pa, h, ox, x.hit), (qb, pb, pa, oy, False))
+            _own_moves(listed, qa, pa, x)
+            listed.move(qb, pb, pa)
+        elif y.dst == h and h < self.geo.ring_size:  # onto x's peg
+            listed.start((qa, pa, h, ox, x.hit), (qb, pb, h, oy, True))
             if self.geo.opponent[self.mover][qa]:
-                log = own + ((qa, h, START), (qb, pb, h))
+                _own_moves(listed, qa, pa, x)
+                listed.move(qa, h, START)
+                listed.move(qb, pb, h)
             else:  # sent to its door, which must be free once x has moved and y is lifted
                 d = self.geo.door[qa]
                 if d == h or not (d in (pa, pb) or self.board.occ[d] == -1):
                     return False  # an illegal hit or a chain: simulated
-                log = own + ((qb, pb, IN_HAND), (qa, h, d), (qb, IN_HAND, h))
-            self._keep_ten(tens, (qa, pa, h, ox, x.hit), (qb, pb, h, oy, True), log,
-                           self.key_change(log))
+                _own_moves(listed, qa, pa, x)
+                listed.move(qb, pb, IN_HAND)
+                listed.move(qa, h, d)
+                listed.move(qb, IN_HAND, h)
         elif y.hit:
             return False
         else:
-            self._keep_ten(tens, (qa, pa, x.dst, ox, x.hit), (qb, pb, y.dst, oy, False),
-                           own + ((qb, pb, y.dst),), x.key + y.key)
+            listed.start((qa, pa, h, ox, x.hit), (qb, pb, y.dst, oy, False))
+            _own_moves(listed, qa, pa, x)
+            listed.move(qb, pb, y.dst)
+        listed.finish()
         return True
 
     def _ten_group(self, card: str, pegs: list[tuple[int, int, bool]],
@@ -1224,46 +1235,36 @@ class _Generator:
                     self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
 
     def _record_ten(self, card: str, first: Make, second: Make) -> None:
-        """Keep the ten on the scratch board (with aliases, record it as an action)."""
+        """Keep the ten on the scratch board, its peg moves the board's log, unless its
+        layout is kept already (with aliases, record it as an action)."""
         board, tens = self.board, self._ten
         if tens is None:
             self.record(card, None, board.snapshot(), (first, second))
-        else:
-            log = tuple(board.log)
-            self._keep_ten(tens, first, second, log, self.key_change(log))
-
-    def _keep_ten(self, tens: CountedSplits, first: Make, second: Make,
-                  log: tuple[Change, ...], delta: int) -> None:
-        """Keep a ten as its two steps and its peg moves in order (the scratch board's log,
-        or what it would be less the lifting), unless its layout is already kept.
-        ``delta``: how much the log changes the layout's key."""
-        key: object = delta  # a Python int made once (compiled code makes one per use)
-        if key in self._ten_keys:
-            result = moved(self.pegs, log)
-            deltas = self._ten_deltas
-            for n in range(len(deltas)):
-                if deltas[n] == key and moved(self.pegs, tens.listed[n][2]) == result:
-                    return  # checked in full: two layouts may share a key, very rarely
-        else:
-            self._ten_keys.add(key)
-        tens.listed.append((first, second, log))
-        self._ten_deltas.append(key)
+            return
+        listed = tens.listed
+        listed.start(first, second)
+        for q, a, b in board.log:
+            listed.move(q, a, b)
+        listed.finish()
 
     def _ten_repeats(self, tens: CountedSplits, starts: list[tuple[int, Group]]) -> None:
         """Two splits with the same final board are one move: where a listed ten and a
         counted one meet, keep the one the full enumeration (groups in order, plain
         splits of the other groups last) finds first."""
         firsts = [start[0] for start in starts]
+        gone: list[int] = []
         for n in range(len(tens.listed) - 1, -1, -1):
-            picks = tens.picks_after(tens.listed[n], cast(int, self._ten_deltas[n]))
+            picks = tens.picks_after(n)
             if not picks:
                 continue
             origin = (False, group_order(starts[bisect_right(firsts, n) - 1][1]))
             for pick in picks:
                 if tens.rank(pick) < origin:
-                    tens.listed.pop(n)
+                    gone.append(n)
                     break
                 tens.skip.add(pick)
+        if gone:
+            tens.listed.drop(gone)
 
     def _ten_both(self, card: str, x: tuple[int, int, bool], kx: int, fx: bool,
                   y: tuple[int, int, bool], ky: int, fy: bool) -> None:

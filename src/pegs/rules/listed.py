@@ -1,0 +1,184 @@
+"""The simulated splits of a North Carolina ten, kept as numbers in native arrays.
+
+A ten's generator finds its interacting splits one by one (two steps and the peg moves
+they make, in order) and keeps each unless an earlier one leads to the same layout.  A
+position can have hundreds of them, and most are never spelled, so they are kept as
+integers in :class:`vec` arrays (compiled, read and written without making Python
+objects), and told apart by the change of the layout's key (:attr:`Geometry.keys`) in an
+open-addressing table of the same kind.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from librt.vecs import append, pop, vec
+from mypy_extensions import i64
+
+from .board_work import Change, Pegs, moved
+
+#: A step kept as numbers until its move is listed: (seat, from, to, direction, hit).
+Make = tuple[int, int, int, str, bool]
+
+#: Positions (start and the hand below zero, shifted up by 2) fit in this many values.
+_WIDE: Final = 1024
+
+
+def change_code(seat: i64, src: i64, dst: i64) -> i64:
+    """One peg move as an integer (see :func:`change_of`)."""
+    return (seat * _WIDE + src + 2) * _WIDE + dst + 2
+
+
+def change_of(code: i64) -> tuple[i64, i64, i64]:
+    """(seat, from, to) of a :func:`change_code`."""
+    return code // (_WIDE * _WIDE), code // _WIDE % _WIDE - 2, code % _WIDE - 2
+
+
+class Listed:
+    """The kept splits, in listing order: per split its two steps, its peg moves and the
+    change of the layout's key.  A split is built with :meth:`start`, :meth:`move` (each
+    peg move in order) and :meth:`finish`, which keeps it if its layout is new."""
+
+    __slots__ = ("_first", "_key", "_mask", "_second", "_table", "base", "deltas", "keys",
+                 "log", "log_at", "steps")
+
+    def __init__(self, base: Pegs, keys: tuple[tuple[int, ...], ...]) -> None:
+        self.base = base
+        self.keys = keys
+        #: Two per split: its first and second step, as :func:`_step_code`.
+        self.steps = vec[i64]()
+        #: Every split's peg moves (:func:`change_code`), split n's from ``log_at[n]`` to
+        #: ``log_at[n + 1]``.
+        self.log = vec[i64]()
+        self.log_at = vec[i64]([0])
+        #: Per split, how much its peg moves change the layout's key.
+        self.deltas = vec[i64]()
+        # the open-addressing table of deltas: split index + 1 per slot, 0 when free (made
+        # on the first split: a 7 or 9 keeps none)
+        self._table = vec[i64]()
+        self._mask: i64 = 0
+        # the split being built
+        self._first: i64 = 0
+        self._second: i64 = 0
+        self._key: i64 = 0
+
+    def __len__(self) -> int:
+        return len(self.deltas)
+
+    # --- building -------------------------------------------------------------------------
+    def start(self, first: Make, second: Make) -> None:
+        """Begin a split of these two steps (its moves follow)."""
+        self._first = _step_code(first)
+        self._second = _step_code(second)
+        self._key = 0
+
+    def move(self, seat: i64, src: i64, dst: i64) -> None:
+        """The split being built moves the peg of ``seat`` at ``src`` to ``dst``."""
+        self.log = append(self.log, change_code(seat, src, dst))
+        row = self.keys[seat]
+        self._key += row[dst + 1] - row[src + 1]
+
+    def moves(self, changes: tuple[Change, ...]) -> None:
+        """:meth:`move` for each of ``changes``, in order."""
+        for q, a, b in changes:
+            self.move(q, a, b)
+
+    def finish(self) -> None:
+        """Keep the split being built unless a kept one leads to the same layout."""
+        if 2 * len(self.deltas) + 2 > len(self._table):
+            self._grow()
+        key = self._key
+        mask = self._mask
+        table = self._table
+        h = key & mask
+        while table[h] != 0:
+            if self.deltas[table[h] - 1] == key:
+                if self._repeats(key):
+                    self._drop_pending()
+                    return
+                break  # another layout with the same key (very rare): kept as well
+            h = (h + 1) & mask
+        self.steps = append(append(self.steps, self._first), self._second)
+        self.deltas = append(self.deltas, key)
+        self.log_at = append(self.log_at, len(self.log))
+        if table[h] == 0:
+            table[h] = len(self.deltas)
+
+    def _repeats(self, key: i64) -> bool:
+        """Does a kept split with this key change lead where the split being built does?"""
+        pending = self._changes(self.log_at[len(self.deltas)], len(self.log))
+        result = moved(self.base, pending)
+        for n in range(len(self.deltas)):
+            if self.deltas[n] == key and moved(self.base, self.changes(n)) == result:
+                return True
+        return False
+
+    def _drop_pending(self) -> None:
+        end = self.log_at[len(self.deltas)]
+        while len(self.log) > end:
+            self.log, _ = pop(self.log)
+
+    def _grow(self) -> None:
+        size = max(16, 2 * len(self._table))
+        mask: i64 = size - 1
+        table = vec[i64]([0] * size)
+        for n in range(len(self.deltas)):
+            h = self.deltas[n] & mask
+            while table[h] != 0:
+                if self.deltas[table[h] - 1] == self.deltas[n]:
+                    break
+                h = (h + 1) & mask
+            if table[h] == 0:
+                table[h] = n + 1
+        self._table = table
+        self._mask = mask
+
+    def drop(self, gone: list[int]) -> None:
+        """Remove the splits numbered in ``gone`` (their layouts are reached otherwise);
+        the others keep their order.  Only once every split is built."""
+        out = set(gone)
+        steps, log, log_at, deltas = vec[i64](), vec[i64](), vec[i64]([0]), vec[i64]()
+        for n in range(len(self.deltas)):
+            if n in out:
+                continue
+            steps = append(append(steps, self.steps[2 * n]), self.steps[2 * n + 1])
+            for m in range(self.log_at[n], self.log_at[n + 1]):
+                log = append(log, self.log[m])
+            log_at = append(log_at, len(log))
+            deltas = append(deltas, self.deltas[n])
+        self.steps, self.log, self.log_at, self.deltas = steps, log, log_at, deltas
+
+    # --- reading --------------------------------------------------------------------------
+    def step(self, n: i64, second: bool) -> tuple[i64, i64, i64, bool, bool]:
+        """(seat, from, to, forward, hit) of split n's first or second step."""
+        code = self.steps[2 * n + (1 if second else 0)]
+        hit = code % 2 == 1
+        code //= 2
+        forward = code % 2 == 1
+        seat, src, dst = change_of(code // 2)
+        return seat, src, dst, forward, hit
+
+    def has_move(self, n: i64, seat: i64, src: i64, dst: i64) -> bool:
+        """Does split n move the peg of ``seat`` at ``src`` to ``dst``?"""
+        code = change_code(seat, src, dst)
+        return any(self.log[m] == code for m in range(self.log_at[n], self.log_at[n + 1]))
+
+    def changes(self, n: i64) -> tuple[Change, ...]:
+        """Split n's peg moves, in order."""
+        return self._changes(self.log_at[n], self.log_at[n + 1])
+
+    def _changes(self, lo: i64, hi: i64) -> tuple[Change, ...]:
+        out: list[Change] = []
+        for m in range(lo, hi):
+            q, a, b = change_of(self.log[m])
+            out.append((q, a, b))
+        return tuple(out)
+
+    def layout(self, n: i64) -> Pegs:
+        """The layout split n leads to."""
+        return moved(self.base, self.changes(n))
+
+
+def _step_code(step: Make) -> i64:
+    seat, src, dst, op, hit = step
+    return (change_code(seat, src, dst) * 2 + (1 if op == ">" else 0)) * 2 + (1 if hit else 0)
