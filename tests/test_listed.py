@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
+from librt.vecs import vec
+from mypy_extensions import i64
 
 from pegs.rules import START, Rules, geometry
 from pegs.rules.board_work import IN_HAND, Change, Pegs, moved
@@ -46,8 +48,8 @@ def test_keeps_each_layout_once_in_order(found: list[Split], shared_keys: bool,
     """A split is kept unless an earlier kept one leads to its layout; its steps and moves
     read back as given.  With every key zero, all layouts share one key change and only
     the full comparison tells them apart."""
-    keys = tuple((0,) * len(row) for row in GEO.keys) if shared_keys else GEO.keys
-    listed = Listed(BASE, keys)
+    keys = vec[i64]([0] * len(GEO.flat_keys)) if shared_keys else GEO.flat_keys
+    listed = Listed(BASE, keys, len(GEO.keys[0]))
     kept: list[Split] = []
     for first, second, changes in found:
         listed.start(first, second)

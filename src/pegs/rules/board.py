@@ -10,6 +10,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
+from librt.vecs import vec
+from mypy_extensions import i64
+
 from .settings import Rules
 
 START: Final = -1
@@ -22,6 +25,7 @@ class Geometry:
         "_names",
         "all_home",
         "door",
+        "flat_keys",
         "holes_per_side",
         "home_holes",
         "keys",
@@ -72,6 +76,8 @@ class Geometry:
         #: keys[q][pos + 1]: a fixed 40-bit number per seat and position.  The sum over a
         #: layout's pegs is a key of the layout: layouts with different sums differ.
         self.keys = _position_keys(n, self.ring_size + rules.home_holes + 1)
+        #: The same keys in one native array, ``keys[q]`` from ``q * len(keys[q])`` on.
+        self.flat_keys = vec[i64]([key for row in self.keys for key in row])
 
     # --- names -----------------------------------------------------------------------
     def name(self, pos: int) -> str:

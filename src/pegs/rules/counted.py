@@ -21,11 +21,12 @@ from bisect import bisect_right
 from typing import Final
 
 from librt.vecs import append, vec
-from mypy_extensions import i64
+from mypy_extensions import i64, mypyc_attr
 
 from .actions import Action, Step
 from .board import START, Geometry
 from .board_work import IN_HAND, Change, Pegs, has, moved
+from .code_set import CodeSet
 from .deferred import Deferred
 from .listed import Listed, change_of
 
@@ -37,10 +38,14 @@ _new: Final = tuple.__new__
 Group = tuple[int, int, int, bool, bool]
 #: One split of the counted set: (first peg, part size, part index, second peg, part index).
 Pick = tuple[int, int, int, int, int]
+#: Peg and part indexes in :func:`pick_code` are below this (at most 60 pegs, and a peg
+#: has a few parts of one size).
+_SLOTS: Final = 64
 #: A board change per seat: (seat, holes left, holes taken).
 Net = tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
 
 
+@mypyc_attr(acyclic=True)  # holds no objects that could refer back to it
 class Part:
     """One peg's part of a split on the unchanged board: where it lands, the doors its hits
     send pegs to (its landing reads or changes those holes and the one it lands on), the
@@ -104,6 +109,11 @@ def numbered(rows: list[list[Part]]) -> list[list[Part]]:
             x.slot = slot
         out.append(ok)
     return out
+
+
+def pick_code(i: i64, k: i64, a: i64, j: i64, b: i64) -> i64:
+    """A split (a :data:`Pick`) as one integer, as :attr:`CountedSplits.skip` holds it."""
+    return (((i * 10 + k) * _SLOTS + a) * _SLOTS + j) * _SLOTS + b
 
 
 def group_order(group: Group) -> tuple[int, int, int, bool, bool]:
@@ -224,7 +234,7 @@ class CountedSplits(Deferred):
     def __init__(self, card: str, geo: Geometry, base: Pegs, mover: int,
                  pegs: list[tuple[int, int]], first: list[list[list[Part]]],
                  second: list[list[list[Part]]], total: int, start: list[int],
-                 skip_self: bool, skip: set[Pick], eager: set[Group] | None) -> None:
+                 skip_self: bool, skip: CodeSet, eager: set[Group] | None) -> None:
         self.card = card
         self.geo = geo
         self.base = base
@@ -244,7 +254,8 @@ class CountedSplits(Deferred):
         #: on the other peg, or moves it): their plain splits are found in group order, not
         #: last.  None for a 7 or 9, whose splits are found in order.
         self.eager = eager
-        #: Splits not counted: interacting ones (listed by the generator) and repeats.
+        #: Splits not counted: interacting ones (listed by the generator) and repeats, as
+        #: :func:`pick_code` makes them (a tuple per split costs several times as much).
         self.skip = skip
         n = len(pegs)
         #: suffix[k][i]: legal second parts of size k of pegs i and later.
@@ -276,7 +287,7 @@ class CountedSplits(Deferred):
         self._own: set[int] = set()
         self._silent: list[int] = []
         #: A ten's simulated splits, in listing order (see :meth:`spell`).
-        self.listed = Listed(base, geo.keys)
+        self.listed = Listed(base, geo.flat_keys, len(geo.keys[0]))
         #: Each listed split's action, once every one has been spelled for a look-up.
         self._spelled: dict[Action, int] = {}
 
@@ -337,7 +348,7 @@ class CountedSplits(Deferred):
                 if self.pegs[n][0] == self.pegs[m][0]:
                     continue
                 pick = (m, k, a, n, b) if m < n else (n, self.total - k, b, m, a)
-                if pick in self.skip:
+                if pick_code(*pick) in self.skip:
                     continue
                 i, kk, aa, j, bb = pick
                 second = self.total - kk
@@ -348,10 +359,10 @@ class CountedSplits(Deferred):
                 if old is None or old == pick:
                     best[key] = pick
                 elif self.rank(pick) < self.rank(old):
-                    self.skip.add(old)
+                    self.skip.add(pick_code(*old))
                     best[key] = pick
                 else:
-                    self.skip.add(pick)
+                    self.skip.add(pick_code(*pick))
 
     def rank(self, pick: Pick) -> tuple[bool, tuple[int, ...]]:
         """When the full enumeration finds a split: for a ten, simulated groups in order,
@@ -375,9 +386,12 @@ class CountedSplits(Deferred):
         self._slots = slots
         skipped = self._skipped = [0] * (len(self.pegs) * 10 * slots)
         per_peg = [0] * len(self.pegs)
-        for i, k, a, _, _ in self.skip:
-            at = (i * 10 + k) * slots + a
+        codes = self.skip.codes()
+        for n in range(len(codes)):
+            first = codes[n] // (_SLOTS * _SLOTS)  # (i * 10 + k) * _SLOTS + a
+            at = first // _SLOTS * slots + first % _SLOTS
             skipped[at] = skipped[at] + 1  # a native add (``+=`` on an item is generic)
+            i = first // (_SLOTS * 10)
             per_peg[i] = per_peg[i] + 1
         total = 0
         prefix = [0]
@@ -440,7 +454,7 @@ class CountedSplits(Deferred):
                 rest -= row
                 continue
             for b in range(row):
-                if check and (i, k, a, j, b) in self.skip:
+                if check and pick_code(i, k, a, j, b) in self.skip:
                     continue
                 if rest == 0:
                     return i, k, a, j, b
@@ -485,7 +499,8 @@ class CountedSplits(Deferred):
                         for b, y in enumerate(ys):
                             if x.key + y.key == delta:
                                 pick = (i, k, a, j, b)
-                                if pick not in self.skip and self.layout(pick) == result:
+                                if (pick_code(*pick) not in self.skip
+                                        and self.layout(pick) == result):
                                     out.append(pick)
         return out
 
@@ -644,7 +659,7 @@ class CountedSplits(Deferred):
         if k + k2 != self.total or not self.allowed(i, j):
             return None  # another count, the same peg or colour, or the other order
         pick = (i, k, a, j, b)
-        if pick in self.skip:
+        if pick_code(*pick) in self.skip:
             return None
         return pick if self.action(pick) == action else None
 

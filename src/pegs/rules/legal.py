@@ -21,6 +21,7 @@ from typing import Final, overload
 from .actions import Action, Step, owned
 from .board import START, Geometry
 from .board_work import IN_HAND, Change, Pegs, WorkBoard, has, index_of, moved
+from .code_set import CodeSet
 from .counted import (
     CountedSplits,
     Group,
@@ -29,6 +30,7 @@ from .counted import (
     interact,
     numbered,
     on_way,
+    pick_code,
 )
 from .deferred import Deferred, Swaps
 from .listed import Listed, Make
@@ -280,6 +282,18 @@ def _moves_peg(x: Part, seat: int, p: int) -> bool:
     if x.dst == p:
         return True
     return x.hit and x.legal and any(c[0] == seat and c[1] == p for c in x.changes)
+
+
+def _moves_other(xs: list[Part], ys: list[Part], fx: bool, fy: bool,
+                 qx: int, px: int, qy: int, py: int) -> bool:
+    """Does a pair of interacting ten parts ``xs[n]``, ``ys[n]`` in directions ``fx`` and
+    ``fy`` have one that lands on, or moves, the other's peg (at ``px`` and ``py``)?"""
+    for n in range(len(xs)):
+        x, y = xs[n], ys[n]
+        if x.forward == fx and y.forward == fy and (_moves_peg(x, qy, py)
+                                                    or _moves_peg(y, qx, px)):
+            return True
+    return False
 
 
 def _simple(x: Part, pb: int) -> bool:
@@ -686,15 +700,14 @@ class _Generator:
     def split_units(self, pegs: list[tuple[int, int]],
                     turns: list[tuple[list[list[list[Part]]], list[list[list[Part]]]]],
                     total: int, chains: list[list[int]]
-                    ) -> tuple[list[tuple[int, int, int, int, int]],
-                               set[tuple[int, int, int, int, int]]]:
+                    ) -> tuple[list[tuple[int, int, int, int, int]], CodeSet]:
         """The first parts that interact with a second peg's parts (or move that peg), as
         (turn, first peg, size, target, second peg) in the order of the full enumeration;
         and the interacting pairs of legal parts as counted splits, which are not counted."""
         geo = self.geo
         ring, home = geo.ring_size, geo.home_holes
         units: list[tuple[int, int, int, int, int]] = []
-        pairs: set[tuple[int, int, int, int, int]] = set()
+        pairs = CodeSet()
         homeward = [p >= ring or any(part.dst >= ring for row in fw for part in row)
                     for (_, p), fw in zip(pegs, turns[0][0], strict=True)]
         for turn, (firsts, seconds) in enumerate(turns):
@@ -741,7 +754,7 @@ class _Generator:
                                     hit = True
                                     if turn == 0 and x.slot >= 0 and y.slot >= 0 and (
                                             total == 9 or i < j):
-                                        pairs.add((i, k, x.slot, j, y.slot))
+                                        pairs.add(pick_code(i, k, x.slot, j, y.slot))
                             if x.legal and (hit or any(c[0] == qb and c[1] == pb
                                                        for c in x.changes)):
                                 units.append((turn, i, k, x.order, j))
@@ -797,7 +810,7 @@ class _Generator:
                     del legal.results[action]
                     legal.actions.pop(n)
                     break
-                counted.skip.add(pick)
+                counted.skip.add(pick_code(*pick))
 
     def joker(self, card: str) -> None:
         rule = self.rules.joker_rule
@@ -972,32 +985,36 @@ class _Generator:
                             or any(has(chains[j], h) for h in chains[i]))
                 if not near:
                     continue
+                # the interacting pairs of parts of a size, x from found_x and y from found_y
+                found_x: list[Part] = []
+                found_y: list[Part] = []
                 for k in range(1, 10):
-                    found: list[tuple[Part, Part]] | None = None
+                    if found_x:  # the last size's, done
+                        found_x, found_y = [], []
                     kinds = 0  # the directions met, as bits in group order
+                    ys = parts[j][10 - k]
                     for x in parts[i][k]:
-                        for y in parts[j][10 - k]:
-                            if interact(x, px, y, py):
-                                if found is None:
-                                    found = []
-                                found.append((x, y))
+                        xd, x_doors = x.dst, len(x.doors) > 0
+                        for y in ys:
+                            yd = y.dst  # interact(), its doors only read when there are some
+                            if xd in (yd, py) or yd == px or (
+                                    (x_doors or len(y.doors) > 0) and interact(x, px, y, py)):
+                                found_x.append(x)
+                                found_y.append(y)
                                 kinds |= 1 << ((0 if x.forward else 2) + (0 if y.forward else 1))
                                 if x.slot >= 0 and y.slot >= 0:
-                                    skip.add((i, k, x.slot, j, y.slot))
-                    if found is None:
-                        continue
+                                    skip.add(pick_code(i, k, x.slot, j, y.slot))
                     for code in range(4):
                         if kinds >> code & 1:
-                            group = (i, j, k, code < 2, code % 2 == 0)
+                            fx, fy = code < 2, code % 2 == 0
+                            group = (i, j, k, fx, fy)
                             starts.append((len(tens.listed), group))
-                            here = [(x, y) for x, y in found
-                                    if x.forward == group[3] and y.forward == group[4]]
-                            if any(_moves_peg(x, qy, py) or _moves_peg(y, qx, px)
-                                   for x, y in here):
+                            if _moves_other(found_x, found_y, fx, fy, qx, px, qy, py):
                                 eager.add(group)
                                 self._ten_whole(card, pegs, parts, group)
                             else:
-                                self._ten_interacting(card, pegs[i], pegs[j], here)
+                                self._ten_interacting(card, pegs[i], pegs[j], found_x, found_y,
+                                                      fx, fy)
         return starts
 
     def split_ten(self, card: str) -> None:
@@ -1030,7 +1047,7 @@ class _Generator:
         ends = [next((j for j in range(i, len(pegs)) if pegs[j][0] != q), len(pegs))
                 for i, (q, _, _) in enumerate(pegs)]
         tens = CountedSplits(card, self.geo, self.pegs, self.mover, [(q, p) for q, p, _ in pegs],
-                             usable, usable, 10, ends, False, set(), set())
+                             usable, usable, 10, ends, False, CodeSet(), set())
         self._ten = tens
         starts = self.ten_groups(card, pegs, parts, chains, tens)
         self._ten = None
@@ -1051,14 +1068,19 @@ class _Generator:
         self._ten_order(card, pegs[j], ys, pegs[i], k, xs)
 
     def _ten_interacting(self, card: str, first: tuple[int, int, bool],
-                         second: tuple[int, int, bool], pairs: list[tuple[Part, Part]]) -> None:
-        """List the splits of interacting parts of two pegs (neither landing on the other
-        peg nor moving it), in both orders: worked out from the parts when
-        :meth:`_quick_ten` can, simulated otherwise."""
+                         second: tuple[int, int, bool], xs: list[Part], ys: list[Part],
+                         fx: bool, fy: bool) -> None:
+        """List the splits of the interacting parts ``xs[n]`` and ``ys[n]`` of two pegs in
+        directions ``fx`` and ``fy`` (neither landing on the other peg nor moving it), in
+        both orders: worked out from the parts when :meth:`_quick_ten` can, simulated
+        otherwise."""
         qx, px, _ = first
         qy, py, _ = second
-        for x, y in pairs:
-            ox, oy = (">" if x.forward else "<"), (">" if y.forward else "<")
+        for n in range(len(xs)):
+            x, y = xs[n], ys[n]
+            if x.forward != fx or y.forward != fy:
+                continue
+            ox, oy = (">" if fx else "<"), (">" if fy else "<")
             if not (_simple(x, py) and self._quick_ten(qx, px, x, qy, py, y)):
                 self._ten_pair(card, (qx, px, x.dst, ox), (qy, py, y.dst, oy))
             if not (_simple(y, px) and self._quick_ten(qy, py, y, qx, px, x)):
@@ -1108,10 +1130,11 @@ class _Generator:
         tens = self._ten
         geo = self.geo
         ring = geo.ring_size
+        hits: tuple[Change, ...] = x.changes  # not narrowed to a pair: passed on as it is
         if tens is None or ring <= 10 or not x.legal or len(x.changes) != 2:
             return False
         qb, pb, only_b = second
-        sent, door = x.changes[0], x.changes[0][2]
+        sent, door = hits[0], hits[0][2]
         if sent[0] != qb or sent[1] != pb or not 0 <= door < ring:
             return False
         targets: list[int] = []
@@ -1130,7 +1153,7 @@ class _Generator:
         op = ">" if forward else "<"
         for d2 in targets:
             listed.start(st1, (qb, door, d2, op, False))
-            listed.moves(x.changes)
+            listed.moves(hits)
             listed.move(qb, door, d2)
             listed.finish()
         return True
@@ -1262,7 +1285,7 @@ class _Generator:
                 if tens.rank(pick) < origin:
                     gone.append(n)
                     break
-                tens.skip.add(pick)
+                tens.skip.add(pick_code(*pick))
         if gone:
             tens.listed.drop(gone)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Final
 
 from librt.vecs import append, pop, vec
-from mypy_extensions import i64
+from mypy_extensions import i64, mypyc_attr
 
 from .board_work import Change, Pegs, moved
 
@@ -34,18 +34,22 @@ def change_of(code: i64) -> tuple[i64, i64, i64]:
     return code // (_WIDE * _WIDE), code // _WIDE % _WIDE - 2, code % _WIDE - 2
 
 
+@mypyc_attr(acyclic=True)  # holds no objects that could refer back to it
 class Listed:
     """The kept splits, in listing order: per split its two steps, its peg moves and the
     change of the layout's key.  A split is built with :meth:`start`, :meth:`move` (each
     peg move in order) and :meth:`finish`, which keeps it if its layout is new."""
 
     __slots__ = ("_first", "_key", "_mask", "_second", "_table", "base", "deltas", "keys",
-                 "log", "log_at", "steps")
+                 "log", "log_at", "steps", "width")
 
-    def __init__(self, base: Pegs, keys: tuple[tuple[int, ...], ...]) -> None:
+    def __init__(self, base: Pegs, keys: vec[i64], width: i64) -> None:
         self.base = base
+        #: The position keys (:attr:`Geometry.flat_keys`): a seat's row of ``width``, the
+        #: key of position p at p + 1 (the hand's, -2, is the row's last).
         self.keys = keys
-        #: Two per split: its first and second step, as :func:`_step_code`.
+        self.width = width
+        #: Two per split: its first and second step, as :func:`step_code`.
         self.steps = vec[i64]()
         #: Every split's peg moves (:func:`change_code`), split n's from ``log_at[n]`` to
         #: ``log_at[n + 1]``.
@@ -68,15 +72,18 @@ class Listed:
     # --- building -------------------------------------------------------------------------
     def start(self, first: Make, second: Make) -> None:
         """Begin a split of these two steps (its moves follow)."""
-        self._first = _step_code(first)
-        self._second = _step_code(second)
+        self._first = step_code(first[0], first[1], first[2], first[3] == ">", first[4])
+        self._second = step_code(second[0], second[1], second[2], second[3] == ">", second[4])
         self._key = 0
 
     def move(self, seat: i64, src: i64, dst: i64) -> None:
         """The split being built moves the peg of ``seat`` at ``src`` to ``dst``."""
         self.log = append(self.log, change_code(seat, src, dst))
-        row = self.keys[seat]
-        self._key += row[dst + 1] - row[src + 1]
+        width = self.width
+        row = seat * width
+        a, b = src + 1, dst + 1
+        self._key += (self.keys[row + b if b >= 0 else row + width + b]
+                      - self.keys[row + a if a >= 0 else row + width + a])
 
     def moves(self, changes: tuple[Change, ...]) -> None:
         """:meth:`move` for each of ``changes``, in order."""
@@ -179,6 +186,6 @@ class Listed:
         return moved(self.base, self.changes(n))
 
 
-def _step_code(step: Make) -> i64:
-    seat, src, dst, op, hit = step
-    return (change_code(seat, src, dst) * 2 + (1 if op == ">" else 0)) * 2 + (1 if hit else 0)
+def step_code(seat: i64, src: i64, dst: i64, forward: bool, hit: bool) -> i64:
+    """A step as one integer (see :meth:`Listed.step`)."""
+    return (change_code(seat, src, dst) * 2 + (1 if forward else 0)) * 2 + (1 if hit else 0)
