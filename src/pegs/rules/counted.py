@@ -461,12 +461,10 @@ class CountedSplits(Deferred):
                 rest -= 1
         raise IndexError("split index out of range")
 
-    def picks_to(self, result: Pegs) -> list[Pick]:
-        """The counted splits that lead to ``result``."""
+    def key_change_to(self, result: Pegs) -> int:
+        """How much the layout's key changes from the unchanged board to ``result`` (whose
+        unchanged seats share the board's tuples)."""
         keys = self.geo.keys
-        # the pegs that moved have left their holes (but for a part that changes nothing);
-        # the layout's key tells which pairs of parts can lead to it
-        cands = list(self._silent)
         delta = 0
         for q, ps in enumerate(self.base):
             now = result[q]
@@ -476,10 +474,22 @@ class CountedSplits(Deferred):
                     delta += row[p + 1]
                 for p in ps:
                     delta -= row[p + 1]
-                    if p not in now:
+        return delta
+
+    def picks_to(self, result: Pegs) -> list[Pick]:
+        """The counted splits that lead to ``result``."""
+        # the pegs that moved have left their holes (but for a part that changes nothing);
+        # the layout's key tells which pairs of parts can lead to it
+        cands = list(self._silent)
+        for q, ps in enumerate(self.base):
+            now = result[q]
+            if now is not ps:
+                for p in ps:
+                    if not _holds(now, p):
                         i = self.peg_at(q, p)
                         if i >= 0 and not has(cands, i):
                             cands.append(i)
+        delta = self.key_change_to(result)
         if not self._may_reach(cands, delta):
             return []
         cands.sort()
@@ -570,12 +580,7 @@ class CountedSplits(Deferred):
     def _may_reach(self, cands: list[int], delta: int) -> bool:
         """Can a counted split of two of ``cands`` (the pegs that moved, a superset) change
         the layout's key by ``delta``?  (Those left out of the count included.)"""
-        if len(self._first_at) == 0:
-            self._first_keys, self._first_at = _flat_keys(self.first, self.total)
-            if self.parts is self.first:  # a ten's
-                self._second_keys, self._second_at = self._first_keys, self._first_at
-            else:
-                self._second_keys, self._second_at = _flat_keys(self.parts, self.total)
+        self._flatten()
         xs, x_at = self._first_keys, self._first_at
         ys, y_at = self._second_keys, self._second_at
         total: i64 = self.total
@@ -596,6 +601,63 @@ class CountedSplits(Deferred):
                                     return True
         return False
 
+
+    def _flatten(self) -> None:
+        """Make the native arrays of the parts' key changes, if not made yet."""
+        if len(self._first_at) == 0:
+            self._first_keys, self._first_at = _flat_keys(self.first, self.total)
+            if self.parts is self.first:  # a ten's
+                self._second_keys, self._second_at = self._first_keys, self._first_at
+            else:
+                self._second_keys, self._second_at = _flat_keys(self.parts, self.total)
+
+    def reached(self, deltas: vec[i64]) -> vec[bool]:
+        """For each of ``deltas``, can a counted split (those left out of the count
+        included) change the layout's key by it?  All splits at once: a pass over the
+        pairs of parts, each sum looked up in a table of ``deltas`` (a listed split whose
+        layout a counted one reaches has that split's key change, its parts' sum)."""
+        out = vec[bool]([False] * len(deltas))
+        size: i64 = 16
+        while size < 2 * len(deltas):
+            size *= 2
+        mask = size - 1
+        table = vec[i64]([0] * size)  # index + 1 of a delta per slot, 0 when free
+        seen = vec[i64]([0] * 128)  # bit (delta & 4095) set for each delta: most sums miss
+        for n in range(len(deltas)):
+            h = deltas[n] & mask
+            while table[h] != 0:
+                h = (h + 1) & mask
+            table[h] = n + 1
+            bit = deltas[n] & 4095
+            seen[bit >> 5] = seen[bit >> 5] | (1 << (bit & 31))
+        self._flatten()
+        xs, x_at = self._first_keys, self._first_at
+        ys, y_at = self._second_keys, self._second_at
+        total: i64 = self.total
+        pegs: i64 = len(self.pegs)
+        for i in range(pegs):
+            first: i64 = self.start[i]
+            for k in range(1, total):
+                x_lo, x_hi = x_at[i * 10 + k], x_at[i * 10 + k + 1]
+                if x_lo == x_hi:
+                    continue
+                for j in range(first, pegs):
+                    if j == i and self.skip_self:
+                        continue
+                    lo, hi = y_at[j * 10 + total - k], y_at[j * 10 + total - k + 1]
+                    for a in range(x_lo, x_hi):
+                        key = xs[a]
+                        for b in range(lo, hi):
+                            total_key = key + ys[b]
+                            bit = total_key & 4095
+                            if (seen[bit >> 5] >> (bit & 31)) & 1 == 0:
+                                continue
+                            h = total_key & mask
+                            while table[h] != 0:
+                                if deltas[table[h] - 1] == total_key:
+                                    out[table[h] - 1] = True
+                                h = (h + 1) & mask
+        return out
 
     # --- actions --------------------------------------------------------------------------
     def action(self, pick: Pick) -> Action:

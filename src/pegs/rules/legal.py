@@ -18,6 +18,9 @@ from functools import lru_cache
 from itertools import islice
 from typing import Final, overload
 
+from librt.vecs import append, vec
+from mypy_extensions import i64
+
 from .actions import Action, Step, owned
 from .board import START, Geometry
 from .board_work import IN_HAND, Change, Pegs, WorkBoard, has, index_of, moved
@@ -802,7 +805,14 @@ class _Generator:
         """Where a listed split and a counted one reach the same board, keep the one the
         full enumeration finds first."""
         legal = self.legal
-        for n, where in reversed(origins):
+        deltas = vec[i64]()
+        for n, _ in origins:
+            deltas = append(deltas, counted.key_change_to(legal.results[legal.actions[n]]))
+        reached = counted.reached(deltas)
+        for m in range(len(origins) - 1, -1, -1):
+            if not reached[m]:
+                continue  # no counted split changes the layout's key as it does
+            n, where = origins[m]
             action = legal.actions[n]
             result = legal.results[action]
             for pick in counted.picks_to(result):
@@ -1276,7 +1286,10 @@ class _Generator:
         splits of the other groups last) finds first."""
         firsts = [start[0] for start in starts]
         gone: list[int] = []
+        reached = tens.reached(tens.listed.deltas)
         for n in range(len(tens.listed) - 1, -1, -1):
+            if not reached[n]:
+                continue  # no counted split changes the layout's key as it does
             picks = tens.picks_after(n)
             if not picks:
                 continue

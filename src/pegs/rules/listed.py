@@ -144,15 +144,18 @@ class Listed:
         """Remove the splits numbered in ``gone`` (their layouts are reached otherwise);
         the others keep their order.  Only once every split is built."""
         out = set(gone)
-        steps, log, log_at, deltas = vec[i64](), vec[i64](), vec[i64]([0]), vec[i64]()
-        for n in range(len(self.deltas)):
+        old_steps, old_log, old_at, old_deltas = self.steps, self.log, self.log_at, self.deltas
+        kept = len(old_deltas) - len(out)
+        steps, deltas = vec[i64](capacity=2 * kept), vec[i64](capacity=kept)
+        log, log_at = vec[i64](capacity=len(old_log)), vec[i64]([0], capacity=kept + 1)
+        for n in range(len(old_deltas)):
             if n in out:
                 continue
-            steps = append(append(steps, self.steps[2 * n]), self.steps[2 * n + 1])
-            for m in range(self.log_at[n], self.log_at[n + 1]):
-                log = append(log, self.log[m])
+            steps = append(append(steps, old_steps[2 * n]), old_steps[2 * n + 1])
+            for m in range(old_at[n], old_at[n + 1]):
+                log = append(log, old_log[m])
             log_at = append(log_at, len(log))
-            deltas = append(deltas, self.deltas[n])
+            deltas = append(deltas, old_deltas[n])
         self.steps, self.log, self.log_at, self.deltas = steps, log, log_at, deltas
 
     # --- reading --------------------------------------------------------------------------
