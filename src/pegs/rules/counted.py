@@ -24,11 +24,11 @@ from librt.vecs import append, vec
 from mypy_extensions import i64, mypyc_attr
 
 from .actions import Action, Step
-from .board import START, Geometry
-from .board_work import IN_HAND, Change, Pegs, has, moved
+from .board import Geometry
+from .board_work import Change, Pegs, has, moved
 from .code_set import CodeSet
 from .deferred import Deferred
-from .listed import Listed, change_of
+from .listed import Listed
 
 #: Builds a named tuple (Step, Action) without the interpreted ``__new__`` of its class.
 _new: Final = tuple.__new__
@@ -205,7 +205,6 @@ class CountedSplits(Deferred):
         "_index",
         "_made",
         "_occ",
-        "_own",
         "_prefix",
         "_second_at",
         "_second_keys",
@@ -213,6 +212,7 @@ class CountedSplits(Deferred):
         "_skipped",
         "_slots",
         "_spelled",
+        "_suffix",
         "_width",
         "base",
         "card",
@@ -227,7 +227,6 @@ class CountedSplits(Deferred):
         "skip",
         "skip_self",
         "start",
-        "suffix",
         "total",
     )
 
@@ -257,17 +256,11 @@ class CountedSplits(Deferred):
         #: Splits not counted: interacting ones (listed by the generator) and repeats, as
         #: :func:`pick_code` makes them (a tuple per split costs several times as much).
         self.skip = skip
-        n = len(pegs)
-        #: suffix[k][i]: legal second parts of size k of pegs i and later.
-        suffix = [[0] * (n + 1) for _ in range(10)]
-        for k in range(1, total):
-            row = suffix[k]
-            for m in range(n - 1, -1, -1):
-                row[m] = row[m + 1] + len(second[m][k])
-        self.suffix = suffix
+        #: At k * (pegs + 1) + i: the legal second parts of size k of pegs i and later.
+        self._suffix = vec[i64]()
         #: Per first part, at (peg * 10 + size) * ``_slots`` + index, the splits left out of
         #: the count; ``_slots`` exceeds every part index.
-        self._skipped: list[int] = []
+        self._skipped = vec[i64]()
         self._slots = 1
         self._prefix: list[int] = []
         self._made: dict[Action, Pick] = {}
@@ -282,9 +275,7 @@ class CountedSplits(Deferred):
         self._width = geo.ring_size + geo.home_holes + 2
         self._occ: list[int] = []
         self._found = False
-        #: Pegs with a part that hits their own colour, and those with a part that changes
-        #: nothing at all (a ten's, see :meth:`skip_twins`).
-        self._own: set[int] = set()
+        #: Pegs with a part that changes nothing at all (a ten's, see :meth:`skip_twins`).
         self._silent: list[int] = []
         #: A ten's simulated splits, in listing order (see :meth:`spell`).
         self.listed = Listed(base, geo.flat_keys, len(geo.keys[0]))
@@ -299,7 +290,6 @@ class CountedSplits(Deferred):
         repeat each other: keep the one the full enumeration finds first.  ``own``: the
         pegs with a part that hits their own colour.  Called once the interacting splits
         are left out of the count and the groups simulated whole are known."""
-        self._own = own
         kinds: dict[tuple[int, int, int], int] = {}  # a twin part -> the number of its change
         numbers: dict[Net, int] = {(): 0}
         for m in own:
@@ -378,27 +368,36 @@ class CountedSplits(Deferred):
     # --- counting -------------------------------------------------------------------------
     def _count(self) -> None:
         """Per peg, the number of counted splits in which it moves first."""
-        slots = 1
-        for rows in self.first:
-            for row in rows:
-                if len(row) >= slots:
-                    slots = len(row) + 1
+        self._flatten()
+        x_at, y_at = self._first_at, self._second_at
+        pegs: i64 = len(self.pegs)
+        size: i64 = self.total
+        slots: i64 = 1
+        for r in range(10 * pegs):
+            if x_at[r + 1] - x_at[r] >= slots:
+                slots = x_at[r + 1] - x_at[r] + 1
         self._slots = slots
-        skipped = self._skipped = [0] * (len(self.pegs) * 10 * slots)
-        per_peg = [0] * len(self.pegs)
+        suffix = vec[i64]([0] * (10 * (pegs + 1)))
+        for k in range(1, size):
+            for m in range(pegs - 1, -1, -1):
+                suffix[k * (pegs + 1) + m] = (suffix[k * (pegs + 1) + m + 1] + y_at[m * 10 + k + 1]
+                                              - y_at[m * 10 + k])
+        self._suffix = suffix
+        skipped = vec[i64]([0] * (pegs * 10 * slots))
+        per_peg = vec[i64]([0] * pegs)
         codes = self.skip.codes()
         for n in range(len(codes)):
             first = codes[n] // (_SLOTS * _SLOTS)  # (i * 10 + k) * _SLOTS + a
             at = first // _SLOTS * slots + first % _SLOTS
-            skipped[at] = skipped[at] + 1  # a native add (``+=`` on an item is generic)
-            i = first // (_SLOTS * 10)
-            per_peg[i] = per_peg[i] + 1
-        total = 0
+            skipped[at] = skipped[at] + 1
+            per_peg[first // (_SLOTS * 10)] = per_peg[first // (_SLOTS * 10)] + 1
+        self._skipped = skipped
+        total: i64 = 0
         prefix = [0]
-        for i in range(len(self.pegs)):
+        for i in range(pegs):
             own = -per_peg[i]
-            for k in range(1, self.total):
-                own += len(self.first[i][k]) * self._others(i, self.total - k)
+            for k in range(1, size):
+                own += (x_at[i * 10 + k + 1] - x_at[i * 10 + k]) * self._others(i, size - k)
             total += own
             prefix.append(total)
         self._prefix = prefix
@@ -428,11 +427,12 @@ class CountedSplits(Deferred):
                 rest -= here
         raise IndexError("split index out of range")
 
-    def _others(self, i: int, size: int) -> int:
+    def _others(self, i: i64, size: i64) -> i64:
         """The second parts of ``size`` that can go with a first part of peg i."""
-        n = self.suffix[size][self.start[i]]
-        if self.skip_self and i >= self.start[i]:
-            n -= len(self.parts[i][size])
+        start: i64 = self.start[i]
+        n = self._suffix[size * (len(self.pegs) + 1) + start]
+        if self.skip_self and i >= start:
+            n -= self._second_at[i * 10 + size + 1] - self._second_at[i * 10 + size]
         return n
 
     def allowed(self, i: int, j: int) -> bool:
@@ -513,59 +513,6 @@ class CountedSplits(Deferred):
                                         and self.layout(pick) == result):
                                     out.append(pick)
         return out
-
-    def picks_after(self, n: int) -> list[Pick]:
-        """:meth:`picks_to` for the layout of listed split n: its peg moves name the pegs
-        that moved, which rules out most layouts without building them."""
-        listed = self.listed
-        if not self._silent and self._unrepeatable(n):
-            return []
-        cands = list(self._silent)
-        for m in range(listed.log_at[n], listed.log_at[n + 1]):
-            q, a, _ = change_of(listed.log[m])
-            i = self.peg_at(q, a)
-            if i >= 0 and not has(cands, i):
-                cands.append(i)
-        if not self._may_reach(cands, listed.deltas[n]):
-            return []
-        return self.picks_to(listed.layout(n))
-
-    def _unrepeatable(self, n: int) -> bool:
-        """Can no counted split of two parts that each change something lead where a
-        listed split does?  So when its log moves only its two pegs and pegs sent to start,
-        and one of these holds:
-
-        - the first part lands on the second peg, sent to its door (the only peg sent to
-          a door), and the second part moves it from there, not back onto the first peg;
-        - the second part lands, hitting nothing, where the first peg stood;
-        - the second part sends the first peg to start, and that peg has no part onto its
-          own colour.
-
-        A counted split moves two of the pegs that left their holes in the layout, each by
-        its own part onto a hole, and its hits.  In the first two cases a part must put a
-        colour on the hole where the other peg stood, which on the unchanged board means
-        landing on that peg or sending a peg to its door there: acting on the other peg's
-        part.  In the third, the first peg ends in start, where a part of its own sends it
-        only by landing on its own colour (sent to start as the mover's opponent), and
-        another part only by landing on its hole."""
-        listed = self.listed
-        qa, u, v, _, _ = listed.step(n, False)
-        qb, w, z, _, second_hit = listed.step(n, True)
-        sent = False  # the second peg, from where the first part landed to its door
-        for m in range(listed.log_at[n], listed.log_at[n + 1]):
-            q, a, b = change_of(listed.log[m])
-            if b == START or (q == qa and a in (u, IN_HAND) and b in (v, IN_HAND)) or (
-                    q == qb and a in (w, IN_HAND) and b in (z, IN_HAND)):
-                continue
-            if q == qb and a == v and b == w:
-                sent = True
-                continue
-            return False
-        if sent:
-            return z != v
-        if not second_hit:
-            return z == u
-        return z == v and listed.has_move(n, qa, v, START) and self.peg_at(qa, u) not in self._own
 
     def peg_at(self, seat: int, pos: int) -> int:
         """The index of the peg of ``seat`` at ``pos`` on the unchanged board, or -1 (``pos``

@@ -1062,7 +1062,7 @@ class _Generator:
         starts = self.ten_groups(card, pegs, parts, chains, tens)
         self._ten = None
         tens.skip_twins({i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
-        if tens.listed:
+        if len(tens.listed):
             self._ten_repeats(tens, starts)
         if len(tens):
             legal.deferred.append(tens)
@@ -1290,7 +1290,7 @@ class _Generator:
         for n in range(len(tens.listed) - 1, -1, -1):
             if not reached[n]:
                 continue  # no counted split changes the layout's key as it does
-            picks = tens.picks_after(n)
+            picks = tens.picks_to(tens.listed.layout(n))
             if not picks:
                 continue
             origin = (False, group_order(starts[bisect_right(firsts, n) - 1][1]))

@@ -168,11 +168,6 @@ class Listed:
         seat, src, dst = change_of(code // 2)
         return seat, src, dst, forward, hit
 
-    def has_move(self, n: i64, seat: i64, src: i64, dst: i64) -> bool:
-        """Does split n move the peg of ``seat`` at ``src`` to ``dst``?"""
-        code = change_code(seat, src, dst)
-        return any(self.log[m] == code for m in range(self.log_at[n], self.log_at[n + 1]))
-
     def changes(self, n: i64) -> tuple[Change, ...]:
         """Split n's peg moves, in order."""
         return self._changes(self.log_at[n], self.log_at[n + 1])
