@@ -111,8 +111,9 @@ def numbered(rows: list[list[Part]]) -> list[list[Part]]:
     return out
 
 
-def pick_code(i: i64, k: i64, a: i64, j: i64, b: i64) -> i64:
-    """A split (a :data:`Pick`) as one integer, as :attr:`CountedSplits.skip` holds it."""
+def pick_code(pick: Pick) -> i64:
+    """A split as one integer, as :attr:`CountedSplits.skip` holds it."""
+    i, k, a, j, b = pick
     return (((i * 10 + k) * _SLOTS + a) * _SLOTS + j) * _SLOTS + b
 
 
@@ -338,7 +339,7 @@ class CountedSplits(Deferred):
                 if self.pegs[n][0] == self.pegs[m][0]:
                     continue
                 pick = (m, k, a, n, b) if m < n else (n, self.total - k, b, m, a)
-                if pick_code(*pick) in self.skip:
+                if pick_code(pick) in self.skip:
                     continue
                 i, kk, aa, j, bb = pick
                 second = self.total - kk
@@ -349,10 +350,10 @@ class CountedSplits(Deferred):
                 if old is None or old == pick:
                     best[key] = pick
                 elif self.rank(pick) < self.rank(old):
-                    self.skip.add(pick_code(*old))
+                    self.skip.add(pick_code(old))
                     best[key] = pick
                 else:
-                    self.skip.add(pick_code(*pick))
+                    self.skip.add(pick_code(pick))
 
     def rank(self, pick: Pick) -> tuple[bool, tuple[int, ...]]:
         """When the full enumeration finds a split: for a ten, simulated groups in order,
@@ -454,7 +455,7 @@ class CountedSplits(Deferred):
                 rest -= row
                 continue
             for b in range(row):
-                if check and pick_code(i, k, a, j, b) in self.skip:
+                if check and pick_code((i, k, a, j, b)) in self.skip:
                     continue
                 if rest == 0:
                     return i, k, a, j, b
@@ -509,7 +510,7 @@ class CountedSplits(Deferred):
                         for b, y in enumerate(ys):
                             if x.key + y.key == delta:
                                 pick = (i, k, a, j, b)
-                                if (pick_code(*pick) not in self.skip
+                                if (pick_code(pick) not in self.skip
                                         and self.layout(pick) == result):
                                     out.append(pick)
         return out
@@ -668,7 +669,7 @@ class CountedSplits(Deferred):
         if k + k2 != self.total or not self.allowed(i, j):
             return None  # another count, the same peg or colour, or the other order
         pick = (i, k, a, j, b)
-        if pick_code(*pick) in self.skip:
+        if pick_code(pick) in self.skip:
             return None
         return pick if self.action(pick) == action else None
 
@@ -678,7 +679,7 @@ class CountedSplits(Deferred):
         src = self._where(step.src)
         if src is None:
             return None
-        i = self.peg_at(*src)
+        i = self.peg_at(src[0], src[1])
         if i < 0:
             return None
         forward = step.op == ">"

@@ -757,7 +757,7 @@ class _Generator:
                                     hit = True
                                     if turn == 0 and x.slot >= 0 and y.slot >= 0 and (
                                             total == 9 or i < j):
-                                        pairs.add(pick_code(i, k, x.slot, j, y.slot))
+                                        pairs.add(pick_code((i, k, x.slot, j, y.slot)))
                             if x.legal and (hit or any(c[0] == qb and c[1] == pb
                                                        for c in x.changes)):
                                 units.append((turn, i, k, x.order, j))
@@ -820,7 +820,7 @@ class _Generator:
                     del legal.results[action]
                     legal.actions.pop(n)
                     break
-                counted.skip.add(pick_code(*pick))
+                counted.skip.add(pick_code(pick))
 
     def joker(self, card: str) -> None:
         rule = self.rules.joker_rule
@@ -834,7 +834,7 @@ class _Generator:
                         continue
                     m = self.single(q, p, door, ">")
                     if m:
-                        self.record(card, *m)
+                        self.record(card, m[0], m[1])
             for hole in range(geo.ring_size):
                 v = board.occ[hole]
                 if v != -1 and geo.opponent[self.mover][v]:
@@ -855,7 +855,7 @@ class _Generator:
                 if board.occ[h] != q:
                     m = self.single(q, p, h, ">")
                     if m:
-                        self.record(card, *m)
+                        self.record(card, m[0], m[1])  # not *m: a generic call in compiled code
                         if p != START:  # a joker move that is not a come-out stops counting
                             self.other_moves += 1
         if self.rules.joker_comes_out:
@@ -1013,7 +1013,7 @@ class _Generator:
                                 found_y.append(y)
                                 kinds |= 1 << ((0 if x.forward else 2) + (0 if y.forward else 1))
                                 if x.slot >= 0 and y.slot >= 0:
-                                    skip.add(pick_code(i, k, x.slot, j, y.slot))
+                                    skip.add(pick_code((i, k, x.slot, j, y.slot)))
                     for code in range(4):
                         if kinds >> code & 1:
                             fx, fy = code < 2, code % 2 == 0
@@ -1298,7 +1298,7 @@ class _Generator:
                 if tens.rank(pick) < origin:
                     gone.append(n)
                     break
-                tens.skip.add(pick_code(*pick))
+                tens.skip.add(pick_code(pick))
         if gone:
             tens.listed.drop(gone)
 
