@@ -183,6 +183,25 @@ def test_two_parts_landing_on_one_hole_hit_the_first_mover_there() -> None:
     check_listing(state, sample=200)
 
 
+def test_a_second_part_after_a_partner_sent_to_its_door() -> None:
+    # 0.2 forward 3 lands on the partner's peg at 0.5, which goes to its door 1.18; then
+    # the opponent's 1.11 forward 7 would land on it there, sending it to the door it
+    # stands on (an illegal hit), and the other opponent's 0.9 back 7 lands on the hole
+    # 0.2 left; in the other order 1.11 reaches the empty door first and is hit there
+    state = position(NC4, {0: ["0.2"], 1: ["1.11"], 2: ["0.5"], 3: ["0.9"]}, ["10"])
+    check_tens(state)
+    legal = state.legal_actions()
+    assert Action.parse("10: 0.2>0.5x, 1.11>1.18x") not in legal
+    assert Action.parse("10: 1.11>1.18, 0.2>0.5x") in legal
+    assert Action.parse("10: 0.2>0.5x, 0.9<0.2") in legal
+    geo = state.geo
+    after = state.result_of(Action.parse("10: 0.2>0.5x, 0.9<0.2"))
+    door, hit = geo.parse("1.18"), geo.parse("0.5")
+    assert after[2] == tuple(sorted(door if p == hit else p for p in state.pegs[2]))
+    assert state.result_of(Action.parse("10: 1.11>1.18, 0.2>0.5x"))[1][0] == START
+    check_listing(state, sample=200)
+
+
 def test_chain_hits_at_occupied_doors_match_the_plain_listing() -> None:
     # partners' pegs (seats 0 and 2) hit by a ten go to their doors, where other pegs
     # stand and are hit in turn

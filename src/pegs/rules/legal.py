@@ -300,9 +300,9 @@ def _moves_other(xs: list[Part], ys: list[Part], fx: bool, fy: bool,
 
 
 def _simple(x: Part, pb: int) -> bool:
-    """Is part x of a ten one whose outcome the parts tell: it hits nothing, or only an
-    opponent of the mover (sent to start) that is not the peg at ``pb``?"""
-    return not x.hit or (len(x.changes) == 2 and x.changes[0][2] == START and x.dst != pb)
+    """Is part x of a ten one whose outcome the parts tell: it hits nothing, or (legal)
+    one peg that is not the peg at ``pb``, sent to start or to its free door?"""
+    return not x.hit or (len(x.changes) == 2 and x.legal and x.dst != pb)
 
 
 def _own_moves(listed: Listed, seat: int, p: int, x: Part) -> None:
@@ -1198,15 +1198,19 @@ class _Generator:
         part y (of the peg at ``pb``), worked out from the parts without the scratch board,
         when that is simple: once x has moved, y lands on an empty hole, on the hole x
         left, or on x's peg, which goes to start (an opponent's) or to its door (a team
-        peg's, the door free once x has moved and y's peg is lifted).  False if it is not
-        (the caller simulates the ten)."""
+        peg's, the door free once x has moved and y's peg is lifted); the peg x hits, if
+        any, stands in start or at its door by then (landing on it there is an illegal
+        hit: nothing is kept).  False if it is not (the caller simulates the ten)."""
         tens = self._ten
         if tens is None:
             return False
         listed = tens.listed
         ox, oy = (">" if x.forward else "<"), (">" if y.forward else "<")
         h = x.dst
+        sent = x.changes[0][2] if x.hit else START  # where x's hit sent its peg
         if y.dst == pa:  # onto the hole x left
+            if sent == pa:
+                return False  # the peg x hit stands there: simulated
             listed.start((qa, pa, h, ox, x.hit), (qb, pb, pa, oy, False))
             _own_moves(listed, qa, pa, x)
             listed.move(qb, pb, pa)
@@ -1218,7 +1222,7 @@ class _Generator:
                 listed.move(qb, pb, h)
             else:  # sent to its door, which must be free once x has moved and y is lifted
                 d = self.geo.door[qa]
-                if d == h or not (d in (pa, pb) or self.board.occ[d] == -1):
+                if d in (h, sent) or not (d in (pa, pb) or self.board.occ[d] == -1):
                     return False  # an illegal hit or a chain: simulated
                 _own_moves(listed, qa, pa, x)
                 listed.move(qb, pb, IN_HAND)
@@ -1226,6 +1230,8 @@ class _Generator:
                 listed.move(qb, IN_HAND, h)
         elif y.hit:
             return False
+        elif y.dst == sent:
+            return True  # onto the peg x sent to its door, where a hit would send it: illegal
         else:
             listed.start((qa, pa, h, ox, x.hit), (qb, pb, y.dst, oy, False))
             _own_moves(listed, qa, pa, x)
