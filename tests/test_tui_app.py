@@ -177,7 +177,17 @@ def test_illegal_input_shows_a_message_and_changes_nothing(tmp_path: Path) -> No
     assert str(session.actions[0]) == legal
 
 
-def test_hot_seat_covers_the_table_between_humans(tmp_path: Path) -> None:
+def guard_passed(app: PegsApp) -> None:
+    """Moves the cover's clock past its guard, as if the player had waited."""
+    cover = app.screen
+    assert isinstance(cover, CoverScreen)
+    cover.shown_at -= cover.GUARD
+
+
+def test_hot_seat_covers_the_table_between_humans(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A guard far longer than any test step: a slow machine cannot outlast it by accident.
+    monkeypatch.setattr(CoverScreen, "GUARD", 3600.0)
     session = Session(small_table(), 2, ("human", "human"), tmp_path / "g.json")
     app = PegsApp(session, delay=0)
 
@@ -190,7 +200,9 @@ def test_hot_seat_covers_the_table_between_humans(tmp_path: Path) -> None:
             assert isinstance(app.screen, CoverScreen)
             assert "Seat 0" in str(app.screen.query_one("#cover", Static).render())
             assert text_of(app, "#hand") == "Hands are hidden."
-            await pilot.pause(CoverScreen.GUARD)
+            await pilot.press("space")  # within the guard: ignored
+            assert isinstance(app.screen, CoverScreen)
+            guard_passed(app)
             await pilot.press("space")
             assert not isinstance(app.screen, CoverScreen)
             assert hand_of(0) in text_of(app, "#hand")
@@ -206,7 +218,7 @@ def test_hot_seat_covers_the_table_between_humans(tmp_path: Path) -> None:
             assert app.picker is None
             await pilot.press("enter")  # one press too many right after the move
             assert isinstance(app.screen, CoverScreen)
-            await pilot.pause(CoverScreen.GUARD)
+            guard_passed(app)
             await pilot.press("x")
             assert "Seat 1" in text_of(app, "#hand")
             assert hand_of(1) in text_of(app, "#hand")
