@@ -298,11 +298,15 @@ class CountedSplits(Deferred):
             nets: dict[Net, list[tuple[int, int]]] = {}
             rows = self.first[m]
             for k in range(1, self.total):
-                for a, part in enumerate(rows[k]):
+                row = rows[k]
+                for a in range(len(row)):
+                    part = row[a]
                     # a part's change has one layout key: a hit part whose key no other part
                     # of the peg shares (and not zero, the key of no change) is nobody's twin
                     if part.hit and (part.key == 0 or _key_shared(rows, part)):
                         nets.setdefault(_net(part.changes), []).append((k, a))
+            if not nets:
+                continue
             for net, where in nets.items():
                 if len(net) == 1 and net[0][:2] == (q, (p,)) and len(net[0][2]) == 1:
                     twin = _plain_to(rows, net[0][2][0])  # like a plain move of the peg alone

@@ -313,6 +313,14 @@ def _own_moves(listed: Listed, seat: int, p: int, x: Part) -> None:
         listed.move(seat, p, x.dst)
 
 
+def _put(row: list[Part], part: Part) -> bool:
+    """Add ``part`` to ``row``, numbered as :func:`numbered` would if the row's parts are
+    all legal (an illegal part has no number); is it legal?"""
+    part.slot = len(row) if part.legal else -1
+    row.append(part)
+    return part.legal
+
+
 def _close(holes: list[int], p: int, ring: int) -> bool:
     """Is ring hole ``p`` within 9 holes of one of ``holes``?"""
     if p >= ring:
@@ -405,8 +413,13 @@ class _Generator:
             for p in sorted(ps):
                 if p == START:
                     continue
-                if p >= ring and all(has(ps, h) for h in range(p + 1, last + 1)):
-                    continue
+                if p >= ring:
+                    above = 0  # own pegs in the holes above it: all filled if last - p
+                    for h in ps:
+                        if h > p:
+                            above += 1
+                    if above == last - p:
+                        continue
                 out.append((q, p))
         return out
 
@@ -711,8 +724,9 @@ class _Generator:
         ring, home = geo.ring_size, geo.home_holes
         units: list[tuple[int, int, int, int, int]] = []
         pairs = CodeSet()
-        homeward = [p >= ring or any(part.dst >= ring for row in fw for part in row)
-                    for (_, p), fw in zip(pegs, turns[0][0], strict=True)]
+        fw = turns[0][0]
+        homeward = [pegs[i][1] >= ring or any(part.dst >= ring for row in fw[i] for part in row)
+                    for i in range(len(pegs))]
         for turn, (firsts, seconds) in enumerate(turns):
             for i, (qa, pa) in enumerate(pegs):
                 for j, (qb, pb) in enumerate(pegs):
@@ -879,12 +893,15 @@ class _Generator:
         return [] if d == IN_HAND else [d]
 
     def ten_parts(self, seat: int, p: int, ring_only: bool, chains: list[int]
-                  ) -> list[list[Part]]:
+                  ) -> tuple[list[list[Part]], bool]:
         """``parts[k]``: every part of size k (1..9) of the peg at ``p`` on the unchanged
-        board, legal or not, in :meth:`ten_targets` order (forward ones first).  One walk
-        finds all sizes; holes that its hits' chains reach are added to ``chains``."""
+        board, legal or not, in :meth:`ten_targets` order (forward ones first), and whether
+        all are legal (each part's ``slot`` is then its index in its row, as
+        :func:`numbered` gives it).  One walk finds all sizes; holes that its hits' chains
+        reach are added to ``chains``."""
         geo, ring = self.geo, self.geo.ring_size
         parts: list[list[Part]] = [[] for _ in range(10)]
+        every = True
         if p >= ring:
             k0 = p - ring + 1
             stop = geo.home_holes + 1  # the home hole (counted from 1) of the next peg in
@@ -893,8 +910,8 @@ class _Generator:
                     stop = h - ring + 1
             for n in range(1, 10):
                 if k0 + n <= geo.home_holes and k0 + n < stop:
-                    parts[n].append(self.part_at(seat, p, p + n, True, chains))
-            return parts
+                    every &= _put(parts[n], self.part_at(seat, p, p + n, True, chains))
+            return parts, every
         door, cur = geo.door[seat], p
         for i in range(9):
             if cur == door and not ring_only:
@@ -903,14 +920,15 @@ class _Generator:
                     if ring <= h < ring + free:
                         free = h - ring
                 for n in range(i + 1, min(i + 1 + free, 10)):
-                    parts[n].append(self.part_at(seat, p, ring + n - i - 1, True, chains))
+                    every &= _put(parts[n],
+                                  self.part_at(seat, p, ring + n - i - 1, True, chains))
             cur += 1
             if cur == ring:
                 cur = 0
-            parts[i + 1].append(self.part_at(seat, p, cur, True, chains))
+            every &= _put(parts[i + 1], self.part_at(seat, p, cur, True, chains))
         for n in range(1, 10):
-            parts[n].append(self.part_at(seat, p, (p - n) % ring, False, chains))
-        return parts
+            every &= _put(parts[n], self.part_at(seat, p, (p - n) % ring, False, chains))
+        return parts, every
 
     def part_at(self, seat: int, p: int, d: int, forward: bool, chains: list[int],
                 walk: int = 0, home_lo: int = 0, home_hi: int = 0) -> Part:
@@ -979,8 +997,8 @@ class _Generator:
         skip, eager = tens.skip, tens.eager
         assert eager is not None
         starts: list[tuple[int, Group]] = []
-        homeward = [p >= ring or any(part.dst >= ring for row in ps for part in row)
-                    for (_, p, _), ps in zip(pegs, parts, strict=True)]
+        homeward = [pegs[i][1] >= ring or any(part.dst >= ring for row in parts[i] for part in row)
+                    for i in range(len(pegs))]
         for i, (qx, px, _) in enumerate(pegs):
             for j in range(i + 1, len(pegs)):
                 qy, py, _ = pegs[j]
@@ -1050,9 +1068,9 @@ class _Generator:
         usable = []
         for q, p, only in pegs:
             found: list[int] = []
-            ps = self.ten_parts(q, p, only, found)
+            ps, every = self.ten_parts(q, p, only, found)
             parts.append(ps)
-            usable.append(numbered(ps))
+            usable.append(ps if every else numbered(ps))
             chains.append(found)
         ends = [next((j for j in range(i, len(pegs)) if pegs[j][0] != q), len(pegs))
                 for i, (q, _, _) in enumerate(pegs)]
@@ -1072,10 +1090,9 @@ class _Generator:
         """List the splits of a group in which a part lands on the other peg or moves it:
         the whole group in both orders, simulated step by step."""
         i, j, k, fx, fy = group
-        xs = [x for x in parts[i][k] if x.forward == fx]
-        ys = [y for y in parts[j][10 - k] if y.forward == fy]
-        self._ten_order(card, pegs[i], xs, pegs[j], 10 - k, ys)
-        self._ten_order(card, pegs[j], ys, pegs[i], k, xs)
+        xs, ys = parts[i][k], parts[j][10 - k]
+        self._ten_order(card, pegs[i], xs, fx, pegs[j], 10 - k, ys, fy)
+        self._ten_order(card, pegs[j], ys, fy, pegs[i], k, xs, fx)
 
     def _ten_interacting(self, card: str, first: tuple[int, int, bool],
                          second: tuple[int, int, bool], xs: list[Part], ys: list[Part],
@@ -1096,33 +1113,35 @@ class _Generator:
             if not (_simple(y, px) and self._quick_ten(qy, py, y, qx, px, x)):
                 self._ten_pair(card, (qy, py, y.dst, oy), (qx, px, x.dst, ox))
 
-    def _ten_order(self, card: str, first: tuple[int, int, bool], xs: list[Part],
-                   second: tuple[int, int, bool], k2: int, ys: list[Part]) -> None:
-        """One order of a group whose parts interact, simulated step by step; pairs of
+    def _ten_order(self, card: str, first: tuple[int, int, bool], xs: list[Part], fx: bool,
+                   second: tuple[int, int, bool], k2: int, ys: list[Part], fy: bool) -> None:
+        """One order of a group whose parts interact, simulated step by step: the parts
+        of ``xs`` in direction ``fx``, then those of ``ys`` in direction ``fy``.  Pairs of
         parts that do not interact are the counted splits (or their other order)."""
         board = self.board
         qa, pa, _ = first
         qb, pb, only_b = second
         bumped_out = self.geo.opponent[self.mover][qb]  # a hit sends the peg to start
         for x in xs:
-            if (x.dst == pb and bumped_out) or not any(interact(x, pa, y, pb) for y in ys):
+            if x.forward != fx or (x.dst == pb and bumped_out) or not any(
+                    y.forward == fy and interact(x, pa, y, pb) for y in ys):
                 continue
-            st1 = self.make(qa, pa, x.dst, ">" if x.forward else "<", hit_own=True)
+            st1 = self.make(qa, pa, x.dst, ">" if fx else "<", hit_own=True)
             if _simple(x, pb):
-                self._after_simple(card, first, x, st1, second, ys)
+                self._after_simple(card, first, x, st1, second, ys, fy)
                 continue
-            if x.dst == pb and self._quick_door(first, x, st1, second, k2, ys[0].forward):
+            if x.dst == pb and self._quick_door(first, x, st1, second, k2, fy):
                 continue
             m1 = board.mark()
             if board.land(qa, pa, x.dst):
                 b_now = board.where(qb, pb, m1)
-                if b_now != START and not (b_now >= self.geo.ring_size and not ys[0].forward):
-                    for d2 in self.ten_targets(qb, b_now, k2, ys[0].forward, only_b):
+                if b_now != START and not (b_now >= self.geo.ring_size and not fy):
+                    for d2 in self.ten_targets(qb, b_now, k2, fy, only_b):
                         if b_now == pb and any(
-                                y.dst == d2 and not interact(x, pa, y, pb) for y in ys):
+                                y.dst == d2 and y.forward == fy and not interact(x, pa, y, pb)
+                                for y in ys):
                             continue
-                        st2 = self.make(qb, b_now, d2, ">" if ys[0].forward else "<",
-                                        hit_own=True)
+                        st2 = self.make(qb, b_now, d2, ">" if fy else "<", hit_own=True)
                         m2 = board.mark()
                         if board.land(qb, b_now, d2):
                             self._record_ten(card, st1, st2)
@@ -1169,18 +1188,20 @@ class _Generator:
         return True
 
     def _after_simple(self, card: str, first: tuple[int, int, bool], x: Part, st1: Make,
-                      second: tuple[int, int, bool], ys: list[Part]) -> None:
-        """The rest of :meth:`_ten_order` for a :func:`_simple` first part.  It leaves the
-        second peg where it was, and a ten's targets read only the board's shape and the
-        peg's own home, so the second peg's parts are still its targets; those that do
-        not interact with the first part are counted, the others kept without the scratch
-        board when :meth:`_quick_ten` can, simulated otherwise."""
+                      second: tuple[int, int, bool], ys: list[Part], fy: bool) -> None:
+        """The rest of :meth:`_ten_order` for a :func:`_simple` first part, then the parts of
+        ``ys`` in direction ``fy``.  It leaves the second peg where it was, and a ten's
+        targets read only the board's shape and the peg's own home, so the second peg's
+        parts are still its targets; those that do not interact with the first part are
+        counted, the others kept without the scratch board when :meth:`_quick_ten` can,
+        simulated otherwise."""
         board = self.board
         qa, pa, _ = first
         qb, pb, _ = second
         m1 = -1
         for y in ys:
-            if not interact(x, pa, y, pb) or self._quick_ten(qa, pa, x, qb, pb, y):
+            if y.forward != fy or not interact(x, pa, y, pb) or self._quick_ten(
+                    qa, pa, x, qb, pb, y):
                 continue
             if m1 < 0:
                 m1 = board.mark()
