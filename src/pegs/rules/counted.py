@@ -123,6 +123,17 @@ def group_order(group: Group) -> tuple[int, int, int, bool, bool]:
     return i, j, k, not fx, not fy
 
 
+def group_code(i: i64, j: i64, k: i64, fx: bool, fy: bool) -> i64:
+    """A group as one integer, as :attr:`CountedSplits.eager` holds it."""
+    return (((i * _SLOTS + j) * 10 + k) * 2 + int(fx)) * 2 + int(fy)
+
+
+def group_of(code: i64) -> Group:
+    """The group of a :func:`group_code`."""
+    return (int(code // (40 * _SLOTS)), int(code // 40 % _SLOTS), int(code // 4 % 10),
+            code // 2 % 2 == 1, code % 2 == 1)
+
+
 def _net(changes: tuple[Change, ...]) -> Net:
     """The board change of some peg moves, per seat: (seat, holes left, holes taken),
     with a hole left and taken again by the same colour cancelled out."""
@@ -234,7 +245,7 @@ class CountedSplits(Deferred):
     def __init__(self, card: str, geo: Geometry, base: Pegs, mover: int,
                  pegs: list[tuple[int, int]], first: list[list[list[Part]]],
                  second: list[list[list[Part]]], total: int, start: list[int],
-                 skip_self: bool, skip: CodeSet, eager: set[Group] | None) -> None:
+                 skip_self: bool, skip: CodeSet, eager: CodeSet | None) -> None:
         self.card = card
         self.geo = geo
         self.base = base
@@ -251,8 +262,9 @@ class CountedSplits(Deferred):
         self.start = start
         self.skip_self = skip_self
         #: For a ten, the groups the full enumeration simulates as a whole (one part lands
-        #: on the other peg, or moves it): their plain splits are found in group order, not
-        #: last.  None for a 7 or 9, whose splits are found in order.
+        #: on the other peg, or moves it), as :func:`group_code` makes them: their plain
+        #: splits are found in group order, not last.  None for a 7 or 9, whose splits are
+        #: found in order.
         self.eager = eager
         #: Splits not counted: interacting ones (listed by the generator) and repeats, as
         #: :func:`pick_code` makes them (a tuple per split costs several times as much).
@@ -367,8 +379,8 @@ class CountedSplits(Deferred):
         x, y = self.first[i][k][a], self.parts[j][self.total - k][b]
         if self.eager is None:
             return False, (0, i, k, x.order, j, y.order)
-        group = (i, j, k, x.forward, y.forward)
-        return not (x.hit or y.hit) and group not in self.eager, group_order(group)
+        eager = group_code(i, j, k, x.forward, y.forward) in self.eager
+        return not (x.hit or y.hit or eager), group_order((i, j, k, x.forward, y.forward))
 
     # --- counting -------------------------------------------------------------------------
     def _count(self) -> None:

@@ -11,7 +11,6 @@ the counted splits card by card.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,6 +28,8 @@ from .counted import (
     CountedSplits,
     Group,
     Part,
+    group_code,
+    group_of,
     group_order,
     interact,
     numbered,
@@ -319,6 +320,20 @@ def _put(row: list[Part], part: Part) -> bool:
     part.slot = len(row) if part.legal else -1
     row.append(part)
     return part.legal
+
+
+def _last_at_most(values: vec[i64], n: i64) -> i64:
+    """The index of the last of the ascending ``values`` that is at most ``n`` (the first
+    is)."""
+    lo: i64 = 0
+    hi: i64 = len(values)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if values[mid] <= n:
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 def _close(holes: list[int], p: int, ring: int) -> bool:
@@ -985,18 +1000,19 @@ class _Generator:
 
     def ten_groups(self, card: str, pegs: list[tuple[int, int, bool]],
                    parts: list[list[list[Part]]], chains: list[list[int]], tens: CountedSplits
-                   ) -> list[tuple[int, Group]]:
+                   ) -> tuple[vec[i64], vec[i64]]:
         """List the splits of every group (two pegs, part sizes, directions) in which some
-        two parts interact, group by group in the order of the full enumeration, with the
-        number of splits listed before each group.  The interacting pairs of legal parts
-        are left out of the count (``tens.skip``), and the groups in which a part lands on
-        the other peg or moves it are simulated whole (``tens.eager``).  Only pegs near
-        each other, near a door a hit sends a peg to, or both able to enter home can
-        interact; their parts are compared one by one."""
+        two parts interact, group by group in the order of the full enumeration; return
+        the number of splits listed before each group, and the group (:func:`group_code`).
+        The interacting pairs of legal parts are left out of the count (``tens.skip``),
+        and the groups in which a part lands on the other peg or moves it are simulated
+        whole (``tens.eager``).  Only pegs near each other, near a door a hit sends a peg
+        to, or both able to enter home can interact; their parts are compared one by one."""
         ring = self.geo.ring_size
         skip, eager = tens.skip, tens.eager
         assert eager is not None
-        starts: list[tuple[int, Group]] = []
+        starts = vec[i64]()
+        groups = vec[i64]()
         homeward = [pegs[i][1] >= ring or any(part.dst >= ring for row in parts[i] for part in row)
                     for i in range(len(pegs))]
         for i, (qx, px, _) in enumerate(pegs):
@@ -1035,15 +1051,16 @@ class _Generator:
                     for code in range(4):
                         if kinds >> code & 1:
                             fx, fy = code < 2, code % 2 == 0
-                            group = (i, j, k, fx, fy)
-                            starts.append((len(tens.listed), group))
+                            group = group_code(i, j, k, fx, fy)
+                            starts = append(starts, len(tens.listed))
+                            groups = append(groups, group)
                             if _moves_other(found_x, found_y, fx, fy, qx, px, qy, py):
                                 eager.add(group)
-                                self._ten_whole(card, pegs, parts, group)
+                                self._ten_whole(card, pegs, parts, i, j, k, fx, fy)
                             else:
                                 self._ten_interacting(card, pegs[i], pegs[j], found_x, found_y,
                                                       fx, fy)
-        return starts
+        return starts, groups
 
     def split_ten(self, card: str) -> None:
         """The North Carolina ten: two pegs of different colours, any seats, 10 in all.
@@ -1075,21 +1092,21 @@ class _Generator:
         ends = [next((j for j in range(i, len(pegs)) if pegs[j][0] != q), len(pegs))
                 for i, (q, _, _) in enumerate(pegs)]
         tens = CountedSplits(card, self.geo, self.pegs, self.mover, [(q, p) for q, p, _ in pegs],
-                             usable, usable, 10, ends, False, CodeSet(), set())
+                             usable, usable, 10, ends, False, CodeSet(), CodeSet())
         self._ten = tens
-        starts = self.ten_groups(card, pegs, parts, chains, tens)
+        starts, groups = self.ten_groups(card, pegs, parts, chains, tens)
         self._ten = None
         tens.skip_twins({i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
         if len(tens.listed):
-            self._ten_repeats(tens, starts)
+            self._ten_repeats(tens, starts, groups)
         if len(tens):
             legal.deferred.append(tens)
 
     def _ten_whole(self, card: str, pegs: list[tuple[int, int, bool]],
-                   parts: list[list[list[Part]]], group: Group) -> None:
+                   parts: list[list[list[Part]]], i: int, j: int, k: int, fx: bool, fy: bool
+                   ) -> None:
         """List the splits of a group in which a part lands on the other peg or moves it:
         the whole group in both orders, simulated step by step."""
-        i, j, k, fx, fy = group
         xs, ys = parts[i][k], parts[j][10 - k]
         self._ten_order(card, pegs[i], xs, fx, pegs[j], 10 - k, ys, fy)
         self._ten_order(card, pegs[j], ys, fy, pegs[i], k, xs, fx)
@@ -1307,11 +1324,11 @@ class _Generator:
             listed.move(q, a, b)
         listed.finish()
 
-    def _ten_repeats(self, tens: CountedSplits, starts: list[tuple[int, Group]]) -> None:
+    def _ten_repeats(self, tens: CountedSplits, starts: vec[i64], groups: vec[i64]) -> None:
         """Two splits with the same final board are one move: where a listed ten and a
         counted one meet, keep the one the full enumeration (groups in order, plain
-        splits of the other groups last) finds first."""
-        firsts = [start[0] for start in starts]
+        splits of the other groups last) finds first.  ``starts`` and ``groups``: as
+        :meth:`ten_groups` returns them."""
         gone: list[int] = []
         reached = tens.reached(tens.listed.deltas)
         for n in range(len(tens.listed) - 1, -1, -1):
@@ -1320,7 +1337,7 @@ class _Generator:
             picks = tens.picks_to(tens.listed.layout(n))
             if not picks:
                 continue
-            origin = (False, group_order(starts[bisect_right(firsts, n) - 1][1]))
+            origin = (False, group_order(group_of(groups[_last_at_most(starts, n)])))
             for pick in picks:
                 if tens.rank(pick) < origin:
                     gone.append(n)
