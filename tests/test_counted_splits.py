@@ -294,6 +294,28 @@ def test_eight_seats_with_many_pegs_out() -> None:
     check_listing(state, sample=150)
 
 
+def test_team_pegs_of_two_colours_near_their_homes_split_as_the_plain_listing() -> None:
+    # Arizona, 8 seats: seat 0 has pegs 4 and 2 holes before its door 7.18 and one in its
+    # home; its partner seat 2 has one 3 holes before its door 1.18 and one in its home.
+    # Two colours each have a home of their own, so their parts meet only on the ring;
+    # the two pegs of seat 0 on its way home interact (one lands where the other was)
+    az8 = Rules.preset("arizona", players=8)
+    state = position(az8, {0: ["7.14", "7.16", "H2"], 1: ["3.3"], 2: ["1.15", "H1"],
+                           4: ["4.9"]}, ["7", "9"])
+    check_splits(state, "7", 7)
+    check_splits(state, "9", 9)
+    legal = state.legal_actions()
+    assert Action.parse("7: 7.16>0.3, 7.14>7.16") in legal
+    assert Action.parse("7: 7.14>7.16, 7.16>0.3") not in legal  # onto its own colour
+    assert Action.parse("7: 7.16>H1, 7.14>7.18") in legal
+    # seat 0 into its home, seat 2 inside its own
+    after = state.result_of(Action.parse("7: 7.16>H1, H1@2>H5@2"))
+    geo = state.geo
+    assert after[0] == tuple(sorted([START, START, *(geo.parse(h) for h in ["7.14", "H1", "H2"])]))
+    assert after[2] == tuple(sorted([START, START, START, geo.parse("1.15"), geo.parse("H5")]))
+    check_listing(state, sample=200)
+
+
 def test_the_other_order_of_a_counted_ten_is_accepted_as_an_alias() -> None:
     state = position(NC4, {0: ["0.3"], 1: ["2.3"]}, ["10"])
     legal = state.legal_actions()

@@ -71,7 +71,9 @@ async def press_until_over(pilot: Pilot[None], app: PegsApp) -> int:
     return presses
 
 
-@pytest.mark.parametrize(("seed", "human_wins"), [(19, True), (20, False)])
+# deals picked so that pressing Enter at every choice wins one game and loses the other
+# (a change in the order of the legal list can change the game: pick them anew)
+@pytest.mark.parametrize(("seed", "human_wins"), [(26, True), (20, False)])
 def test_a_human_plays_a_whole_game_against_a_random_bot(
     tmp_path: Path, seed: int, human_wins: bool
 ) -> None:

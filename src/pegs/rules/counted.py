@@ -11,7 +11,7 @@ unchanged board (:class:`Part`); its splits are the pairs of a first part and a 
 part of another peg with sizes adding to the card's count, less the pairs that interact
 (the generator simulates those) and the pairs that repeat a board another split reaches
 first.  Their number is arithmetic; the ``i``-th split and the check of a given action are
-built directly.  A ten's simulated splits come first in its listing (``listed``), kept as
+built directly.  The simulated splits come first in the listing (``listed``), kept as
 numbers (two steps and the scratch board's log) and spelled only when indexed or looked up.
 """
 
@@ -206,7 +206,7 @@ def _flat_keys(rows: list[list[list[Part]]], total: int) -> tuple[vec[i64], vec[
 class CountedSplits(Deferred):
     """The splits of one card: ``len``, the ``i``-th action, and membership.
 
-    For a ten, the splits whose parts interact come first (``listed``: simulated by the
+    The splits whose parts interact come first (``listed``: simulated by the
     generator, kept as numbers and spelled when indexed or looked up), then the counted
     ones."""
 
@@ -290,7 +290,7 @@ class CountedSplits(Deferred):
         self._found = False
         #: Pegs with a part that changes nothing at all (a ten's, see :meth:`skip_twins`).
         self._silent: list[int] = []
-        #: A ten's simulated splits, in listing order (see :meth:`spell`).
+        #: The simulated splits, in listing order (see :meth:`spell`).
         self.listed = Listed(base, geo.flat_keys, len(geo.keys[0]))
         #: Each listed split's action, once every one has been spelled for a look-up.
         self._spelled: dict[Action, int] = {}

@@ -667,21 +667,60 @@ class _Generator:
                                 occ[a] = a_seat
         return found
 
-    def split_part(self, seat: int, p: int, d: int, forward: bool, n: int,
-                   chains: list[int]) -> Part:
-        """One part of a 7 or 9 split on the unchanged board: the holes its walk reads
-        (where its own colour would block it), where it lands, and its hits."""
+    def forward_rows(self, seat: int, p: int, total: int, chains: list[int]
+                     ) -> list[list[Part]]:
+        """``rows[k]``: the forward parts of size k (1 to ``total`` - 1) of the peg at ``p``
+        on the unchanged board, in :meth:`base_forward` order, each with the holes its
+        walk reads (where its own colour would block it), and its hits."""
         ring = self.geo.ring_size
-        lo = hi = 0
-        if not forward:
-            walk = -n
-        elif p >= ring:
-            walk, lo, hi = 0, p + 1, d + 1
-        elif d >= ring:
-            walk, lo, hi = (self.geo.door[seat] - p) % ring, ring, d + 1
-        else:
-            walk = n
-        return self.part_at(seat, p, d, forward, chains, walk, lo, hi)
+        rows: list[list[Part]] = [[]]
+        if p >= ring:
+            for n in range(1, total):
+                rows.append([self.part_at(seat, p, d, True, chains, 0, p + 1, d + 1)
+                             for d in self.board.forward(seat, p, n, self.pass_own,
+                                                         self.turn_in)])
+            return rows
+        to_door, block, free = self.reach(seat, p)
+        pass_own, occ = self.pass_own, self.board.occ
+        home = pass_own or block > to_door
+        for n in range(1, total):
+            row: list[Part] = []
+            if n > to_door and home and n - to_door <= free:
+                d = ring + n - to_door - 1
+                row.append(self.part_at(seat, p, d, True, chains, to_door, ring, d + 1))
+            if not (self.turn_in and n > to_door):
+                d = p + n
+                if d >= ring:
+                    d -= ring
+                if (occ[d] != seat) if pass_own else n < block:
+                    row.append(self.part_at(seat, p, d, True, chains, n))
+            if len(row) == 2:
+                row[1].order = 1
+            rows.append(row)
+        return rows
+
+    def backward_rows(self, seat: int, p: int, total: int, chains: list[int]
+                      ) -> list[list[Part]]:
+        """``rows[k]``: the backward part of size k (1 to ``total`` - 1) of the peg at ``p``
+        on the unchanged board, if it has one (as :meth:`WorkBoard.backward` finds it),
+        with its way and hits; one walk for every size."""
+        ring = self.geo.ring_size
+        rows: list[list[Part]] = [[]]
+        occ, pass_own = self.board.occ, self.pass_own
+        blocked = p >= ring
+        d = p
+        for n in range(1, total):
+            if blocked:
+                rows.append([])
+                continue
+            d -= 1
+            if d < 0:
+                d = ring - 1
+            own = occ[d] == seat
+            rows.append([] if own else [self.part_at(seat, p, d, False, chains, -n)])
+            if own and not pass_own:
+                blocked = True
+        return rows
 
     def count_splits(self, card: str, total: int) -> bool:
         """Every legal split of ``total`` (7 or 9, no finishing split possible): the
@@ -689,26 +728,13 @@ class _Generator:
         legal = self.legal
         pegs = self.own_movable
         n = len(pegs)
-        built = len(legal.actions)
         chains: list[list[int]] = []
         fwd: list[list[list[Part]]] = []
         back: list[list[list[Part]]] = []
         for q, p in pegs:
             found: list[int] = []
-            rows_f: list[list[Part]] = [[]]
-            rows_b: list[list[Part]] = [[]]
-            for k in range(1, total):
-                row = [self.split_part(q, p, d, True, k, found)
-                       for d in self.part_targets(q, p, k, True, base=True)]
-                for o, part in enumerate(row):
-                    part.order = o
-                rows_f.append(row)
-                if total == 9:
-                    d = self.board.backward(q, p, k, self.pass_own)
-                    rows_b.append([] if d == IN_HAND else
-                                  [self.split_part(q, p, d, False, k, found)])
-            fwd.append(rows_f)
-            back.append(rows_b)
+            fwd.append(self.forward_rows(q, p, total, found))
+            back.append(self.backward_rows(q, p, total, found) if total == 9 else [[]])
             chains.append(found)
         usable = []
         for rows in (fwd, back) if total == 9 else (fwd,):
@@ -719,14 +745,15 @@ class _Generator:
         start = [0] * n if total == 9 else [i + 1 for i in range(n)]
         counted = CountedSplits(card, self.geo, self.pegs, self.mover, list(pegs), first, second,
                                 total, start, total == 9, pairs, None)
-        origins: list[tuple[int, tuple[int, ...]]] = []
+        origins: list[tuple[int, ...]] = []
         for unit in units:
-            self._split_unit(card, pegs, turns, total, unit, origins)
-        if len(legal.actions) > built:
-            self._split_repeats(counted, built, origins)
+            self._split_unit(pegs, turns, total, unit, counted.listed, origins)
+        if len(counted.listed):
+            self._split_repeats(counted, origins)
         if len(counted):
             legal.deferred.append(counted)
-        return len(legal.actions) > built or len(counted) > 0
+            return True
+        return False
 
     def split_units(self, pegs: list[tuple[int, int]],
                     turns: list[tuple[list[list[list[Part]]], list[list[list[Part]]]]],
@@ -747,7 +774,8 @@ class _Generator:
                 for j, (qb, pb) in enumerate(pegs):
                     if i == j:
                         continue
-                    near = (homeward[i] and (homeward[j] or qa == qb)) or (homeward[j] and qa == qb)
+                    # pegs of two colours meet only on the ring (each has its own home)
+                    near = qa == qb and (homeward[i] or homeward[j])
                     if not near and pa < ring and pb < ring:
                         gap = (pb - pa) % ring
                         near = gap <= 2 * total or ring - gap <= 2 * total
@@ -757,6 +785,7 @@ class _Generator:
                     if not near:
                         continue
                     back_second = total == 9 and turn == 0
+                    same = qa == qb
                     to_door = (geo.door[qb] - pb) % ring
                     for k in range(1, total):
                         xs = firsts[i][k]
@@ -777,12 +806,16 @@ class _Generator:
                         else:
                             walk, lo, hi = m, ring, ring + max(0, min(m - to_door, home))
                         for x in xs:
-                            hit = x.legal and _moves_on(x, qb, pb, walk, lo, hi, ring)
+                            # a part that hits nothing moves only its own peg: it can move a
+                            # peg of the other colour only when both pegs are of one colour
+                            x_moves = same or x.hit
+                            hit = x.legal and x_moves and _moves_on(x, qb, pb, walk, lo, hi, ring)
                             for y in ys:
                                 if (interact(x, pa, y, pb)
-                                        or _moves_on(x, qb, pb, y.walk, y.home_lo, y.home_hi, ring)
-                                        or _moves_on(y, qa, pa, x.walk, x.home_lo, x.home_hi,
-                                                     ring)):
+                                        or (x_moves and _moves_on(x, qb, pb, y.walk, y.home_lo,
+                                                                  y.home_hi, ring))
+                                        or ((same or y.hit) and _moves_on(
+                                            y, qa, pa, x.walk, x.home_lo, x.home_hi, ring))):
                                     hit = True
                                     if turn == 0 and x.slot >= 0 and y.slot >= 0 and (
                                             total == 9 or i < j):
@@ -793,13 +826,14 @@ class _Generator:
         units.sort()
         return units, pairs
 
-    def _split_unit(self, card: str, pegs: list[tuple[int, int]],
+    def _split_unit(self, pegs: list[tuple[int, int]],
                     turns: list[tuple[list[list[list[Part]]], list[list[list[Part]]]]],
-                    total: int, unit: tuple[int, int, int, int, int],
-                    origins: list[tuple[int, tuple[int, ...]]]) -> None:
+                    total: int, unit: tuple[int, int, int, int, int], listed: Listed,
+                    origins: list[tuple[int, ...]]) -> None:
         """One first part and every second part of one peg after it, simulated step by
-        step (second parts that do not interact with it are counted splits, or their
-        other order)."""
+        step and kept in ``listed`` unless a kept split leads to the same layout (second
+        parts that do not interact with it are counted splits, or their other order);
+        ``origins`` gets where the full enumeration finds each kept split."""
         turn, i, k, order, j = unit
         firsts, seconds = turns[turn]
         x = next(part for part in firsts[i][k] if part.order == order)
@@ -822,34 +856,32 @@ class _Generator:
                     st2 = self.make(qb, b_now, d2, op2)
                     m2 = board.mark()
                     if board.land(qb, b_now, d2):
-                        n = len(self.legal.actions)
-                        self.record(card, None, board.snapshot(), (st1, st2))
-                        if len(self.legal.actions) > n:
-                            origins.append((n, (turn, i, k, order, j, o2)))
+                        n = len(listed)
+                        listed.start(st1, st2)
+                        for q, a, b in board.log:
+                            listed.move(q, a, b)
+                        listed.finish()
+                        if len(listed) > n:
+                            origins.append((turn, i, k, order, j, o2))
                     board.undo(m2)
         board.undo(m1)
 
-    def _split_repeats(self, counted: CountedSplits, built: int,
-                       origins: list[tuple[int, tuple[int, ...]]]) -> None:
+    def _split_repeats(self, counted: CountedSplits, origins: list[tuple[int, ...]]) -> None:
         """Where a listed split and a counted one reach the same board, keep the one the
-        full enumeration finds first."""
-        legal = self.legal
-        deltas = vec[i64]()
-        for n, _ in origins:
-            deltas = append(deltas, counted.key_change_to(legal.results[legal.actions[n]]))
-        reached = counted.reached(deltas)
-        for m in range(len(origins) - 1, -1, -1):
-            if not reached[m]:
+        full enumeration finds first (``origins[n]``: where it finds listed split n)."""
+        listed = counted.listed
+        gone: list[int] = []
+        reached = counted.reached(listed.deltas)
+        for n in range(len(listed) - 1, -1, -1):
+            if not reached[n]:
                 continue  # no counted split changes the layout's key as it does
-            n, where = origins[m]
-            action = legal.actions[n]
-            result = legal.results[action]
-            for pick in counted.picks_to(result):
-                if counted.rank(pick) < (False, where):
-                    del legal.results[action]
-                    legal.actions.pop(n)
+            for pick in counted.picks_to(listed.layout(n)):
+                if counted.rank(pick) < (False, origins[n]):
+                    gone.append(n)
                     break
                 counted.skip.add(pick_code(pick))
+        if gone:
+            listed.drop(gone)
 
     def joker(self, card: str) -> None:
         rule = self.rules.joker_rule

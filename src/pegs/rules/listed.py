@@ -1,6 +1,6 @@
-"""The simulated splits of a North Carolina ten, kept as numbers in native arrays.
+"""The simulated splits of a ten, 7 or 9, kept as numbers in native arrays.
 
-A ten's generator finds its interacting splits one by one (two steps and the peg moves
+The generator finds the interacting splits of a card one by one (two steps and the peg moves
 they make, in order) and keeps each unless an earlier one leads to the same layout.  A
 position can have hundreds of them, and most are never spelled, so they are kept as
 integers in :class:`vec` arrays (compiled, read and written without making Python
