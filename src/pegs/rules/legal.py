@@ -769,48 +769,59 @@ class _Generator:
         fw = turns[0][0]
         homeward = [pegs[i][1] >= ring or any(part.dst >= ring for row in fw[i] for part in row)
                     for i in range(len(pegs))]
+        n = len(pegs)
+        near: list[list[int]] = [[] for _ in range(n)]  # ascending: in the order of the j loop
+        for i in range(n):
+            qa, pa = pegs[i]
+            for j in range(i + 1, n):
+                qb, pb = pegs[j]
+                # pegs of two colours meet only on the ring (each has its own home)
+                close = qa == qb and (homeward[i] or homeward[j])
+                if not close and pa < ring and pb < ring:
+                    gap = (pb - pa) % ring
+                    close = gap <= 2 * total or ring - gap <= 2 * total
+                if not close and (chains[i] or chains[j]):
+                    close = (_close(chains[i], pb, ring) or _close(chains[j], pa, ring)
+                             or any(has(chains[j], h) for h in chains[i]))
+                if close:
+                    near[i].append(j)
+                    near[j].append(i)
+        # loops in the order of the full enumeration: (turn, first peg, size, target, second
+        # peg), so the units come out sorted
         for turn, (firsts, seconds) in enumerate(turns):
-            for i, (qa, pa) in enumerate(pegs):
-                for j, (qb, pb) in enumerate(pegs):
-                    if i == j:
-                        continue
-                    # pegs of two colours meet only on the ring (each has its own home)
-                    near = qa == qb and (homeward[i] or homeward[j])
-                    if not near and pa < ring and pb < ring:
-                        gap = (pb - pa) % ring
-                        near = gap <= 2 * total or ring - gap <= 2 * total
-                    if not near and (chains[i] or chains[j]):
-                        near = (_close(chains[i], pb, ring) or _close(chains[j], pa, ring)
-                                or any(has(chains[j], h) for h in chains[i]))
-                    if not near:
-                        continue
-                    back_second = total == 9 and turn == 0
-                    same = qa == qb
-                    to_door = (geo.door[qb] - pb) % ring
-                    for k in range(1, total):
-                        xs = firsts[i][k]
-                        if not xs:
-                            continue
-                        ys = seconds[j][total - k]
-                        # the way every walk of the second peg of this size reads: moving a
-                        # peg of its colour there can block or unblock it, even a walk with
-                        # no part on the unchanged board
-                        m = total - k
-                        lo = hi = 0
-                        if pb >= ring:
-                            walk = 0
-                            if not back_second:
-                                lo, hi = pb + 1, min(pb + m + 1, ring + home)
-                        elif back_second:
-                            walk = -m
-                        else:
-                            walk, lo, hi = m, ring, ring + max(0, min(m - to_door, home))
-                        for x in xs:
+            back_second = total == 9 and turn == 0
+            for i in range(n):
+                others = near[i]
+                if not others:
+                    continue
+                qa, pa = pegs[i]
+                rows = firsts[i]
+                for k in range(1, total):
+                    m = total - k
+                    for x in rows[k]:
+                        for j in others:
+                            qb, pb = pegs[j]
                             # a part that hits nothing moves only its own peg: it can move a
                             # peg of the other colour only when both pegs are of one colour
+                            same = qa == qb
                             x_moves = same or x.hit
-                            hit = x.legal and x_moves and _moves_on(x, qb, pb, walk, lo, hi, ring)
-                            for y in ys:
+                            hit = False
+                            if x.legal and x_moves:
+                                # the way every walk of the second peg of this size reads:
+                                # moving a peg of its colour there can block or unblock it,
+                                # even a walk with no part on the unchanged board
+                                lo = hi = 0
+                                if pb >= ring:
+                                    walk = 0
+                                    if not back_second:
+                                        lo, hi = pb + 1, min(pb + m + 1, ring + home)
+                                elif back_second:
+                                    walk = -m
+                                else:
+                                    to_door = (geo.door[qb] - pb) % ring
+                                    walk, lo, hi = m, ring, ring + max(0, min(m - to_door, home))
+                                hit = _moves_on(x, qb, pb, walk, lo, hi, ring)
+                            for y in seconds[j][m]:
                                 if (interact(x, pa, y, pb)
                                         or (x_moves and _moves_on(x, qb, pb, y.walk, y.home_lo,
                                                                   y.home_hi, ring))
@@ -823,7 +834,6 @@ class _Generator:
                             if x.legal and (hit or any(c[0] == qb and c[1] == pb
                                                        for c in x.changes)):
                                 units.append((turn, i, k, x.order, j))
-        units.sort()
         return units, pairs
 
     def _split_unit(self, pegs: list[tuple[int, int]],
