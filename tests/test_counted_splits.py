@@ -294,6 +294,23 @@ def test_eight_seats_with_many_pegs_out() -> None:
     check_listing(state, sample=150)
 
 
+def test_a_ten_of_two_partners_into_and_inside_their_homes_is_counted() -> None:
+    # seat 0's 3.11 goes 9 to its home hole H2 while seat 2's H2 moves 1 on in its own
+    # home: home holes have the same numbers for every colour, but two colours never meet
+    # there, so the split is counted, not simulated
+    state = position(NC4, {0: ["3.11", "0.5"], 1: ["1.9"], 2: ["H2", "2.3"], 3: ["3.2"]},
+                     ["10"])
+    check_tens(state)
+    legal = state.legal_actions()
+    action = Action.parse("10: 3.11>H2, H2@2>H3@2")
+    assert action in legal
+    geo = state.geo
+    after = state.result_of(action)
+    assert after[0] == tuple(sorted([START, START, START, geo.parse("0.5"), geo.parse("H2")]))
+    assert after[2] == tuple(sorted([START, START, START, geo.parse("2.3"), geo.parse("H3")]))
+    check_listing(state, sample=200)
+
+
 def test_team_pegs_of_two_colours_near_their_homes_split_as_the_plain_listing() -> None:
     # Arizona, 8 seats: seat 0 has pegs 4 and 2 holes before its door 7.18 and one in its
     # home; its partner seat 2 has one 3 holes before its door 1.18 and one in its home.

@@ -59,9 +59,10 @@ class Part:
     def __init__(self, seat: int, src: int, dst: int, forward: bool, key: int,
                  hits: tuple[Change, ...] = (), legal: bool = True,
                  doors: tuple[int, ...] = (), walk: int = 0, home_lo: int = 0,
-                 home_hi: int = 0) -> None:
-        #: The part's index among the legal parts of its peg and size (-1: illegal).
-        self.slot = -1
+                 home_hi: int = 0, slot: int = -1) -> None:
+        #: The part's index among the legal parts of its peg and size (-1: illegal, or not
+        #: numbered yet).
+        self.slot = slot
         #: The part's index among the targets of its peg, size and direction.
         self.order = 0
         self.seat = seat

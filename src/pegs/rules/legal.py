@@ -369,7 +369,7 @@ class _Generator:
         self._own_hits: set[tuple[int, int]] = set()  # pegs whose ten part hits own colour
         #: The ten being generated.
         self._ten: CountedSplits | None = None
-        self.own_movable = self.movable(self.ctrl)
+        self.own_movable = self.movable(self.ctrl, pegs)
 
     # --- helpers --------------------------------------------------------------------------
     def step(self, seat: int, src: int, dst: int, op: str) -> Step:
@@ -416,16 +416,17 @@ class _Generator:
         elif first != action:
             self.legal.aliases[action] = first
 
-    def movable(self, seats: Iterable[int]) -> list[tuple[int, int]]:
-        """(seat, position) of every peg of ``seats`` that is off start and could still
-        move (a home peg with every hole ahead of it filled is settled), in position order:
-        the scratch board's lists change order as moves are tried and undone, and the
-        listing (and which spelling of a split is listed) must not depend on that."""
+    def movable(self, seats: Iterable[int], layout: Pegs) -> list[tuple[int, int]]:
+        """(seat, position) of every peg of ``seats`` on ``layout`` that is off start and
+        could still move (a home peg with every hole ahead of it filled is settled), in
+        position order (a layout's tuples are sorted; the scratch board's lists change
+        order as moves are tried and undone, and the listing, and which spelling of a
+        split is listed, must not depend on that)."""
         ring, last = self.geo.ring_size, self.geo.ring_size + self.geo.home_holes - 1
         out = []
         for q in seats:
-            ps = self.board.pos[q]
-            for p in sorted(ps):
+            ps = layout[q]
+            for p in ps:
                 if p == START:
                     continue
                 if p >= ring:
@@ -621,7 +622,7 @@ class _Generator:
                         if finish and d1 >= ring and a_seat == self.mover:
                             now = board.snapshot() if hit1 else moved(self.pegs, ((a_seat, a, d1),))
                             if all_home(geo, now, self.mover):
-                                second = self.movable(controlled(geo, now, self.mover))
+                                second = self.movable(controlled(geo, now, self.mover), now)
                         for b_seat, b in second:
                             if b_seat == a_seat and b == a:
                                 continue
@@ -674,9 +675,13 @@ class _Generator:
         walk reads (where its own colour would block it), and its hits."""
         ring = self.geo.ring_size
         rows: list[list[Part]] = [[]]
+        # a part onto a free hole (or into home) is made here, one that hits by part_at
+        keys = self.geo.keys[seat]
+        lifted = keys[p + 1]
         if p >= ring:
             for n in range(1, total):
-                rows.append([self.part_at(seat, p, d, True, chains, 0, p + 1, d + 1)
+                rows.append([Part(seat, p, d, True, keys[d + 1] - lifted, walk=0,
+                                  home_lo=p + 1, home_hi=d + 1)
                              for d in self.board.forward(seat, p, n, self.pass_own,
                                                          self.turn_in)])
             return rows
@@ -687,13 +692,15 @@ class _Generator:
             row: list[Part] = []
             if n > to_door and home and n - to_door <= free:
                 d = ring + n - to_door - 1
-                row.append(self.part_at(seat, p, d, True, chains, to_door, ring, d + 1))
+                row.append(Part(seat, p, d, True, keys[d + 1] - lifted, walk=to_door,
+                                home_lo=ring, home_hi=d + 1))
             if not (self.turn_in and n > to_door):
                 d = p + n
                 if d >= ring:
                     d -= ring
                 if (occ[d] != seat) if pass_own else n < block:
-                    row.append(self.part_at(seat, p, d, True, chains, n))
+                    row.append(Part(seat, p, d, True, keys[d + 1] - lifted, walk=n)
+                               if occ[d] == -1 else self.part_at(seat, p, d, True, chains, n))
             if len(row) == 2:
                 row[1].order = 1
             rows.append(row)
@@ -707,6 +714,7 @@ class _Generator:
         ring = self.geo.ring_size
         rows: list[list[Part]] = [[]]
         occ, pass_own = self.board.occ, self.pass_own
+        keys = self.geo.keys[seat]
         blocked = p >= ring
         d = p
         for n in range(1, total):
@@ -717,7 +725,12 @@ class _Generator:
             if d < 0:
                 d = ring - 1
             own = occ[d] == seat
-            rows.append([] if own else [self.part_at(seat, p, d, False, chains, -n)])
+            if own:
+                rows.append([])
+            elif occ[d] == -1:
+                rows.append([Part(seat, p, d, False, keys[d + 1] - keys[p + 1], walk=-n)])
+            else:
+                rows.append([self.part_at(seat, p, d, False, chains, -n)])
             if own and not pass_own:
                 blocked = True
         return rows
@@ -939,7 +952,7 @@ class _Generator:
         in_team = [False] * geo.players
         for q in geo.team_seats[self.mover]:
             in_team[q] = True
-        return [(q, p, not in_team[q]) for q, p in self.movable(range(geo.players))
+        return [(q, p, not in_team[q]) for q, p in self.movable(range(geo.players), self.pegs)
                 if p < ring or in_team[q]]
 
     def ten_targets(self, seat: int, p: int, n: int, fwd: bool, ring_only: bool) -> list[int]:
@@ -959,6 +972,9 @@ class _Generator:
         geo, ring = self.geo, self.geo.ring_size
         parts: list[list[Part]] = [[] for _ in range(10)]
         every = True
+        # a part onto a free hole (or into home) is made here, one that hits by part_at
+        occ, keys = self.board.occ, geo.keys[seat]
+        lifted = keys[p + 1]
         if p >= ring:
             k0 = p - ring + 1
             stop = geo.home_holes + 1  # the home hole (counted from 1) of the next peg in
@@ -967,7 +983,8 @@ class _Generator:
                     stop = h - ring + 1
             for n in range(1, 10):
                 if k0 + n <= geo.home_holes and k0 + n < stop:
-                    every &= _put(parts[n], self.part_at(seat, p, p + n, True, chains))
+                    row = parts[n]
+                    row.append(Part(seat, p, p + n, True, keys[p + n + 1] - lifted, slot=len(row)))
             return parts, every
         door, cur = geo.door[seat], p
         for i in range(9):
@@ -977,14 +994,25 @@ class _Generator:
                     if ring <= h < ring + free:
                         free = h - ring
                 for n in range(i + 1, min(i + 1 + free, 10)):
-                    every &= _put(parts[n],
-                                  self.part_at(seat, p, ring + n - i - 1, True, chains))
+                    d = ring + n - i - 1
+                    row = parts[n]
+                    row.append(Part(seat, p, d, True, keys[d + 1] - lifted, slot=len(row)))
             cur += 1
             if cur == ring:
                 cur = 0
-            every &= _put(parts[i + 1], self.part_at(seat, p, cur, True, chains))
+            if occ[cur] == -1:
+                row = parts[i + 1]
+                row.append(Part(seat, p, cur, True, keys[cur + 1] - lifted, slot=len(row)))
+            else:
+                every &= _put(parts[i + 1], self.part_at(seat, p, cur, True, chains))
+        back = p
         for n in range(1, 10):
-            every &= _put(parts[n], self.part_at(seat, p, (p - n) % ring, False, chains))
+            back = back - 1 if back else ring - 1
+            if occ[back] == -1:
+                row = parts[n]
+                row.append(Part(seat, p, back, False, keys[back + 1] - lifted, slot=len(row)))
+            else:
+                every &= _put(parts[n], self.part_at(seat, p, back, False, chains))
         return parts, every
 
     def part_at(self, seat: int, p: int, d: int, forward: bool, chains: list[int],
@@ -1055,15 +1083,17 @@ class _Generator:
         assert eager is not None
         starts = vec[i64]()
         groups = vec[i64]()
-        homeward = [pegs[i][1] >= ring or any(part.dst >= ring for row in parts[i] for part in row)
-                    for i in range(len(pegs))]
+        # the interacting pairs of parts of a size, x from found_x and y from found_y
+        found_x: list[Part] = []
+        found_y: list[Part] = []
         for i, (qx, px, _) in enumerate(pegs):
             for j in range(i + 1, len(pegs)):
                 qy, py, _ = pegs[j]
                 if qx == qy:
                     continue
-                near = homeward[i] and homeward[j]
-                if not near and px < ring and py < ring:
+                # pegs of two colours meet only on the ring (each has its own home)
+                near = False
+                if px < ring and py < ring:
                     gap = (py - px) % ring
                     near = gap <= 10 or ring - gap <= 10
                 if not near and (chains[i] or chains[j]):
@@ -1071,12 +1101,10 @@ class _Generator:
                             or any(has(chains[j], h) for h in chains[i]))
                 if not near:
                     continue
-                # the interacting pairs of parts of a size, x from found_x and y from found_y
-                found_x: list[Part] = []
-                found_y: list[Part] = []
                 for k in range(1, 10):
-                    if found_x:  # the last size's, done
-                        found_x, found_y = [], []
+                    if found_x:  # the last size's (or the last pair's), done
+                        found_x.clear()
+                        found_y.clear()
                     kinds = 0  # the directions met, as bits in group order
                     ys = parts[j][10 - k]
                     for x in parts[i][k]:
@@ -1131,14 +1159,16 @@ class _Generator:
             parts.append(ps)
             usable.append(ps if every else numbered(ps))
             chains.append(found)
-        ends = [next((j for j in range(i, len(pegs)) if pegs[j][0] != q), len(pegs))
-                for i, (q, _, _) in enumerate(pegs)]
+        ends = [len(pegs)] * len(pegs)  # the first peg of a later seat (pegs in seat order)
+        for i in range(len(pegs) - 2, -1, -1):
+            ends[i] = i + 1 if pegs[i + 1][0] != pegs[i][0] else ends[i + 1]
         tens = CountedSplits(card, self.geo, self.pegs, self.mover, [(q, p) for q, p, _ in pegs],
                              usable, usable, 10, ends, False, CodeSet(), CodeSet())
         self._ten = tens
         starts, groups = self.ten_groups(card, pegs, parts, chains, tens)
         self._ten = None
-        tens.skip_twins({i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
+        if self._own_hits:
+            tens.skip_twins({i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
         if len(tens.listed):
             self._ten_repeats(tens, starts, groups)
         if len(tens):
