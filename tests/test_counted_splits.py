@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import random
+from collections import Counter
 from collections.abc import Sequence
 
 import pytest
@@ -21,7 +22,7 @@ from helpers import position, random_game
 from pegs.rules import Action, GameState, Rules
 from pegs.rules.actions import Step
 from pegs.rules.board import START
-from pegs.rules.counted import on_way
+from pegs.rules.counted import _net, on_way
 from reference import Reference
 from split_oracle import TenOracle, split_actions
 
@@ -445,3 +446,19 @@ def test_a_way_holds_exactly_the_holes_walked(ring: int, data: st.DataObject) ->
     walked = {(p + step * m) % ring for m in range(1, abs(walk) + 1)} | set(range(lo, hi))
     for h in [START, *range(ring + 6)]:
         assert on_way(h, p, walk, lo, hi, ring) == (h in walked), h
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(-2, 8), st.integers(-2, 8)),
+                max_size=6))
+def test_a_net_change_cancels_a_hole_left_and_taken_again(
+        changes: list[tuple[int, int, int]]) -> None:
+    # twin parts are found by their net change: per seat, the holes left and the holes
+    # taken as multisets, a hole both left and taken by one colour cancelled out
+    want = []
+    for seat in sorted({q for q, _, _ in changes}):
+        left = Counter(a for q, a, _ in changes if q == seat)
+        taken = Counter(b for q, _, b in changes if q == seat)
+        gone, came = sorted((left - taken).elements()), sorted((taken - left).elements())
+        if gone or came:
+            want.append((seat, tuple(gone), tuple(came)))
+    assert _net(tuple(changes)) == tuple(want)

@@ -139,18 +139,40 @@ def group_of(code: i64) -> Group:
 def _net(changes: tuple[Change, ...]) -> Net:
     """The board change of some peg moves, per seat: (seat, holes left, holes taken),
     with a hole left and taken again by the same colour cancelled out."""
-    seats = sorted({q for q, _, _ in changes})
+    seats: list[int] = []
+    for q, _, _ in changes:
+        if not has(seats, q):
+            seats.append(q)
+    seats.sort()
     out = []
     for q in seats:
-        gone = [a for c, a, _ in changes if c == q]
-        came = [b for c, _, b in changes if c == q]
-        for h in list(gone):
-            if h in came:
-                gone.remove(h)
-                came.remove(h)
+        gone: list[int] = []
+        came: list[int] = []
+        for c, a, b in changes:
+            if c == q:
+                gone.append(a)
+                came.append(b)
+        n = 0
+        while n < len(gone):
+            taken = _find(came, gone[n])
+            if taken >= 0:
+                came.pop(taken)
+                gone.pop(n)
+            else:
+                n += 1
         if gone or came:
-            out.append((q, tuple(sorted(gone)), tuple(sorted(came))))
+            gone.sort()
+            came.sort()
+            out.append((q, tuple(gone), tuple(came)))
     return tuple(out)
+
+
+def _find(holes: list[int], h: int) -> int:
+    """The index of ``h`` in ``holes``, or -1 (compared as machine integers)."""
+    for n in range(len(holes)):
+        if holes[n] == h:
+            return n
+    return -1
 
 
 def interact(x: Part, px: int, y: Part, py: int) -> bool:
