@@ -25,7 +25,7 @@ from mypy_extensions import i64, mypyc_attr
 
 from .actions import Action, Step
 from .board import Geometry
-from .board_work import Change, Pegs, has, moved
+from .board_work import Change, Pegs, has, index_of, moved
 from .code_set import CodeSet
 from .deferred import Deferred
 from .listed import Listed
@@ -154,9 +154,8 @@ def _net(changes: tuple[Change, ...]) -> Net:
                 came.append(b)
         n = 0
         while n < len(gone):
-            taken = _find(came, gone[n])
-            if taken >= 0:
-                came.pop(taken)
+            if has(came, gone[n]):
+                came.pop(index_of(came, gone[n]))
                 gone.pop(n)
             else:
                 n += 1
@@ -165,14 +164,6 @@ def _net(changes: tuple[Change, ...]) -> Net:
             came.sort()
             out.append((q, tuple(gone), tuple(came)))
     return tuple(out)
-
-
-def _find(holes: list[int], h: int) -> int:
-    """The index of ``h`` in ``holes``, or -1 (compared as machine integers)."""
-    for n in range(len(holes)):
-        if holes[n] == h:
-            return n
-    return -1
 
 
 def interact(x: Part, px: int, y: Part, py: int) -> bool:

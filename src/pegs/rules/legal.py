@@ -715,6 +715,7 @@ class _Generator:
         rows: list[list[Part]] = [[]]
         occ, pass_own = self.board.occ, self.pass_own
         keys = self.geo.keys[seat]
+        lifted = keys[p + 1]
         blocked = p >= ring
         d = p
         for n in range(1, total):
@@ -728,7 +729,7 @@ class _Generator:
             if own:
                 rows.append([])
             elif occ[d] == -1:
-                rows.append([Part(seat, p, d, False, keys[d + 1] - keys[p + 1], walk=-n)])
+                rows.append([Part(seat, p, d, False, keys[d + 1] - lifted, walk=-n)])
             else:
                 rows.append([self.part_at(seat, p, d, False, chains, -n)])
             if own and not pass_own:
