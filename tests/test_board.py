@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pegs.rules import START, Rules, geometry
-from pegs.rules.board_work import index_of
+from pegs.rules.board_work import WorkBoard, change_of, index_of, moved
 
 
 def _rules(players: int, **kw: object) -> Rules:
@@ -156,3 +156,36 @@ def test_index_of_finds_what_list_index_finds(holes: list[int], hole: int) -> No
     else:
         with pytest.raises(ValueError):
             index_of(holes, hole)
+
+
+@given(st.data())
+def test_scratch_board_log_snapshot_and_undo(data: st.DataObject) -> None:
+    """Moves with hits on the scratch board: its snapshot is the start layout moved by its
+    log, each peg is where ``where`` follows it, the ring holes say whose peg stands there,
+    and undoing to a mark restores the board as it was at the mark."""
+    geo = geometry(Rules.preset("north-carolina", players=4))
+    ring = geo.ring_size
+    holes = data.draw(st.lists(st.integers(0, ring - 1), min_size=16, max_size=16,
+                               unique=True))
+    base = tuple(tuple(sorted(holes[4 * q:4 * q + 4])) for q in range(4))
+    board = WorkBoard(geo, base, data.draw(st.integers(0, 3)))
+    for _ in range(data.draw(st.integers(1, 6))):
+        seat = data.draw(st.integers(0, 3))
+        on_ring = [p for p in board.pos[seat] if 0 <= p < ring]
+        if not on_ring:
+            continue
+        before, occ = board.snapshot(), list(board.occ)
+        mark = board.mark()
+        src, dst = data.draw(st.sampled_from(on_ring)), data.draw(st.integers(0, ring - 1))
+        if dst == src or not board.land(seat, src, dst):
+            board.undo(mark)
+            assert board.snapshot() == before and list(board.occ) == occ
+            continue
+        assert board.where(seat, src, mark) == dst
+        layout = board.snapshot()
+        assert layout == moved(base, tuple(change_of(code) for code in board.log))
+        assert [board.occ[h] for h in range(ring)] == [
+            next((q for q, ps in enumerate(layout) if h in ps), -1) for h in range(ring)]
+    board.undo(0)
+    assert board.snapshot() is base
+    assert board.snapshot(1) == base

@@ -8,8 +8,8 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from pegs.rules import START, Rules, geometry
-from pegs.rules.board_work import IN_HAND, Change, Pegs, moved
-from pegs.rules.listed import Listed, Make, change_code, change_of
+from pegs.rules.board_work import IN_HAND, Change, Pegs, change_code, change_of, moved
+from pegs.rules.listed import Listed, Make
 
 Split = tuple[Make, Make, tuple[Change, ...]]
 
@@ -67,3 +67,29 @@ def test_keeps_each_layout_once_in_order(found: list[Split], shared_keys: bool,
     listed.drop(gone)
     rest = [split for n, split in enumerate(kept) if n not in gone]
     assert [listed.changes(n) for n in range(len(listed))] == [split[2] for split in rest]
+
+
+@given(st.lists(splits(), max_size=12), st.lists(st.integers(0, 11), max_size=2, unique=True))
+def test_pairs_left_are_the_pegs_whose_holes_end_empty(found: list[Split],
+                                                        silent: list[int]) -> None:
+    """Two pegs are marked when some kept split's layout has both their holes empty on
+    the unchanged board (or a peg counts as always left: ``silent``), whatever the order
+    and number of the moves that empty or refill a hole."""
+    width = RING + GEO.home_holes + 2
+    pegs = [(q, p) for q, ps in enumerate(BASE) for p in ps if p != START]
+    index = vec[i64]([-1] * (width * len(BASE)))
+    for i, (q, p) in enumerate(pegs):
+        index[q * width + p + 2] = i
+    listed = Listed(BASE, GEO.flat_keys, len(GEO.keys[0]))
+    for first, second, changes in found:
+        listed.start(first, second)
+        listed.moves(changes)
+        listed.finish()
+    expected = [False] * (len(pegs) ** 2)
+    for n in range(len(listed)):
+        layout = listed.layout(n)
+        cands = set(silent) | {i for i, (q, p) in enumerate(pegs) if p not in layout[q]}
+        for i in cands:
+            for j in cands:
+                expected[i * len(pegs) + j] = True
+    assert list(listed.pairs_left(index, width, len(pegs), silent)) == expected

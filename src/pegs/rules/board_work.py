@@ -8,15 +8,29 @@ from __future__ import annotations
 
 from typing import Final
 
+from librt.vecs import append, pop, vec
+from mypy_extensions import i64
+
 from .board import START, Geometry
 
 #: A peg lifted off the board while the hits of its move are resolved.
 IN_HAND: Final = -2
+#: Positions (start and the hand below zero, shifted up by 2) fit in this many values.
+WIDE: Final = 1024
 
 Pegs = tuple[tuple[int, ...], ...]
-LogEntry = tuple[int, int, int]
 #: One peg moved: (seat, from, to).
 Change = tuple[int, int, int]
+
+
+def change_code(seat: i64, src: i64, dst: i64) -> i64:
+    """One peg move as an integer (see :func:`change_of`)."""
+    return (seat * WIDE + src + 2) * WIDE + dst + 2
+
+
+def change_of(code: i64) -> tuple[i64, i64, i64]:
+    """(seat, from, to) of a :func:`change_code`."""
+    return code // (WIDE * WIDE), code // WIDE % WIDE - 2, code % WIDE - 2
 
 
 def index_of(lst: list[int], value: int) -> int:
@@ -58,37 +72,41 @@ class WorkBoard:
         self.door = geo.door
         self.mover = mover
         self.opponent = geo.opponent[mover]
-        occ = [-1] * self.ring
         ring = self.ring
+        occ = vec[i64]([-1] * ring)  # the seat of the peg in each ring hole, or -1
         for seat, ps in enumerate(pegs):
             for p in ps:
                 if 0 <= p < ring:
                     occ[p] = seat
         self.occ = occ
         self.pos = [list(ps) for ps in pegs]
-        self.log: list[LogEntry] = []
+        #: The peg moves made since the unchanged board, as :func:`change_code` makes them.
+        self.log = vec[i64]()
 
     # --- reading -------------------------------------------------------------------------
-    def snapshot(self) -> Pegs:
-        """The current layout, sharing the unchanged seats' tuples with the base layout."""
-        if not self.log:
+    def snapshot(self, also: int = -1) -> Pegs:
+        """The current layout, sharing the unchanged seats' tuples with the base layout
+        (but for the seats moved since, and ``also``, whose pegs were moved by hand)."""
+        log = self.log
+        if len(log) == 0 and also < 0:
             return self.base
         out = list(self.base)
-        done = 0  # the seats already copied, as a bit set
-        for q, _, _ in self.log:
-            if not done >> q & 1:
-                done |= 1 << q
+        done = 0 if also < 0 else 1 << also  # the seats to copy, as a bit set
+        for n in range(len(log)):
+            done |= 1 << (log[n] // (WIDE * WIDE))
+        for q in range(len(out)):
+            if done >> q & 1:
                 out[q] = tuple(sorted(self.pos[q]))
         return tuple(out)
 
     def where(self, seat: int, old: int, since: int) -> int:
         """Where the peg of ``seat`` that stood on ``old`` is now (following log entries)."""
         log = self.log
+        at: i64 = old
         for i in range(since, len(log)):
-            q, a, b = log[i]
-            if q == seat and a == old:
-                old = b
-        return old
+            if log[i] // WIDE == seat * WIDE + at + 2:
+                at = log[i] % WIDE - 2
+        return at
 
     def home_clear(self, seat: int, first: int, last: int) -> bool:
         """Are home holes ``first..last`` (1-based, inclusive) of ``seat`` all empty?"""
@@ -157,7 +175,7 @@ class WorkBoard:
             self.occ[old] = -1
         if 0 <= new < ring:
             self.occ[new] = seat
-        self.log.append((seat, old, new))
+        self.log = append(self.log, change_code(seat, old, new))
 
     def land(self, seat: int, src: int, dst: int) -> bool:
         """Move a peg of colour ``seat`` from ``src`` to ``dst`` (any distance), resolving hits.
@@ -203,12 +221,15 @@ class WorkBoard:
 
     def undo(self, mark: int) -> None:
         """Restore the board to what it was when ``mark()`` returned ``mark``."""
-        log, pos, occ, ring = self.log, self.pos, self.occ, self.ring
+        log, pos, occ = self.log, self.pos, self.occ
+        ring: i64 = self.ring
         while len(log) > mark:
-            seat, old, new = log.pop()
+            log, code = pop(log)
+            seat, old, new = change_of(code)
             lst = pos[seat]
             lst[index_of(lst, new)] = old
             if 0 <= new < ring:
                 occ[new] = -1
             if 0 <= old < ring:
                 occ[old] = seat
+        self.log = log

@@ -299,7 +299,7 @@ class CountedSplits(Deferred):
         self._second_at = vec[i64]()
         self._second_keys = vec[i64]()
         #: peg_at's table: the peg index per seat and position (-1: none).
-        self._index: list[int] = []
+        self._index = vec[i64]()
         self._width = geo.ring_size + geo.home_holes + 2
         self._occ: list[int] = []
         self._found = False
@@ -549,12 +549,17 @@ class CountedSplits(Deferred):
     def peg_at(self, seat: int, pos: int) -> int:
         """The index of the peg of ``seat`` at ``pos`` on the unchanged board, or -1 (``pos``
         may be start or the hand too)."""
-        index, width = self._index, self._width
-        if not index:
-            index = self._index = [-1] * (width * len(self.base))
+        return self._peg_index()[seat * self._width + pos + 2]
+
+    def _peg_index(self) -> vec[i64]:
+        """:meth:`peg_at`'s table, made when first needed."""
+        if len(self._index) == 0:
+            width: i64 = self._width
+            index = vec[i64]([-1] * (width * len(self.base)))
             for i, (q, p) in enumerate(self.pegs):
                 index[q * width + p + 2] = i
-        return index[seat * width + pos + 2]
+            self._index = index
+        return self._index
 
     def _may_reach(self, cands: list[int], delta: int) -> bool:
         """Can a counted split of two of ``cands`` (the pegs that moved, a superset) change
@@ -590,11 +595,19 @@ class CountedSplits(Deferred):
             else:
                 self._second_keys, self._second_at = _flat_keys(self.parts, self.total)
 
-    def reached(self, deltas: vec[i64]) -> vec[bool]:
+    def moved_pairs(self) -> vec[bool]:
+        """At i * pegs + j: whether some listed split leaves the holes of pegs i and j
+        empty (a peg with a part that changes nothing counts as left).  A counted split
+        leaves both its pegs' holes, so only such pairs can reach a listed layout."""
+        return self.listed.pairs_left(self._peg_index(), self._width, len(self.pegs),
+                                      self._silent)
+
+    def reached(self, deltas: vec[i64], pairs: vec[bool]) -> vec[bool]:
         """For each of ``deltas``, can a counted split (those left out of the count
-        included) change the layout's key by it?  All splits at once: a pass over the
-        pairs of parts, each sum looked up in a table of ``deltas`` (a listed split whose
-        layout a counted one reaches has that split's key change, its parts' sum)."""
+        included) of two pegs marked in ``pairs`` (:meth:`moved_pairs`) change the
+        layout's key by it?  All splits at once: a pass over those pairs of parts, each
+        sum looked up in a table of ``deltas`` (a listed split whose layout a counted one
+        reaches has that split's key change, its parts' sum)."""
         out = vec[bool]([False] * len(deltas))
         size: i64 = 16
         while size < 2 * len(deltas):
@@ -621,7 +634,7 @@ class CountedSplits(Deferred):
                 if x_lo == x_hi:
                     continue
                 for j in range(first, pegs):
-                    if j == i and self.skip_self:
+                    if not pairs[i * pegs + j] or (j == i and self.skip_self):
                         continue
                     lo, hi = y_at[j * 10 + total - k], y_at[j * 10 + total - k + 1]
                     for a in range(x_lo, x_hi):

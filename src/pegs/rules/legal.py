@@ -650,12 +650,8 @@ class _Generator:
                                 m2 = board.mark()
                                 if board.land(b_seat, b_now, d2):
                                     found = True
-                                    if hit1:
-                                        result = board.snapshot()
-                                    else:
-                                        board.log.append((a_seat, a, d1))
-                                        result = board.snapshot()
-                                        board.log.pop()
+                                    # a plain first part moved its peg by hand
+                                    result = board.snapshot(-1 if hit1 else a_seat)
                                     self.record(card, None, result, (st1, st2))
                                 board.undo(m2)
                         if hit1:
@@ -882,8 +878,7 @@ class _Generator:
                     if board.land(qb, b_now, d2):
                         n = len(listed)
                         listed.start(st1, st2)
-                        for q, a, b in board.log:
-                            listed.move(q, a, b)
+                        listed.logged(board.log)
                         listed.finish()
                         if len(listed) > n:
                             origins.append((turn, i, k, order, j, o2))
@@ -895,7 +890,7 @@ class _Generator:
         full enumeration finds first (``origins[n]``: where it finds listed split n)."""
         listed = counted.listed
         gone: list[int] = []
-        reached = counted.reached(listed.deltas)
+        reached = counted.reached(listed.deltas, counted.moved_pairs())
         for n in range(len(listed) - 1, -1, -1):
             if not reached[n]:
                 continue  # no counted split changes the layout's key as it does
@@ -1393,8 +1388,7 @@ class _Generator:
             return
         listed = tens.listed
         listed.start(first, second)
-        for q, a, b in board.log:
-            listed.move(q, a, b)
+        listed.logged(board.log)
         listed.finish()
 
     def _ten_repeats(self, tens: CountedSplits, starts: vec[i64], groups: vec[i64]) -> None:
@@ -1403,7 +1397,7 @@ class _Generator:
         splits of the other groups last) finds first.  ``starts`` and ``groups``: as
         :meth:`ten_groups` returns them."""
         gone: list[int] = []
-        reached = tens.reached(tens.listed.deltas)
+        reached = tens.reached(tens.listed.deltas, tens.moved_pairs())
         for n in range(len(tens.listed) - 1, -1, -1):
             if not reached[n]:
                 continue  # no counted split changes the layout's key as it does

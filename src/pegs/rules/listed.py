@@ -10,29 +10,13 @@ open-addressing table of the same kind.
 
 from __future__ import annotations
 
-from typing import Final
-
 from librt.vecs import append, pop, vec
 from mypy_extensions import i64, mypyc_attr
 
-from .board_work import Change, Pegs, moved
+from .board_work import WIDE, Change, Pegs, change_code, change_of, moved
 
 #: A step kept as numbers until its move is listed: (seat, from, to, direction, hit).
 Make = tuple[int, int, int, str, bool]
-
-#: Positions (start and the hand below zero, shifted up by 2) fit in this many values.
-_WIDE: Final = 1024
-
-
-def change_code(seat: i64, src: i64, dst: i64) -> i64:
-    """One peg move as an integer (see :func:`change_of`)."""
-    return (seat * _WIDE + src + 2) * _WIDE + dst + 2
-
-
-def change_of(code: i64) -> tuple[i64, i64, i64]:
-    """(seat, from, to) of a :func:`change_code`."""
-    return code // (_WIDE * _WIDE), code // _WIDE % _WIDE - 2, code % _WIDE - 2
-
 
 @mypyc_attr(acyclic=True)  # holds no objects that could refer back to it
 class Listed:
@@ -84,6 +68,12 @@ class Listed:
         a, b = src + 1, dst + 1
         self._key += (self.keys[row + b if b >= 0 else row + width + b]
                       - self.keys[row + a if a >= 0 else row + width + a])
+
+    def logged(self, log: vec[i64]) -> None:
+        """:meth:`move` for each peg move of a scratch board's log (:func:`change_code`)."""
+        for n in range(len(log)):
+            seat, src, dst = change_of(log[n])
+            self.move(seat, src, dst)
 
     def moves(self, changes: tuple[Change, ...]) -> None:
         """:meth:`move` for each of ``changes``, in order."""
@@ -183,6 +173,49 @@ class Listed:
         """The layout split n leads to."""
         return moved(self.base, self.changes(n))
 
+    def pairs_left(self, index: vec[i64], width: i64, pegs: i64, silent: list[int]
+                   ) -> vec[bool]:
+        """At i * pegs + j: whether some split leaves empty the holes of pegs i and j on
+        the unchanged board (``index[seat * width + position + 2]``: the peg there, or
+        -1).  The pegs in ``silent`` count as leaving theirs in every split."""
+        out = vec[bool]([False] * (pegs * pegs))
+        cands = vec[i64]([0] * (pegs + 1))
+        base: i64 = len(silent)
+        for s in range(base):
+            cands[s] = silent[s]
+        log = self.log
+        for n in range(len(self.deltas)):
+            count = base
+            lo, hi = self.log_at[n], self.log_at[n + 1]
+            for m in range(lo, hi):
+                hole = log[m] // WIDE  # seat * WIDE + from + 2
+                at = hole % WIDE
+                if at < 2:
+                    continue  # from start or the hand
+                peg = index[hole // WIDE * width + at]
+                if peg < 0:
+                    continue
+                net: i64 = 0  # pegs put there less pegs taken away: -1 when left empty
+                for other in range(lo, hi):
+                    code = log[other]
+                    if code // WIDE == hole:
+                        net -= 1
+                    if code // (WIDE * WIDE) == hole // WIDE and code % WIDE == at:
+                        net += 1
+                if net >= 0:
+                    continue
+                new = True
+                for c in range(count):
+                    if cands[c] == peg:
+                        new = False
+                if new:
+                    cands[count] = peg
+                    count += 1
+            for a in range(count):
+                row = cands[a] * pegs
+                for b in range(count):
+                    out[row + cands[b]] = True
+        return out
 
 def step_code(seat: i64, src: i64, dst: i64, forward: bool, hit: bool) -> i64:
     """A step as one integer (see :meth:`Listed.step`)."""
