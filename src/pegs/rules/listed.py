@@ -179,7 +179,7 @@ class Listed:
         the unchanged board (``index[seat * width + position + 2]``: the peg there, or
         -1).  The pegs in ``silent`` count as leaving theirs in every split."""
         out = vec[bool]([False] * (pegs * pegs))
-        cands = vec[i64]([0] * (pegs + 1))
+        cands = vec[i64]([0] * pegs)  # the pegs a split leaves, silent ones first
         base: i64 = len(silent)
         for s in range(base):
             cands[s] = silent[s]
@@ -216,6 +216,7 @@ class Listed:
                 for b in range(count):
                     out[row + cands[b]] = True
         return out
+
 
 def step_code(seat: i64, src: i64, dst: i64, forward: bool, hit: bool) -> i64:
     """A step as one integer (see :meth:`Listed.step`)."""
