@@ -595,19 +595,21 @@ class CountedSplits(Deferred):
             else:
                 self._second_keys, self._second_at = _flat_keys(self.parts, self.total)
 
-    def moved_pairs(self) -> vec[bool]:
+    def _moved_pairs(self) -> vec[bool]:
         """At i * pegs + j: whether some listed split leaves the holes of pegs i and j
         empty (a peg with a part that changes nothing counts as left).  A counted split
         leaves both its pegs' holes, so only such pairs can reach a listed layout."""
         return self.listed.pairs_left(self._peg_index(), self._width, len(self.pegs),
                                       self._silent)
 
-    def reached(self, deltas: vec[i64], pairs: vec[bool]) -> vec[bool]:
-        """For each of ``deltas``, can a counted split (those left out of the count
-        included) of two pegs marked in ``pairs`` (:meth:`moved_pairs`) change the
-        layout's key by it?  All splits at once: a pass over those pairs of parts, each
-        sum looked up in a table of ``deltas`` (a listed split whose layout a counted one
-        reaches has that split's key change, its parts' sum)."""
+    def reached(self) -> vec[bool]:
+        """For each listed split, can a counted split (those left out of the count
+        included) change the layout's key as it does?  All splits at once: a pass over
+        the pairs of parts of the pegs :meth:`_moved_pairs` marks, each sum looked up in
+        a table of the listed splits' key changes (a listed split whose layout a counted
+        one reaches has that split's key change, its parts' sum)."""
+        deltas = self.listed.deltas
+        pairs = self._moved_pairs()
         out = vec[bool]([False] * len(deltas))
         size: i64 = 16
         while size < 2 * len(deltas):

@@ -809,14 +809,15 @@ class _Generator:
                 for k in range(1, total):
                     m = total - k
                     for x in rows[k]:
+                        if not x.legal:
+                            continue  # neither a unit nor a counted split
                         for j in others:
                             qb, pb = pegs[j]
                             # a part that hits nothing moves only its own peg: it can move a
                             # peg of the other colour only when both pegs are of one colour
                             same = qa == qb
-                            x_moves = same or x.hit
                             hit = False
-                            if x.legal and x_moves:
+                            if same or x.hit:
                                 # the way every walk of the second peg of this size reads:
                                 # moving a peg of its colour there can block or unblock it,
                                 # even a walk with no part on the unchanged board
@@ -831,18 +832,19 @@ class _Generator:
                                     to_door = (geo.door[qb] - pb) % ring
                                     walk, lo, hi = m, ring, ring + max(0, min(m - to_door, home))
                                 hit = _moves_on(x, qb, pb, walk, lo, hi, ring)
+                            # each second part's way lies on that way: x moves no peg on it
+                            # unless it moves one on the whole way
+                            x_on = hit
                             for y in seconds[j][m]:
                                 if (interact(x, pa, y, pb)
-                                        or (x_moves and _moves_on(x, qb, pb, y.walk, y.home_lo,
-                                                                  y.home_hi, ring))
+                                        or (x_on and _moves_on(x, qb, pb, y.walk, y.home_lo,
+                                                               y.home_hi, ring))
                                         or ((same or y.hit) and _moves_on(
                                             y, qa, pa, x.walk, x.home_lo, x.home_hi, ring))):
                                     hit = True
-                                    if turn == 0 and x.slot >= 0 and y.slot >= 0 and (
-                                            total == 9 or i < j):
+                                    if turn == 0 and y.slot >= 0 and (total == 9 or i < j):
                                         pairs.add(pick_code((i, k, x.slot, j, y.slot)))
-                            if x.legal and (hit or any(c[0] == qb and c[1] == pb
-                                                       for c in x.changes)):
+                            if hit or any(c[0] == qb and c[1] == pb for c in x.changes):
                                 units.append((turn, i, k, x.order, j))
         return units, pairs
 
@@ -890,7 +892,7 @@ class _Generator:
         full enumeration finds first (``origins[n]``: where it finds listed split n)."""
         listed = counted.listed
         gone: list[int] = []
-        reached = counted.reached(listed.deltas, counted.moved_pairs())
+        reached = counted.reached()
         for n in range(len(listed) - 1, -1, -1):
             if not reached[n]:
                 continue  # no counted split changes the layout's key as it does
@@ -1397,7 +1399,7 @@ class _Generator:
         splits of the other groups last) finds first.  ``starts`` and ``groups``: as
         :meth:`ten_groups` returns them."""
         gone: list[int] = []
-        reached = tens.reached(tens.listed.deltas, tens.moved_pairs())
+        reached = tens.reached()
         for n in range(len(tens.listed) - 1, -1, -1):
             if not reached[n]:
                 continue  # no counted split changes the layout's key as it does
