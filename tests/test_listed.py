@@ -9,7 +9,7 @@ from mypy_extensions import i64
 
 from pegs.rules import START, Rules, geometry
 from pegs.rules.board_work import IN_HAND, Change, Pegs, change_code, change_of, moved
-from pegs.rules.listed import Listed, Make
+from pegs.rules.listed import Listed, Make, peg_in
 
 Split = tuple[Make, Make, tuple[Change, ...]]
 
@@ -17,6 +17,27 @@ GEO = geometry(Rules.preset("north-carolina", players=4))
 RING = GEO.ring_size
 #: pegs of every seat on the ring, one in start
 BASE: Pegs = tuple(tuple(sorted((START, 3 + 20 * q, 9 + 20 * q, 15 + 20 * q))) for q in range(4))
+
+
+def peg_table(pegs: list[tuple[int, int]]) -> tuple[vec[i64], vec[i64]]:
+    """The table of :func:`peg_in` for these (seat, position) pegs, as the engine makes it."""
+    home = GEO.home_holes
+    index = vec[i64]([-1] * (RING + home * len(BASE)))
+    for i, (q, p) in enumerate(pegs):
+        index[p if p < RING else p + q * home] = i
+    return index, vec[i64]([q for q, _ in pegs])
+
+
+def test_a_peg_is_found_at_its_hole_for_its_own_seat_only() -> None:
+    """Ring pegs, home pegs of two seats at the same home hole, start and the hand."""
+    pegs = [(0, 5), (1, 30), (0, RING), (2, RING), (2, RING + 2)]
+    index, seats = peg_table(pegs)
+    home = GEO.home_holes
+    for i, (q, p) in enumerate(pegs):
+        assert peg_in(index, seats, RING, home, q, p) == i
+        assert peg_in(index, seats, RING, home, (q + 1) % 4, p) == -1
+    for pos in (START, IN_HAND, 6, RING + 1):
+        assert peg_in(index, seats, RING, home, 0, pos) == -1
 
 
 @given(st.integers(0, 9), st.integers(IN_HAND, 1000), st.integers(IN_HAND, 1000))
@@ -75,11 +96,8 @@ def test_pairs_left_are_the_pegs_whose_holes_end_empty(found: list[Split],
     """Two pegs are marked when some kept split's layout has both their holes empty on
     the unchanged board (or a peg counts as always left: ``silent``), whatever the order
     and number of the moves that empty or refill a hole."""
-    width = RING + GEO.home_holes + 2
     pegs = [(q, p) for q, ps in enumerate(BASE) for p in ps if p != START]
-    index = vec[i64]([-1] * (width * len(BASE)))
-    for i, (q, p) in enumerate(pegs):
-        index[q * width + p + 2] = i
+    index, seats = peg_table(pegs)
     listed = Listed(BASE, GEO.flat_keys, len(GEO.keys[0]))
     for first, second, changes in found:
         listed.start(first, second)
@@ -92,4 +110,4 @@ def test_pairs_left_are_the_pegs_whose_holes_end_empty(found: list[Split],
         for i in cands:
             for j in cands:
                 expected[i * len(pegs) + j] = True
-    assert list(listed.pairs_left(index, width, len(pegs), silent)) == expected
+    assert list(listed.pairs_left(index, seats, RING, GEO.home_holes, silent)) == expected

@@ -28,7 +28,7 @@ from .board import Geometry
 from .board_work import Change, Pegs, has, index_of, moved
 from .code_set import CodeSet
 from .deferred import Deferred
-from .listed import Listed
+from .listed import Listed, peg_in
 
 #: Builds a named tuple (Step, Action) without the interpreted ``__new__`` of its class.
 _new: Final = tuple.__new__
@@ -233,6 +233,7 @@ class CountedSplits(Deferred):
         "_made",
         "_occ",
         "_prefix",
+        "_seats",
         "_second_at",
         "_second_keys",
         "_silent",
@@ -240,7 +241,6 @@ class CountedSplits(Deferred):
         "_slots",
         "_spelled",
         "_suffix",
-        "_width",
         "base",
         "card",
         "eager",
@@ -298,9 +298,10 @@ class CountedSplits(Deferred):
         self._first_keys = vec[i64]()
         self._second_at = vec[i64]()
         self._second_keys = vec[i64]()
-        #: peg_at's table: the peg index per seat and position (-1: none).
+        #: peg_at's table: the peg index per ring hole and home hole (-1: none), and
+        #: each peg's seat.
         self._index = vec[i64]()
-        self._width = geo.ring_size + geo.home_holes + 2
+        self._seats = vec[i64]()
         self._occ: list[int] = []
         self._found = False
         #: Pegs with a part that changes nothing at all (a ten's, see :meth:`skip_twins`).
@@ -549,16 +550,21 @@ class CountedSplits(Deferred):
     def peg_at(self, seat: int, pos: int) -> int:
         """The index of the peg of ``seat`` at ``pos`` on the unchanged board, or -1 (``pos``
         may be start or the hand too)."""
-        return self._peg_index()[seat * self._width + pos + 2]
+        return peg_in(self._peg_index(), self._seats, self.geo.ring_size,
+                      self.geo.home_holes, seat, pos)
 
     def _peg_index(self) -> vec[i64]:
-        """:meth:`peg_at`'s table, made when first needed."""
+        """:meth:`peg_at`'s table (see :func:`peg_in`), made when first needed."""
         if len(self._index) == 0:
-            width: i64 = self._width
-            index = vec[i64]([-1] * (width * len(self.base)))
+            ring: i64 = self.geo.ring_size
+            home: i64 = self.geo.home_holes
+            index = vec[i64]([-1] * (ring + home * len(self.base)))
+            seats = vec[i64](capacity=len(self.pegs))
             for i, (q, p) in enumerate(self.pegs):
-                index[q * width + p + 2] = i
+                index[p if p < ring else p + q * home] = i
+                seats = append(seats, q)
             self._index = index
+            self._seats = seats
         return self._index
 
     def _may_reach(self, cands: list[int], delta: int) -> bool:
@@ -599,8 +605,8 @@ class CountedSplits(Deferred):
         """At i * pegs + j: whether some listed split leaves the holes of pegs i and j
         empty (a peg with a part that changes nothing counts as left).  A counted split
         leaves both its pegs' holes, so only such pairs can reach a listed layout."""
-        return self.listed.pairs_left(self._peg_index(), self._width, len(self.pegs),
-                                      self._silent)
+        return self.listed.pairs_left(self._peg_index(), self._seats, self.geo.ring_size,
+                                      self.geo.home_holes, self._silent)
 
     def reached(self) -> vec[bool]:
         """For each listed split, can a counted split (those left out of the count

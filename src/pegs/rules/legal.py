@@ -447,7 +447,10 @@ class _Generator:
             ring = self.geo.ring_size
             ps = self.pegs[seat]
             on_ring = [h for h in ps if 0 <= h < ring]
-            free = min([h - ring for h in ps if h >= ring], default=self.geo.home_holes)
+            free = self.geo.home_holes  # home holes below the lowest home peg
+            for h in ps:
+                if ring <= h < ring + free:
+                    free = h - ring
             door = self.geo.door[seat]
             for i, h in enumerate(on_ring):
                 ahead = (on_ring[(i + 1) % len(on_ring)] - h) % ring if len(on_ring) > 1 else 99
@@ -1036,13 +1039,15 @@ class _Generator:
                     walk=walk, home_lo=home_lo, home_hi=home_hi)
 
     def key_change(self, changes: tuple[Change, ...]) -> int:
-        """How much some peg moves change the layout's key (:attr:`Geometry.keys`); a peg
-        lifted and put down again cancels out."""
-        keys = self.geo.keys
-        delta = 0
-        for q, a, b in changes:
-            row = keys[q]
-            delta += row[b + 1] - row[a + 1]
+        """How much some peg moves change the layout's key (:attr:`Geometry.flat_keys`); a
+        peg lifted and put down again cancels out."""
+        keys = self.geo.flat_keys
+        width: i64 = len(self.geo.keys[0])
+        delta: i64 = 0
+        for n in range(len(changes)):
+            q, a, b = changes[n]
+            row: i64 = q * width
+            delta += keys[row + b + 1] - keys[row + a + 1]
         return delta
 
     def _chain(self, victim: int, at: int, lifted: int, depth: int, doors: list[int],

@@ -116,7 +116,7 @@ class Listed:
             self.log, _ = pop(self.log)
 
     def _grow(self) -> None:
-        size = max(16, 2 * len(self._table))
+        size = max(64, 2 * len(self._table))
         mask: i64 = size - 1
         table = vec[i64]([0] * size)
         for n in range(len(self.deltas)):
@@ -173,11 +173,12 @@ class Listed:
         """The layout split n leads to."""
         return moved(self.base, self.changes(n))
 
-    def pairs_left(self, index: vec[i64], width: i64, pegs: i64, silent: list[int]
-                   ) -> vec[bool]:
+    def pairs_left(self, index: vec[i64], seats: vec[i64], ring: i64, home: i64,
+                   silent: list[int]) -> vec[bool]:
         """At i * pegs + j: whether some split leaves empty the holes of pegs i and j on
-        the unchanged board (``index[seat * width + position + 2]``: the peg there, or
-        -1).  The pegs in ``silent`` count as leaving theirs in every split."""
+        the unchanged board (``index`` and ``seats``: as :func:`peg_in` reads them).  The
+        pegs in ``silent`` count as leaving theirs in every split."""
+        pegs: i64 = len(seats)
         out = vec[bool]([False] * (pegs * pegs))
         cands = vec[i64]([0] * pegs)  # the pegs a split leaves, silent ones first
         base: i64 = len(silent)
@@ -192,15 +193,17 @@ class Listed:
                 at = hole % WIDE
                 if at < 2:
                     continue  # from start or the hand
-                peg = index[hole // WIDE * width + at]
-                if peg < 0:
+                seat = hole // WIDE
+                pos = at - 2
+                peg = index[pos if pos < ring else pos + seat * home]  # as peg_in reads it
+                if peg < 0 or seats[peg] != seat:
                     continue
                 net: i64 = 0  # pegs put there less pegs taken away: -1 when left empty
                 for other in range(lo, hi):
                     code = log[other]
                     if code // WIDE == hole:
                         net -= 1
-                    if code // (WIDE * WIDE) == hole // WIDE and code % WIDE == at:
+                    if code // (WIDE * WIDE) == seat and code % WIDE == at:
                         net += 1
                 if net >= 0:
                     continue
@@ -216,6 +219,17 @@ class Listed:
                 for b in range(count):
                     out[row + cands[b]] = True
         return out
+
+
+def peg_in(index: vec[i64], seats: vec[i64], ring: i64, home: i64, seat: i64, pos: i64
+           ) -> i64:
+    """The peg of ``seat`` at ``pos`` on the unchanged board, or -1: ``index`` holds the
+    peg at each ring hole, then at each seat's home holes (-1: none), ``seats`` each
+    peg's seat.  ``pos`` may be start or the hand."""
+    if pos < 0:
+        return -1
+    peg = index[pos if pos < ring else pos + seat * home]
+    return peg if peg >= 0 and seats[peg] == seat else -1
 
 
 def step_code(seat: i64, src: i64, dst: i64, forward: bool, hit: bool) -> i64:
