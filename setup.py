@@ -19,6 +19,7 @@ COMPILED = [
     "src/pegs/rules/counted.py",
     "src/pegs/rules/deferred.py",
     "src/pegs/rules/listed.py",
+    "src/pegs/rules/part.py",
     "src/pegs/rules/code_set.py",
     "src/pegs/bots/heuristic.py",
     "src/pegs/bots/ismcts.py",

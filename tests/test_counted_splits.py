@@ -12,7 +12,7 @@ from __future__ import annotations
 import gc
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,8 +21,10 @@ from hypothesis import strategies as st
 from helpers import position, random_game
 from pegs.rules import Action, GameState, Rules
 from pegs.rules.actions import Step
-from pegs.rules.board import START
+from pegs.rules.board import START, Geometry
 from pegs.rules.counted import _net, on_way
+from pegs.rules.legal import Actions, _Generator, generate
+from pegs.rules.part import PLAIN_SLOTS, Part
 from reference import Reference
 from split_oracle import TenOracle, split_actions
 
@@ -103,6 +105,14 @@ def check_splits(state: GameState, card: str, total: int) -> None:
         f"oracle only {sorted(map(str, set(want) - set(engine)))[:5]}")
     for action, board in want.items():
         assert engine[action] == board, str(action)
+
+
+def every_nth(rules: Rules, seed: int, n: int, cap: int) -> Iterator[tuple[int, GameState]]:
+    """Every ``n``-th state of a random game dealt with ``seed`` at which a seat plays a
+    card, with its ply."""
+    for ply, (state, _) in enumerate(random_game(rules, seed, seed, cap=cap)):
+        if ply % n == 0 and not state.is_over() and state.pending is None:
+            yield ply, state
 
 
 def with_hand(state: GameState, hand: Sequence[str]) -> GameState:
@@ -419,11 +429,8 @@ def test_a_card_s_moves_do_not_depend_on_the_cards_tried_before(name: str, playe
                                                                 seed: int) -> None:
     # the generator tries the other cards' moves on a scratch board first; the ten's and
     # the nine's listing, and the spelling kept for each board, must come out the same
-    rules = Rules.preset(name, players=players)
     compared = 0
-    for n, (state, _) in enumerate(random_game(rules, seed, seed, cap=300)):
-        if n % 4 or state.is_over() or state.pending is not None:
-            continue
+    for n, state in every_nth(Rules.preset(name, players=players), seed, 4, 300):
         full = with_hand(state, ("A", "2", "7", "8", "9", "10", "Joker")).legal_actions()
         for card in ("9", "10"):
             alone = list(with_hand(state, (card,)).legal_actions())
@@ -432,6 +439,62 @@ def test_a_card_s_moves_do_not_depend_on_the_cards_tried_before(name: str, playe
             assert [a for a in full if a.card == card] == alone, (n, card)
             compared += 1
     assert compared > 20
+
+
+@pytest.mark.parametrize(("name", "players", "seed"),
+                         [("north-carolina", 8, 11), ("arizona", 6, 4), ("kilpatrick", 4, 9)])
+def test_plain_parts_kept_from_earlier_positions_change_no_listing(name: str, players: int,
+                                                                   seed: int) -> None:
+    # a table keeps the split parts that hit nobody for every later position
+    # (Geometry.plain_parts): the listing made with those of the game so far must be the
+    # one a fresh table makes, with the same boards
+    rules = Rules.preset(name, players=players)
+    compared = 0
+    for n, dealt in every_nth(rules, seed, 5, 400):
+        state = with_hand(dealt, ("7", "9", "10"))
+        kept = list(state.legal_actions())
+        fresh = generate(Geometry(rules), state.pegs, state._turn())
+        assert list(Actions(fresh)) == kept, n
+        for action in kept[:: max(1, len(kept) // 25)]:
+            assert fresh.outcome(action) == state.result_of(action), (n, action)
+        compared += 1
+    assert compared > 20
+
+
+def _fields(part: Part) -> tuple[object, ...]:
+    return (part.seat, part.src, part.dst, part.forward, part.key, part.hit, part.changes,
+            part.legal, part.doors, part.walk, part.home_lo, part.home_hi)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([4, 6, 8]), seed=st.integers(0, 10_000),
+       plies=st.integers(30, 600))
+def test_a_kept_plain_part_is_the_same_whichever_card_made_it(players: int, seed: int,
+                                                              plies: int) -> None:
+    # a ten and a 7 or 9 share the plain parts a table keeps: the part a ten keeps must be
+    # the one a 7 or 9 would make, with its way
+    rules = Rules.preset("north-carolina", players=players)
+    state = reachable(rules, seed, plies)
+    if state.is_over() or state.pending:
+        return
+    by_ten, by_split = Geometry(rules), Geometry(rules)
+    tens = _Generator(by_ten, state.pegs, state._turn(), False)
+    splits = _Generator(by_split, state.pegs, state._turn(), False)
+    pegs = tens.ten_pegs()
+    for q, p, ring_only in pegs:
+        tens.ten_parts(q, p, ring_only, [])
+        splits.forward_rows(q, p, 10, [])
+        splits.backward_rows(q, p, 10, [])
+    compared = 0
+    for q, p, _ in pegs:
+        made, at = by_ten.plain_parts(q, p)
+        same, _ = by_split.plain_parts(q, p)
+        for a, b in zip(made[at:at + PLAIN_SLOTS], same[at:at + PLAIN_SLOTS], strict=True):
+            if a is not None and b is not None:
+                assert _fields(a) == _fields(b), (q, p, a.dst)
+                compared += 1
+    assert compared or not pegs
 
 
 @given(ring=st.integers(16, 160), data=st.data())

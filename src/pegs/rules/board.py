@@ -13,6 +13,7 @@ from typing import Final
 from librt.vecs import vec
 from mypy_extensions import i64
 
+from .part import PLAIN_SLOTS, Part
 from .settings import Rules
 
 START: Final = -1
@@ -23,6 +24,7 @@ class Geometry:
 
     __slots__ = (
         "_names",
+        "_plain",
         "all_home",
         "door",
         "flat_keys",
@@ -71,6 +73,9 @@ class Geometry:
             for p in range(n)
         )
         self._names: dict[int, tuple[tuple[str, ...], ...]] = {}
+        #: The plain parts (see :meth:`plain_parts`) of every seat and position, made when
+        #: first needed: one list, as every list is a load on the cycle collector.
+        self._plain: list[Part | None] = []
         base = self.ring_size + rules.home_holes - rules.pegs
         self.all_home = tuple(range(base, base + rules.pegs))
         #: keys[q][pos + 1]: a fixed 40-bit number per seat and position.  The sum over a
@@ -78,6 +83,15 @@ class Geometry:
         self.keys = _position_keys(n, self.ring_size + rules.home_holes + 1)
         #: The same keys in one native array, ``keys[q]`` from ``q * len(keys[q])`` on.
         self.flat_keys = vec[i64]([key for row in self.keys for key in row])
+
+    def plain_parts(self, seat: int, pos: int) -> tuple[list[Part | None], int]:
+        """The split parts that hit nobody, as far as made, and where those of the peg of
+        ``seat`` at ``pos`` start (see :data:`PLAIN_SLOTS`): they follow from the table
+        alone, so every position shares them."""
+        width = self.ring_size + self.home_holes
+        if not self._plain:
+            self._plain = [None] * (self.players * width * PLAIN_SLOTS)
+        return self._plain, (seat * width + pos) * PLAIN_SLOTS
 
     # --- names -----------------------------------------------------------------------
     def name(self, pos: int) -> str:

@@ -21,7 +21,7 @@ from bisect import bisect_right
 from typing import Final
 
 from librt.vecs import append, vec
-from mypy_extensions import i64, mypyc_attr
+from mypy_extensions import i64
 
 from .actions import Action, Step
 from .board import Geometry
@@ -29,6 +29,7 @@ from .board_work import Change, Pegs, has, index_of, moved
 from .code_set import CodeSet
 from .deferred import Deferred
 from .listed import Listed, peg_in
+from .part import Part
 
 #: Builds a named tuple (Step, Action) without the interpreted ``__new__`` of its class.
 _new: Final = tuple.__new__
@@ -43,48 +44,6 @@ Pick = tuple[int, int, int, int, int]
 _SLOTS: Final = 64
 #: A board change per seat: (seat, holes left, holes taken).
 Net = tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
-
-
-@mypyc_attr(acyclic=True)  # holds no objects that could refer back to it
-class Part:
-    """One peg's part of a split on the unchanged board: where it lands, the doors its hits
-    send pegs to (its landing reads or changes those holes and the one it lands on), the
-    holes a 7 or 9 walks over (its way, where its own colour would stop it: see
-    :func:`on_way`), and, if legal, the pegs it moves and how much that changes the
-    layout's key (:attr:`Geometry.keys`)."""
-
-    __slots__ = ("changes", "doors", "dst", "forward", "hit", "home_hi", "home_lo", "key",
-                 "legal", "order", "seat", "slot", "src", "walk")
-
-    def __init__(self, seat: int, src: int, dst: int, forward: bool, key: int,
-                 hits: tuple[Change, ...] = (), legal: bool = True,
-                 doors: tuple[int, ...] = (), walk: int = 0, home_lo: int = 0,
-                 home_hi: int = 0, slot: int = -1) -> None:
-        #: The part's index among the legal parts of its peg and size (-1: illegal, or not
-        #: numbered yet).
-        self.slot = slot
-        #: The part's index among the targets of its peg, size and direction.
-        self.order = 0
-        self.seat = seat
-        self.src = src
-        self.dst = dst
-        self.forward = forward
-        #: A part that hits moves the pegs of ``changes`` (its own last); one that does not
-        #: moves only its own peg, and ``changes`` is empty (see :meth:`moves`).
-        self.hit = bool(hits)
-        self.changes = hits
-        self.legal = legal
-        self.key = key
-        self.doors = doors
-        #: The way: ring holes walked from the peg (forward if above zero, backward if
-        #: below), and home holes ``home_lo`` to ``home_hi`` (not included).
-        self.walk = walk
-        self.home_lo = home_lo
-        self.home_hi = home_hi
-
-    def moves(self) -> tuple[Change, ...]:
-        """The peg moves the part makes: its hits' and its own, the last."""
-        return self.changes if self.hit else ((self.seat, self.src, self.dst),)
 
 
 def on_way(h: i64, p: i64, walk: i64, lo: i64, hi: i64, ring: i64) -> bool:
@@ -102,15 +61,9 @@ def on_way(h: i64, p: i64, walk: i64, lo: i64, hi: i64, ring: i64) -> bool:
 
 
 def numbered(rows: list[list[Part]]) -> list[list[Part]]:
-    """The legal parts of each row (one peg's parts of one size), each given its ``slot``:
-    its index among them.  A row whose parts are all legal is itself the result's row."""
-    out = []
-    for row in rows:
-        ok = row if all(x.legal for x in row) else [x for x in row if x.legal]
-        for slot, x in enumerate(ok):
-            x.slot = slot
-        out.append(ok)
-    return out
+    """The legal parts of each row (one peg's parts of one size), numbered by their index
+    in the result's row.  A row whose parts are all legal is itself the result's row."""
+    return [row if all(x.legal for x in row) else [x for x in row if x.legal] for row in rows]
 
 
 def pick_code(pick: Pick) -> i64:
@@ -392,9 +345,11 @@ class CountedSplits(Deferred):
         then the plain splits (no hit) of the other groups; for a 7 or 9, (order of the
         directions, first peg, size, target, second peg, target)."""
         i, k, a, j, b = pick
-        x, y = self.first[i][k][a], self.parts[j][self.total - k][b]
         if self.eager is None:
-            return False, (0, i, k, x.order, j, y.order)
+            # a 7's or 9's illegal part can only be the last of its row (after the part
+            # into home), so a legal part's index is its index among the targets too
+            return False, (0, i, k, a, j, b)
+        x, y = self.first[i][k][a], self.parts[j][self.total - k][b]
         eager = group_code(i, j, k, x.forward, y.forward) in self.eager
         return not (x.hit or y.hit or eager), group_order((i, j, k, x.forward, y.forward))
 

@@ -27,7 +27,6 @@ from .code_set import CodeSet
 from .counted import (
     CountedSplits,
     Group,
-    Part,
     group_code,
     group_of,
     group_order,
@@ -38,6 +37,7 @@ from .counted import (
 )
 from .deferred import Deferred, Swaps
 from .listed import Listed, Make
+from .part import Part
 from .settings import RANKS, Rules
 
 RANK_ORDER: Final = {r: i for i, r in enumerate(RANKS)}
@@ -315,11 +315,20 @@ def _own_moves(listed: Listed, seat: int, p: int, x: Part) -> None:
 
 
 def _put(row: list[Part], part: Part) -> bool:
-    """Add ``part`` to ``row``, numbered as :func:`numbered` would if the row's parts are
-    all legal (an illegal part has no number); is it legal?"""
-    part.slot = len(row) if part.legal else -1
+    """Add ``part`` to ``row``; is it legal?"""
     row.append(part)
     return part.legal
+
+
+def _plain(parts: list[Part | None], at: int, keys: tuple[int, ...], seat: int, p: int, d: int,
+           forward: bool, walk: int, lo: int = 0, hi: int = 0) -> Part:
+    """Make the part that hits nobody at ``at`` of :meth:`Geometry.plain_parts` (of the peg
+    of ``seat`` at ``p``, ``keys`` the seat's :attr:`Geometry.keys`) and keep it there.
+    (Callers look it up first, inline: compiled, a call costs more than the look-up.)"""
+    part = Part(seat, p, d, forward, keys[d + 1] - keys[p + 1], walk=walk, home_lo=lo,
+                home_hi=hi)
+    parts[at] = part
+    return part
 
 
 def _last_at_most(values: vec[i64], n: i64) -> i64:
@@ -674,7 +683,7 @@ class _Generator:
         walk reads (where its own colour would block it), and its hits."""
         ring = self.geo.ring_size
         rows: list[list[Part]] = [[]]
-        # a part onto a free hole (or into home) is made here, one that hits by part_at
+        # a part onto a free hole (or into home) is a plain part, one that hits by part_at
         keys = self.geo.keys[seat]
         lifted = keys[p + 1]
         if p >= ring:
@@ -687,21 +696,23 @@ class _Generator:
         to_door, block, free = self.reach(seat, p)
         pass_own, occ = self.pass_own, self.board.occ
         home = pass_own or block > to_door
+        plain, at = self.geo.plain_parts(seat, p)
         for n in range(1, total):
             row: list[Part] = []
             if n > to_door and home and n - to_door <= free:
                 d = ring + n - to_door - 1
-                row.append(Part(seat, p, d, True, keys[d + 1] - lifted, walk=to_door,
-                                home_lo=ring, home_hi=d + 1))
+                got = plain[at + 10 + n]
+                row.append(got if got is not None else _plain(
+                    plain, at + 10 + n, keys, seat, p, d, True, to_door, ring, d + 1))
             if not (self.turn_in and n > to_door):
                 d = p + n
                 if d >= ring:
                     d -= ring
                 if (occ[d] != seat) if pass_own else n < block:
-                    row.append(Part(seat, p, d, True, keys[d + 1] - lifted, walk=n)
-                               if occ[d] == -1 else self.part_at(seat, p, d, True, chains, n))
-            if len(row) == 2:
-                row[1].order = 1
+                    got = (plain[at + n] if occ[d] == -1
+                           else self.part_at(seat, p, d, True, chains, n))
+                    row.append(got if got is not None else _plain(
+                        plain, at + n, keys, seat, p, d, True, n))
             rows.append(row)
         return rows
 
@@ -714,8 +725,8 @@ class _Generator:
         rows: list[list[Part]] = [[]]
         occ, pass_own = self.board.occ, self.pass_own
         keys = self.geo.keys[seat]
-        lifted = keys[p + 1]
         blocked = p >= ring
+        plain, at = self.geo.plain_parts(seat, p)
         d = p
         for n in range(1, total):
             if blocked:
@@ -728,7 +739,9 @@ class _Generator:
             if own:
                 rows.append([])
             elif occ[d] == -1:
-                rows.append([Part(seat, p, d, False, keys[d + 1] - lifted, walk=-n)])
+                got = plain[at + 20 + n]
+                rows.append([got if got is not None else _plain(
+                    plain, at + 20 + n, keys, seat, p, d, False, -n)])
             else:
                 rows.append([self.part_at(seat, p, d, False, chains, -n)])
             if own and not pass_own:
@@ -811,9 +824,13 @@ class _Generator:
                 rows = firsts[i]
                 for k in range(1, total):
                     m = total - k
-                    for x in rows[k]:
+                    # a part's index in its row (its ``order`` in a unit), and among the
+                    # row's legal parts (in a counted split's pick)
+                    a = 0
+                    for order, x in enumerate(rows[k]):
                         if not x.legal:
                             continue  # neither a unit nor a counted split
+                        a += 1
                         for j in others:
                             qb, pb = pegs[j]
                             # a part that hits nothing moves only its own peg: it can move a
@@ -838,17 +855,19 @@ class _Generator:
                             # each second part's way lies on that way: x moves no peg on it
                             # unless it moves one on the whole way
                             x_on = hit
+                            b = 0
                             for y in seconds[j][m]:
+                                b += y.legal
                                 if (interact(x, pa, y, pb)
                                         or (x_on and _moves_on(x, qb, pb, y.walk, y.home_lo,
                                                                y.home_hi, ring))
                                         or ((same or y.hit) and _moves_on(
                                             y, qa, pa, x.walk, x.home_lo, x.home_hi, ring))):
                                     hit = True
-                                    if turn == 0 and y.slot >= 0 and (total == 9 or i < j):
-                                        pairs.add(pick_code((i, k, x.slot, j, y.slot)))
+                                    if turn == 0 and y.legal and (total == 9 or i < j):
+                                        pairs.add(pick_code((i, k, a - 1, j, b - 1)))
                             if hit or any(c[0] == qb and c[1] == pb for c in x.changes):
-                                units.append((turn, i, k, x.order, j))
+                                units.append((turn, i, k, order, j))
         return units, pairs
 
     def _split_unit(self, pegs: list[tuple[int, int]],
@@ -861,7 +880,7 @@ class _Generator:
         ``origins`` gets where the full enumeration finds each kept split."""
         turn, i, k, order, j = unit
         firsts, seconds = turns[turn]
-        x = next(part for part in firsts[i][k] if part.order == order)
+        x = firsts[i][k][order]
         ys = seconds[j][total - k]
         qa, pa = pegs[i]
         qb, pb = pegs[j]
@@ -967,15 +986,15 @@ class _Generator:
                   ) -> tuple[list[list[Part]], bool]:
         """``parts[k]``: every part of size k (1..9) of the peg at ``p`` on the unchanged
         board, legal or not, in :meth:`ten_targets` order (forward ones first), and whether
-        all are legal (each part's ``slot`` is then its index in its row, as
-        :func:`numbered` gives it).  One walk finds all sizes; holes that its hits' chains
-        reach are added to ``chains``."""
+        all are legal (:func:`numbered` then gives the same rows).  One walk finds all
+        sizes; holes that its hits' chains reach are added to ``chains``.  The parts that
+        hit nobody are :meth:`Geometry.plain_parts`, with their ways as a 7 or 9 has them."""
         geo, ring = self.geo, self.geo.ring_size
         parts: list[list[Part]] = [[] for _ in range(10)]
         every = True
-        # a part onto a free hole (or into home) is made here, one that hits by part_at
+        # a part onto a free hole (or into home) is a plain part, one that hits by part_at
         occ, keys = self.board.occ, geo.keys[seat]
-        lifted = keys[p + 1]
+        plain, at = geo.plain_parts(seat, p)
         if p >= ring:
             k0 = p - ring + 1
             stop = geo.home_holes + 1  # the home hole (counted from 1) of the next peg in
@@ -984,8 +1003,9 @@ class _Generator:
                     stop = h - ring + 1
             for n in range(1, 10):
                 if k0 + n <= geo.home_holes and k0 + n < stop:
-                    row = parts[n]
-                    row.append(Part(seat, p, p + n, True, keys[p + n + 1] - lifted, slot=len(row)))
+                    got = plain[at + n]
+                    parts[n].append(got if got is not None else _plain(
+                        plain, at + n, keys, seat, p, p + n, True, 0, p + 1, p + n + 1))
             return parts, every
         door, cur = geo.door[seat], p
         for i in range(9):
@@ -995,23 +1015,26 @@ class _Generator:
                     if ring <= h < ring + free:
                         free = h - ring
                 for n in range(i + 1, min(i + 1 + free, 10)):
+                    got = plain[at + 10 + n]
                     d = ring + n - i - 1
-                    row = parts[n]
-                    row.append(Part(seat, p, d, True, keys[d + 1] - lifted, slot=len(row)))
+                    parts[n].append(got if got is not None else _plain(
+                        plain, at + 10 + n, keys, seat, p, d, True, i, ring, d + 1))
             cur += 1
             if cur == ring:
                 cur = 0
             if occ[cur] == -1:
-                row = parts[i + 1]
-                row.append(Part(seat, p, cur, True, keys[cur + 1] - lifted, slot=len(row)))
+                got = plain[at + i + 1]
+                parts[i + 1].append(got if got is not None else _plain(
+                    plain, at + i + 1, keys, seat, p, cur, True, i + 1))
             else:
                 every &= _put(parts[i + 1], self.part_at(seat, p, cur, True, chains))
         back = p
         for n in range(1, 10):
             back = back - 1 if back else ring - 1
             if occ[back] == -1:
-                row = parts[n]
-                row.append(Part(seat, p, back, False, keys[back + 1] - lifted, slot=len(row)))
+                got = plain[at + 20 + n]
+                parts[n].append(got if got is not None else _plain(
+                    plain, at + 20 + n, keys, seat, p, back, False, -n))
             else:
                 every &= _put(parts[n], self.part_at(seat, p, back, False, chains))
         return parts, every
@@ -1110,8 +1133,10 @@ class _Generator:
                         found_y.clear()
                     kinds = 0  # the directions met, as bits in group order
                     ys = parts[j][10 - k]
+                    a: i64 = 0  # x's index among the legal parts of its row, then y's
                     for x in parts[i][k]:
                         xd, x_doors = x.dst, len(x.doors) > 0
+                        b: i64 = 0
                         for y in ys:
                             yd = y.dst  # interact(), its doors only read when there are some
                             if xd in (yd, py) or yd == px or (
@@ -1119,8 +1144,10 @@ class _Generator:
                                 found_x.append(x)
                                 found_y.append(y)
                                 kinds |= 1 << ((0 if x.forward else 2) + (0 if y.forward else 1))
-                                if x.slot >= 0 and y.slot >= 0:
-                                    skip.add(pick_code((i, k, x.slot, j, y.slot)))
+                                if x.legal and y.legal:
+                                    skip.add(pick_code((i, k, a, j, b)))
+                            b += y.legal
+                        a += x.legal
                     for code in range(4):
                         if kinds >> code & 1:
                             fx, fy = code < 2, code % 2 == 0
