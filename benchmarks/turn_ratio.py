@@ -3,7 +3,10 @@ game, on the same positions.
 
 Positions (pegs, seat to move, hand) are sampled from random basic games; each is then
 set up under each preset and timed for one turn: legal-action generation plus applying
-one legal action.  Every preset is timed in a process of its own, as a game server or a
+one legal action.  Each process first plays the turns of ``--warmup`` other positions,
+untimed, as a game server or a simulation has played many turns before the one that
+counts (what the engine keeps once made, such as a table's plain split parts, is then
+made already).  Every preset is timed in a process of its own, as a game server or a
 simulation plays one rule set at a time (a process that has just generated thousands of
 North Carolina tens runs the basic game slower, and the other way round), in
 ``--repeat`` rounds of one process per preset, so a change in the machine's speed during
@@ -36,15 +39,22 @@ from pegs.rules import GameState, Rules
 
 Position = tuple[tuple[tuple[int, ...], ...], int, tuple[str, ...], int]
 PRESETS = ("basic", "north-carolina", "arizona")
+#: The compiled functions a turn runs in (mypyc's names): generating, indexing the listing,
+#: applying, and freeing the listing.  Only instructions inside them are counted.
+TURN_FUNCTIONS = ("CPyDef_state___GameState___legal_actions", "CPyDef_state___GameState___apply",
+                  "CPyDef_legal___Actions___*", "legal___Legal_dealloc")
 
 
-def sample_positions(players: int, count: int) -> list[Position]:
-    """Positions met in random basic games (about one turn in twenty).  The random choice
-    is made among the legal actions ordered by card and the layout each leads to, so the
-    positions depend neither on the order in which the engine lists its actions nor on
-    which of the equivalent spellings of a split it keeps."""
+#: The first game seed of the warm-up positions (the measured ones start at 0).
+WARMUP_SEED = 1_000_000
+
+
+def sample_positions(players: int, count: int, seed: int = 0) -> list[Position]:
+    """Positions met in random basic games from game ``seed`` on (about one turn in
+    twenty).  The random choice is made among the legal actions ordered by card and the
+    layout each leads to, so the positions depend neither on the order in which the engine
+    lists its actions nor on which of the equivalent spellings of a split it keeps."""
     out: list[Position] = []
-    seed = 0
     while len(out) < count:
         state = GameState.new(Rules.preset("basic", players=players), seed)
         rng = random.Random(seed)
@@ -60,10 +70,15 @@ def sample_positions(players: int, count: int) -> list[Position]:
 
 
 def time_turns(preset: str, players: int, positions: list[Position],
-               play: bool = True) -> tuple[float, int]:
-    """Seconds spent on one turn (generate + apply) of each position, and legal actions.
-    Without ``play`` the positions are only set up (for :func:`count_instructions`)."""
+               play: bool = True, warmup: list[Position] | None = None) -> tuple[float, int]:
+    """Seconds spent on one turn (generate + apply) of each position, and legal actions,
+    after playing the turns of ``warmup`` untimed.  Without ``play`` the positions are
+    only set up (for :func:`count_instructions`)."""
     rules = Rules.preset(preset, players=players)
+    for pegs, turn, hand, stuck in warmup or []:
+        warm = GameState.from_position(rules, pegs, turn, hand, stuck_turns=stuck)
+        legal = warm.legal_actions()
+        warm.apply(legal[len(legal) // 2])
     legal_total = 0
     elapsed = 0.0
     for pegs, turn, hand, stuck in positions:
@@ -77,18 +92,24 @@ def time_turns(preset: str, players: int, positions: list[Position],
     return elapsed, legal_total
 
 
-def count_instructions(preset: str, players: int, positions: int) -> tuple[int, int]:
+def count_instructions(preset: str, players: int, positions: int, warmup: int
+                       ) -> tuple[int, int]:
     """Instructions the turns of :func:`time_turns` execute, and their legal actions,
-    counted by valgrind (callgrind): a process that plays the turns less one that only
-    samples and sets up the same positions.  Exact to a fraction of a percent where
-    timings on a shared machine vary by tens of percent; 50-100 times slower."""
+    counted by valgrind (callgrind) inside :data:`TURN_FUNCTIONS` only: a process that plays
+    the warm-up turns and the turns less one that plays the warm-up turns and only sets up
+    the positions.  What the rest of the process does (sampling the games, setting up the
+    positions) is left out: counted whole, it moved a preset's figure by up to 15% between
+    builds and warm-up sizes (the cycle collector and CPython's caches run on the whole
+    process), where this count moves by 0.2-1.5%.  Needs the compiled build; 50-100 times
+    slower than a timing."""
     counts = []
     legal = 0
     for extra in ([], ["--setup-only"]):
         run = subprocess.run(
-            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+             *(f"--toggle-collect={name}" for name in TURN_FUNCTIONS), sys.executable,
              __file__, "--child", preset, "--players", str(players),
-             "--positions", str(positions), *extra],
+             "--positions", str(positions), "--warmup", str(warmup), *extra],
             check=True, capture_output=True, text=True,
             env={**os.environ, "PYTHONHASHSEED": "0"})
         found = re.search(r"Collected : (\d+)", run.stderr)
@@ -97,26 +118,31 @@ def count_instructions(preset: str, players: int, positions: int) -> tuple[int, 
         counts.append(int(found.group(1)))
         if not extra:
             legal = int(json.loads(run.stdout)[1])
+    if counts[0] == counts[1]:
+        sys.exit("no instructions counted in the turn's functions: --instructions needs the "
+                 "compiled build (bash scripts/setup.sh)")
     return counts[0] - counts[1], legal
 
 
-def one_process(preset: str, players: int, positions: int) -> tuple[float, int]:
+def one_process(preset: str, players: int, positions: int, warmup: int
+                ) -> tuple[float, int]:
     """:func:`time_turns` in a fresh Python process."""
     out = subprocess.run(
         [sys.executable, __file__, "--child", preset, "--players", str(players),
-         "--positions", str(positions)],
+         "--positions", str(positions), "--warmup", str(warmup)],
         check=True, capture_output=True, text=True).stdout
     elapsed, legal = json.loads(out)
     return float(elapsed), int(legal)
 
 
-def print_instructions(players_list: list[int], positions: int) -> None:
+def print_instructions(players_list: list[int], positions: int, warmup: int) -> None:
     """The instruction counts of :func:`count_instructions`, per turn and against basic."""
     if shutil.which("valgrind") is None:
         sys.exit("--instructions needs valgrind (Debian: apt-get install valgrind)")
     print(f"{'players':>7} {'preset':<15} {'K instr/turn':>12} {'legal':>7} {'x basic':>8}")
     for players in players_list:
-        counted = {preset: count_instructions(preset, players, positions) for preset in PRESETS}
+        counted = {preset: count_instructions(preset, players, positions, warmup)
+                   for preset in PRESETS}
         base = counted[PRESETS[0]][0]
         for preset, (instructions, legal) in counted.items():
             print(f"{players:>7} {preset:<15} {instructions / positions / 1000:>12.1f} "
@@ -128,6 +154,8 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=400)
     parser.add_argument("--players", type=int, nargs="+", default=[4, 8])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--warmup", type=int, default=300,
+                        help="positions played untimed first, in every process (0: none)")
     parser.add_argument("--instructions", action="store_true",
                         help="count instructions with valgrind instead of timing (one round; "
                              "use --positions 100 or so)")
@@ -135,12 +163,14 @@ def main() -> None:
     parser.add_argument("--setup-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(time_turns(args.child, args.players[0],
-                                    sample_positions(args.players[0], args.positions),
-                                    play=not args.setup_only)))
+        players = args.players[0]
+        print(json.dumps(time_turns(args.child, players,
+                                    sample_positions(players, args.positions),
+                                    play=not args.setup_only,
+                                    warmup=sample_positions(players, args.warmup, WARMUP_SEED))))
         return
     if args.instructions:
-        print_instructions(args.players, args.positions)
+        print_instructions(args.players, args.positions, args.warmup)
         return
     print(f"{'players':>7} {'preset':<15} {'us/turn':>9} {'legal':>7} {'us/legal':>9} "
           f"{'x basic':>8} {'range':>11}")
@@ -149,7 +179,7 @@ def main() -> None:
         legal = dict.fromkeys(PRESETS, 0)
         for _ in range(args.repeat):
             for preset in PRESETS:
-                seconds, count = one_process(preset, players, args.positions)
+                seconds, count = one_process(preset, players, args.positions, args.warmup)
                 rounds[preset].append(seconds)
                 legal[preset] += count
         turns = args.repeat * args.positions
