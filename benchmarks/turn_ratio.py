@@ -9,15 +9,15 @@ counts (what the engine keeps once made, such as a table's plain split parts, is
 made already).  Every preset is timed in a process of its own, as a game server or a
 simulation plays one rule set at a time (a process that has just generated thousands of
 North Carolina tens runs the basic game slower, and the other way round), in
-``--repeat`` rounds of one process per preset, so a change in the machine's speed during
-the run touches every preset alike.  Prints mean microseconds per turn, mean legal
+``--repeat`` rounds of one process per preset in a shuffled order, so a change in the
+machine's speed during the run touches every preset alike.  Prints mean microseconds per turn, mean legal
 actions, microseconds per legal action, and the ratio of the turn time to the basic
-preset's: the median of the rounds' ratios, with their range (a round's presets run
-back to back, so a slow spell of a shared machine mostly cancels out of its ratio).
-Times are CPU time of the process (``time.process_time``), so other jobs on the machine
-count only as far as they slow the processor down.
+preset's: the ratio of the times summed over the rounds, with a 95% bootstrap interval
+(one process's time varies by tens of percent on a shared machine, so a figure needs many
+rounds).  Times are CPU time of the process (``time.process_time``), so other jobs on the
+machine count only as far as they slow the processor down.
 
-    .venv/bin/python benchmarks/turn_ratio.py [--positions 400] [--players 4 8] [--repeat 3]
+    .venv/bin/python benchmarks/turn_ratio.py [--positions 1000] [--players 4 8] [--repeat 20]
     .venv/bin/python benchmarks/turn_ratio.py --instructions --positions 100
 """
 
@@ -29,7 +29,6 @@ import os
 import random
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import time
@@ -72,24 +71,29 @@ def sample_positions(players: int, count: int, seed: int = 0) -> list[Position]:
 def time_turns(preset: str, players: int, positions: list[Position],
                play: bool = True, warmup: list[Position] | None = None) -> tuple[float, int]:
     """Seconds spent on one turn (generate + apply) of each position, and legal actions,
-    after playing the turns of ``warmup`` untimed.  Without ``play`` the positions are
-    only set up (for :func:`count_instructions`)."""
+    after playing the turns of ``warmup`` untimed.  The loop over the positions is timed
+    whole, less a loop that only sets them up (a clock read per turn would add about a
+    microsecond to each, 2% of a basic turn).  Without ``play`` the positions are only set
+    up (for :func:`count_instructions`)."""
     rules = Rules.preset(preset, players=players)
     for pegs, turn, hand, stuck in warmup or []:
         warm = GameState.from_position(rules, pegs, turn, hand, stuck_turns=stuck)
         legal = warm.legal_actions()
         warm.apply(legal[len(legal) // 2])
+    start = time.process_time()
+    for pegs, turn, hand, stuck in positions:
+        GameState.from_position(rules, pegs, turn, hand, stuck_turns=stuck)
+    setup = time.process_time() - start
+    if not play:
+        return 0.0, 0
     legal_total = 0
-    elapsed = 0.0
+    start = time.process_time()
     for pegs, turn, hand, stuck in positions:
         fresh = GameState.from_position(rules, pegs, turn, hand, stuck_turns=stuck)
-        t0 = time.process_time()
-        if play:
-            legal = fresh.legal_actions()
-            fresh.apply(legal[len(legal) // 2])
-            legal_total += len(legal)
-        elapsed += time.process_time() - t0  # only generate + apply count
-    return elapsed, legal_total
+        legal = fresh.legal_actions()
+        fresh.apply(legal[len(legal) // 2])
+        legal_total += len(legal)
+    return time.process_time() - start - setup, legal_total
 
 
 def count_instructions(preset: str, players: int, positions: int, warmup: int
@@ -149,11 +153,48 @@ def print_instructions(players_list: list[int], positions: int, warmup: int) -> 
                   f"{legal / positions:>7.1f} {instructions / base:>8.2f}")
 
 
+def ratio_interval(times: list[float], base: list[float], rng: random.Random,
+                   draws: int = 2000) -> tuple[float, float, float]:
+    """The ratio of the summed times of the rounds to basic's, and its 95% bootstrap
+    interval (rounds drawn with replacement, a round's two times kept together)."""
+    rounds = len(times)
+    ratios = []
+    for _ in range(draws):
+        picked = [rng.randrange(rounds) for _ in range(rounds)]
+        ratios.append(sum(times[n] for n in picked) / sum(base[n] for n in picked))
+    ratios.sort()
+    return sum(times) / sum(base), ratios[draws // 40], ratios[draws - 1 - draws // 40]
+
+
+def print_timings(players_list: list[int], positions: int, warmup: int, repeat: int) -> None:
+    """Time :func:`time_turns` in ``repeat`` rounds of one process per preset (in a shuffled
+    order, so a drift of the machine's speed favours no preset), and print each preset's
+    mean turn against basic's: the ratio of the summed times, with its 95% interval."""
+    rng = random.Random(0)
+    print(f"{'players':>7} {'preset':<15} {'us/turn':>9} {'legal':>7} {'us/legal':>9} "
+          f"{'x basic':>8} {'95% interval':>13}")
+    for players in players_list:
+        rounds: dict[str, list[float]] = {preset: [] for preset in PRESETS}
+        legal = dict.fromkeys(PRESETS, 0)
+        for _ in range(repeat):
+            for preset in rng.sample(PRESETS, len(PRESETS)):
+                seconds, count = one_process(preset, players, positions, warmup)
+                rounds[preset].append(seconds)
+                legal[preset] += count
+        turns = repeat * positions
+        for preset in PRESETS:
+            mean = sum(rounds[preset]) / turns
+            actions = legal[preset] / turns
+            ratio, low, high = ratio_interval(rounds[preset], rounds[PRESETS[0]], rng)
+            print(f"{players:>7} {preset:<15} {mean * 1e6:>9.0f} {actions:>7.1f} "
+                  f"{mean * 1e6 / actions:>9.2f} {ratio:>8.2f} {low:>6.2f}-{high:<6.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--positions", type=int, default=400)
+    parser.add_argument("--positions", type=int, default=1000)
     parser.add_argument("--players", type=int, nargs="+", default=[4, 8])
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=300,
                         help="positions played untimed first, in every process (0: none)")
     parser.add_argument("--instructions", action="store_true",
@@ -172,25 +213,7 @@ def main() -> None:
     if args.instructions:
         print_instructions(args.players, args.positions, args.warmup)
         return
-    print(f"{'players':>7} {'preset':<15} {'us/turn':>9} {'legal':>7} {'us/legal':>9} "
-          f"{'x basic':>8} {'range':>11}")
-    for players in args.players:
-        rounds: dict[str, list[float]] = {preset: [] for preset in PRESETS}
-        legal = dict.fromkeys(PRESETS, 0)
-        for _ in range(args.repeat):
-            for preset in PRESETS:
-                seconds, count = one_process(preset, players, args.positions, args.warmup)
-                rounds[preset].append(seconds)
-                legal[preset] += count
-        turns = args.repeat * args.positions
-        for preset in PRESETS:
-            mean = sum(rounds[preset]) / turns
-            actions = legal[preset] / turns
-            ratios = [t / b for t, b in zip(rounds[preset], rounds[PRESETS[0]], strict=True)]
-            print(f"{players:>7} {preset:<15} {mean * 1e6:>9.0f} {actions:>7.1f} "
-                  f"{mean * 1e6 / actions:>9.2f} {statistics.median(ratios):>8.2f} "
-                  f"{min(ratios):>5.2f}-{max(ratios):<5.2f}")
-
+    print_timings(args.players, args.positions, args.warmup, args.repeat)
 
 if __name__ == "__main__":
     main()
