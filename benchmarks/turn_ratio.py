@@ -10,12 +10,12 @@ made already).  Every preset is timed in a process of its own, as a game server 
 simulation plays one rule set at a time (a process that has just generated thousands of
 North Carolina tens runs the basic game slower, and the other way round), in
 ``--repeat`` rounds of one process per preset in a shuffled order, so a change in the
-machine's speed during the run touches every preset alike.  Prints mean microseconds per turn, mean legal
-actions, microseconds per legal action, and the ratio of the turn time to the basic
-preset's: the ratio of the times summed over the rounds, with a 95% bootstrap interval
-(one process's time varies by tens of percent on a shared machine, so a figure needs many
-rounds).  Times are CPU time of the process (``time.process_time``), so other jobs on the
-machine count only as far as they slow the processor down.
+machine's speed during the run touches every preset alike.  Prints mean microseconds per
+turn, mean legal actions, microseconds per legal action, and the ratio of the turn time to
+the basic preset's: the ratio of the times summed over the rounds, with a 95% bootstrap
+interval (one process's time varies by tens of percent on a shared machine, so a figure
+needs many rounds).  Times are CPU time of the process (``time.process_time``), so other
+jobs on the machine count only as far as they slow the processor down.
 
     .venv/bin/python benchmarks/turn_ratio.py [--positions 1000] [--players 4 8] [--repeat 20]
     .venv/bin/python benchmarks/turn_ratio.py --instructions --positions 100
