@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import FAKE
-from make_fixtures import state_message
-from playwright.sync_api import Browser, Page
+from browser_support import FAKE, Server, seat_script, serve_from_disk
+from make_fixtures import first_split, state_message
+from playwright.sync_api import Browser, Page, expect
 
 from pegs.notation import announce
 from pegs.rules import GameState, Rules
@@ -156,3 +156,197 @@ def test_no_motion_under_reduced_motion(static_page: Page) -> None:
     assert static_page.evaluate(MOTION) == []
     dst = states[i]["last"]["action"].split(">")[-1]
     assert static_page.locator(f"#board .peg[data-key='{dst}']").count() == 1
+
+
+PICK = """([msg, card, peg]) => import('/picker.js').then(({ Picker, stepKeys }) => {
+  const p = new Picker(msg.legal);
+  p.chooseCard(card);
+  p.choosePeg(peg);
+  const targets = [...p.targets()];
+  // a hint arrow over every target: the longest move of this peg
+  const far = msg.legal.find(a => a.card === card && a.steps.length === 1
+      && stepKeys(a.steps[0]).from === peg) || msg.legal[0];
+  board.renderBoard(document.getElementById('board'), msg, {
+    pegs: p.pegs(), selected: peg, targets: p.targets(),
+    hint: far.steps.map(stepKeys), chosen: [], victims: new Set(),
+    trail: [{ v: 1, seat: msg.seat, action: far.text, text: 'a move over the targets' }] });
+  return targets;
+})"""
+
+TAP_AREAS = """(selector) => [...document.querySelectorAll(selector)].map(n => {
+  const r = n.getBoundingClientRect();
+  const key = n.dataset.target || n.closest('.peg').dataset.key;
+  return { key, w: r.width, h: r.height, x: r.x, y: r.y };
+})"""
+
+HIT_AT_CENTRE = """(key) => {
+  const r = document.querySelector(`#board .target-tap[data-target="${key}"]`)
+      .getBoundingClientRect();
+  const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  const t = hit && hit.closest('[data-target]');
+  return t ? t.dataset.target : null;
+}"""
+
+
+def test_phone_targets_are_a_finger_wide_and_tappable_under_arrows(
+        chromium: Browser, artifacts: Path) -> None:
+    msg = first_split("pegoo", 10, 5)
+    split = next(a for a in msg["legal"] if len(a["steps"]) == 2)
+    peg = split["steps"][0]["from"]
+    context = chromium.new_context(**PHONE)
+    context.route(f"{FAKE}/**", serve_from_disk)
+    page = context.new_page()
+    open_board(page)
+    assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+    targets = page.evaluate(PICK, [msg, split["card"], peg])
+    assert len(targets) >= 3
+    areas = page.evaluate(TAP_AREAS, "#board .tap-cell[data-target]")
+    assert sorted(a["key"] for a in areas) == sorted(targets)
+    # the board zoomed in on the choices round the chosen peg: those on screen are a
+    # finger's size (17 holes in a row cannot all be; the panel lists every target)
+    svg = page.locator("#board").bounding_box()
+    assert svg is not None
+    shown = [a for a in areas if svg["x"] <= a["x"] + a["w"] / 2 <= svg["x"] + svg["width"]]
+    assert len(shown) >= 5
+    for a in shown:
+        assert a["w"] >= 44 and a["h"] >= 44, a
+        assert page.evaluate(HIT_AT_CENTRE, a["key"]) == a["key"]
+    page.screenshot(path=str(artifacts / "phone-10-targets.png"))
+    context.close()
+
+
+def in_view(page: Page, selector: str) -> bool:
+    """Whether the element's centre is inside both the board and the window."""
+    return bool(page.evaluate("""(sel) => {
+      const r = document.querySelector(sel).getBoundingClientRect();
+      const b = document.getElementById('board').getBoundingClientRect();
+      const x = r.x + r.width / 2, y = r.y + r.height / 2;
+      return x >= b.left && x <= b.right && y >= b.top && y <= b.bottom
+        && x >= 0 && x <= innerWidth && y >= 0 && y <= innerHeight;
+    }""", selector))
+
+
+def finger_sized(page: Page, selector: str) -> list[dict[str, Any]]:
+    """The tap areas matching ``selector`` that are on the board's screen area but smaller
+    than a finger (44 px), each with its key."""
+    box = page.locator("#board").bounding_box()
+    assert box is not None
+    return [a for a in page.evaluate(TAP_AREAS, selector)
+            if box["x"] <= a["x"] + a["w"] / 2 <= box["x"] + box["width"]
+            and (a["w"] < 44 or a["h"] < 44)]
+
+
+def test_ten_seat_turn_on_a_phone(chromium: Browser, server: Server, artifacts: Path) -> None:
+    made = server.table_with_bots("pegoo", 10, name="Ann")
+    code = made["code"]
+    context = chromium.new_context(**PHONE)
+    context.add_init_script(seat_script(code, made["token"], 0, "Ann"))
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.base}/t/{code}")
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-my-turn", "1", timeout=30_000)
+    # the player's own side starts in view, zoomed in; the whole board is a button away
+    assert float(page.locator("#board").get_attribute("data-zoom") or 0) > 2
+    assert in_view(page, "#board .seat-label.me")
+    assert in_view(page, "#board .peg[data-seat='0']")
+    page.screenshot(path=str(artifacts / "phone-10-start.png"))
+    moved = False
+    for _ in range(12):
+        expect(body).to_have_attribute("data-my-turn", "1", timeout=30_000)
+        before = int(page.evaluate("document.body.dataset.version"))
+        page.locator("#hand .card.playable").first.tap()
+        if page.locator("#pegs button").count():
+            # every peg to choose is a finger wide on the board, and listed in the panel
+            assert finger_sized(page, "#board .peg.selectable .tap-cell") == []
+            for button in page.locator("#pegs button").all():
+                size = button.bounding_box()
+                assert size is not None and size["height"] >= 44
+            peg = page.locator("#board .peg.selectable .peg-body").first
+            peg.scroll_into_view_if_needed()
+            centre = peg.bounding_box()
+            assert centre is not None
+            page.touchscreen.tap(centre["x"] + centre["width"] / 2,
+                                 centre["y"] + centre["height"] / 2)
+            if page.locator("#targets button").count():
+                assert finger_sized(page, "#board .tap-cell[data-target]") == []
+                page.screenshot(path=str(artifacts / "phone-10-choose.png"))
+                page.locator("#targets button").first.tap()
+            moved = True
+        expect(page.locator(".confirm-btn").first).to_be_visible()
+        page.locator(".confirm-btn").first.tap()
+        page.wait_for_function(f"+document.body.dataset.version > {before}")
+        if moved:
+            break
+    assert moved, "no card moved a peg in twelve turns"
+    # back at the player's turn: every action since the player's own is numbered
+    expect(body).to_have_attribute("data-my-turn", "1", timeout=30_000)
+    log = server.api("GET", f"/api/tables/{code}/log")["log"]
+    expected = since_own_turn(log, 0)
+    expect(page.locator("#board .trail-mark")).to_have_count(len(expected))
+    assert len(expected) >= 9
+    page.click("#zoom-all")
+    page.screenshot(path=str(artifacts / "phone-10-trail.png"))
+    assert errors == []
+    context.close()
+
+
+PINCH = """([from, to]) => {
+  const svg = document.getElementById('board');
+  const r = svg.getBoundingClientRect();
+  const cx = r.x + r.width / 2, cy = r.y + r.height / 2;
+  const send = (type, id, dx) => svg.dispatchEvent(new PointerEvent(type, {
+    pointerId: id, pointerType: 'touch', isPrimary: id === 1, bubbles: true,
+    clientX: cx + dx, clientY: cy }));
+  send('pointerdown', 1, -from); send('pointerdown', 2, from);
+  for (let k = 1; k <= 5; k++) {
+    const d = from + (to - from) * k / 5;
+    send('pointermove', 1, -d); send('pointermove', 2, d);
+  }
+  send('pointerup', 1, -to); send('pointerup', 2, to);
+  return +svg.dataset.zoom;
+}"""
+
+DRAG = """(dx) => {
+  const svg = document.getElementById('board');
+  const r = svg.getBoundingClientRect();
+  const x = r.x + r.width / 2, y = r.y + r.height / 2;
+  const send = (type, at) => svg.dispatchEvent(new PointerEvent(type, {
+    pointerId: 7, pointerType: 'touch', isPrimary: true, bubbles: true, clientX: at, clientY: y }));
+  send('pointerdown', x);
+  for (let k = 1; k <= 4; k++) send('pointermove', x + dx * k / 4);
+  send('pointerup', x + dx);
+  return svg.getAttribute('viewBox').split(' ').map(Number)[0];
+}"""
+
+
+def zoom(page: Page) -> float:
+    return float(page.locator("#board").get_attribute("data-zoom") or 0)
+
+
+def test_zoom_by_buttons_pinch_and_drag(chromium: Browser) -> None:
+    states, _ = game("basic", 8, 10, seed=3)
+    context = chromium.new_context(**PHONE)
+    context.route(f"{FAKE}/**", serve_from_disk)
+    page = context.new_page()
+    open_board(page)
+    render(page, states[-1])
+    start = zoom(page)
+    assert start > 1.5  # a phone starts on the player's own side
+    assert in_view(page, "#board .seat-label.me")
+    page.click("#zoom-all")
+    assert zoom(page) == 1
+    page.click("#zoom-in")
+    assert zoom(page) == 1.5
+    page.click("#zoom-out")
+    assert zoom(page) == 1
+    assert page.evaluate(PINCH, [30, 90]) == pytest.approx(3, rel=0.05)
+    # one finger pans the zoomed board; a new drawing keeps the player's zoom
+    x = page.evaluate("document.getElementById('board').getAttribute('viewBox')")
+    assert page.evaluate(DRAG, 120) < float(x.split()[0])
+    render(page, states[-1])
+    assert zoom(page) == pytest.approx(3, rel=0.05)
+    page.click("#zoom-mine")
+    assert zoom(page) == start
+    context.close()

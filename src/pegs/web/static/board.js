@@ -190,7 +190,7 @@ export function renderBoard(svg, msg, opts = {}) {
       const key = spotTargetKey(spot);
       if (opts.targets.has(key) && !(spot.kind === "start" && spot.slot > 0)) {
         el("circle", { cx: spot.x, cy: spot.y, r: 0.55 * D, class: "tap target-tap", "data-target": key }, layers.holes);
-        sites.push({ key, x: spot.x, y: spot.y });
+        sites.push({ key, x: spot.x, y: spot.y, focus: true });
       }
     }
   }
@@ -238,7 +238,9 @@ export function renderBoard(svg, msg, opts = {}) {
       if (opts.victims && opts.victims.has(key)) g.classList.add("selectable", "victim");
       if (opts.selected === key) g.classList.add("selected");
       if (opts.targets && opts.targets.has(key)) g.classList.add("target-peg");
-      else if (choosable) sites.push({ key, x: spot.x, y: spot.y, node: g });
+      else if (choosable) {
+        sites.push({ key, x: spot.x, y: spot.y, node: g, focus: !opts.targets, anchor: opts.selected === key });
+      }
     }
   });
 

@@ -181,17 +181,23 @@ class BoardZoom {
     this.apply();
   }
 
-  /** On a touch screen, zoom in until the choices are a finger apart (when they fit). */
+  /**
+   * On a touch screen, zoom in until the choices (the sites marked `focus`) are a finger
+   * apart: all of them when they fit, else those round the chosen peg (`anchor`); the
+   * rest stay a pan away, and the panel lists them all.
+   */
   focus() {
     const sites = this.sites;
-    if (!coarse() || !sites.length) {
+    const chosen = sites.filter((s) => s.focus);
+    if (!coarse() || !chosen.length) {
       if (this.rest) this.view = this.rest;
       this.rest = null;
       return;
     }
     const base = this.rest || this.view;
-    const need = FINGER_PX / spacing(sites);
-    const box = boxOf(sites.map((s) => [s.x, s.y]), 1.2 * D);
+    const gap = spacing(sites.filter((s) => s.focus || s.anchor));
+    const need = Number.isFinite(gap) ? FINGER_PX / gap : 0;
+    const box = boxOf(chosen.map((s) => [s.x, s.y]), 1.2 * D);
     const inside = (v) => box.x >= v.x && box.y >= v.y && box.x + box.w <= v.x + v.w && box.y + box.h <= v.y + v.h;
     if (this.scale(base) >= need && inside(base)) {
       this.view = base;
@@ -199,11 +205,13 @@ class BoardZoom {
       return;
     }
     const r = this.svg.getBoundingClientRect();
-    const wanted = Math.max(box.w, r.width / need);
-    const target = this.fitted({ x: box.x + box.w / 2 - wanted / 2, y: box.y, w: wanted, h: box.h });
-    if (target.w >= base.w && inside(base)) return;
+    const aspect = this.full.w / this.full.h;
+    const w = need ? Math.min(r.width, (r.height || r.width) * aspect) / need : base.w;
+    const anchor = sites.find((s) => s.anchor);
+    const fits = box.w <= w && box.h <= w / aspect;
+    const [cx, cy] = fits || !anchor ? [box.x + box.w / 2, box.y + box.h / 2] : [anchor.x, anchor.y];
     this.rest = base;
-    this.view = target;
+    this.view = this.fitted({ x: cx - w / 2, y: cy - w / aspect / 2, w, h: w / aspect });
   }
 
   show(view) {
