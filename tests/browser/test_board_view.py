@@ -350,3 +350,65 @@ def test_zoom_by_buttons_pinch_and_drag(chromium: Browser) -> None:
     page.click("#zoom-mine")
     assert zoom(page) == start
     context.close()
+
+
+COLOURS = {"red": "Red", "blue": "Blue", "yellow": "Yellow", "green": "Green",
+           "purple": "Purple", "orange": "Orange", "white": "White", "black": "Black",
+           "pink": "Pink", "teal": "Teal"}
+
+
+def expected_places(msg: dict[str, Any], pegs: list[str]) -> list[str]:
+    """What the peg list must say of one seat's pegs."""
+    board = msg["board"]
+    out = []
+    starts = pegs.count("S")
+    if starts:
+        out.append(f"{starts} in START")
+    for pos in pegs:
+        if "." in pos:
+            side, hole = pos.split(".")
+            owner = board["side_of"].index(int(side))
+            whose = "your" if owner == msg["seat"] else f"{COLOURS[board['colours'][owner]]}'s"
+            out.append(f"hole {hole} on {whose} side")
+        elif pos.startswith("H"):
+            out.append(f"home {pos[1:]}")
+    return out
+
+
+def test_peg_list_tells_where_every_peg_is_and_stays_current(static_page: Page) -> None:
+    states, _ = game("north-carolina", 6, 40, seed=3, home_holes=5)
+    open_board(static_page)
+    lists = static_page.locator("#peg-list")
+    for msg in (states[30], states[40]):
+        render(static_page, msg)
+        assert static_page.locator("#board").get_attribute("aria-describedby") == "peg-list"
+        items = lists.locator("li")
+        assert items.count() == msg["rules"]["players"]
+        for seat, pegs in enumerate(msg["view"]["pegs"]):
+            line = items.nth(seat).inner_text()
+            assert line.startswith(f"{COLOURS[msg['board']['colours'][seat]]} ("), line
+            assert line.endswith("; ".join(expected_places(msg, pegs)) + "."), line
+    # hidden from the eye until asked for; then shown under the board
+    assert "sr-only" in (lists.get_attribute("class") or "")
+    static_page.click("#peg-list-btn")
+    expect(lists).to_be_visible()
+    assert static_page.get_attribute("#peg-list-btn", "aria-pressed") == "true"
+
+
+def test_seat_labels_name_seat_team_and_partner(static_page: Page, artifacts: Path) -> None:
+    states, _ = game("pegoo", 4, 30, seed=3)
+    msg = states[-1]
+    msg["table"]["seats"][2]["name"] = "Blue bot, expert"
+    open_board(static_page)
+    render(static_page, msg)
+    labels = [static_page.locator(f"#board .seat-label[data-seat='{s}']") for s in range(4)]
+    texts = [[label.locator(c).text_content() or "" for c in (".seat-text", ".seat-detail")]
+             for label in labels]
+    assert "Ann" in texts[0][0] and texts[0][1].startswith("you · Team A")
+    assert texts[2][0].endswith("Blue bot, expert")
+    assert texts[2][1].startswith("your partner · Team A")
+    assert texts[1][1].startswith("Team B") and texts[3][1].startswith("Team B")
+    # teams differ by the border's pattern as well as by words (colour-blind friendly)
+    boxes = [label.locator(".seat-box").get_attribute("class") for label in labels]
+    assert boxes[0] == boxes[2] != boxes[1] == boxes[3]
+    static_page.locator("#board").screenshot(path=str(artifacts / "seat-labels-4.png"))
