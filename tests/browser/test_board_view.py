@@ -412,3 +412,40 @@ def test_seat_labels_name_seat_team_and_partner(static_page: Page, artifacts: Pa
     boxes = [label.locator(".seat-box").get_attribute("class") for label in labels]
     assert boxes[0] == boxes[2] != boxes[1] == boxes[3]
     static_page.locator("#board").screenshot(path=str(artifacts / "seat-labels-4.png"))
+
+
+def test_declared_bluff_is_drawn_while_the_table_decides(static_page: Page,
+                                                        artifacts: Path) -> None:
+    states, _ = game("bluffing-joker", 4, 30, seed=3, seat=1)
+    msg = next(m for m in states if m["view"]["pending"]
+               and m["view"]["pending"]["declarer"] != 1
+               and m["view"]["pending"]["chooser"] < 0
+               and ":" in m["view"]["pending"]["action"])
+    pending = msg["view"]["pending"]
+    # the card is hidden from this seat; the declaration is not
+    assert pending["action"].startswith("? as ")
+    open_board(static_page)
+    render(static_page, msg)
+    drawn = static_page.locator("#board .pending-move")
+    expect(drawn).to_have_count(1)
+    assert drawn.get_attribute("data-declared") == pending["declared"]
+    steps = pending["action"].split(": ", 1)[1].split(", ")
+    assert drawn.locator(".pending-line").count() == len(steps)
+    assert drawn.locator(".pending-ghost").count() == len(steps)
+    said = static_page.locator("#board .pending-label").text_content() or ""
+    words = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King", "J*": "Joker"}
+    declarer = msg["table"]["seats"][pending["declarer"]]["name"]
+    assert said == f"{declarer} says: {words.get(pending['declared'], pending['declared'])}?"
+    # the ghost peg stands where the declared move would put it
+    dst = steps[0].split(">")[-1].split("<")[-1].rstrip("x")
+    if "." in dst:
+        hole = static_page.locator(f"#board .hole[data-key='{dst}']").bounding_box()
+        ghost = drawn.locator(".pending-ghost").first.bounding_box()
+        assert hole is not None and ghost is not None
+        assert abs(hole["x"] + hole["width"] / 2 - ghost["x"] - ghost["width"] / 2) < 2
+    static_page.locator("#board").screenshot(path=str(artifacts / "bluff-declared.png"))
+    # once decided, nothing pending is drawn
+    after = next(m for m in states[states.index(msg):] if not m["view"]["pending"])
+    render(static_page, after)
+    expect(drawn).to_have_count(0)
+    expect(static_page.locator("#board .pending-label")).to_have_count(0)

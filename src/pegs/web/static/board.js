@@ -210,7 +210,7 @@ export function renderBoard(svg, msg, opts = {}) {
       el("circle", { cx: b.x, cy: b.y, r: PEG + 6, class: "last-dest" }, layers.last);
     }
   }
-  drawPending(layers.last, geo, msg);
+  drawPending(layers.last, layers.marks, geo, msg);
   const arrows = (steps, cls) => {
     for (const st of steps || []) {
       const a = spotByTargetKey(spots, st.from), b = spotByTargetKey(spots, st.to);

@@ -3,7 +3,8 @@
 // move while the table decides whether to doubt it.
 
 import { parseSteps, pointsText, stepOwner, stepPath } from "./board_paths.js";
-import { add, colourName, D, el, inkOn, PEG, seatColour, seatLetter, seatShape, shapeElement, text } from "./board_shapes.js";
+import { seatName } from "./board_text.js";
+import { add, colourName, D, el, inkOn, PEG, seatColour, seatLetter, seatShape, shapeElement, text, unit } from "./board_shapes.js";
 
 /** At most this many actions are drawn (a long wait shows its latest ones). */
 const MOST_MARKS = 40;
@@ -102,8 +103,11 @@ export function drawTrail(layer, marks, geo, msg, trail) {
   });
 }
 
-/** Bluffing Joker: the declared move drawn dashed, with a ghost peg where it would land. */
-export function drawPending(layer, geo, msg) {
+/**
+ * Bluffing Joker: the declared move drawn dashed into `layer`, with a ghost peg where it
+ * would land, and what was declared written over the pegs (into `marks`).
+ */
+export function drawPending(layer, marks, geo, msg) {
   const pending = msg.view && msg.view.pending;
   if (!pending || !pending.action) return;
   const actor = pending.declarer;
@@ -123,9 +127,11 @@ export function drawPending(layer, geo, msg) {
   }
   const first = parseSteps(pending.action)[0];
   const anchor = first ? stepPath(geo, msg.board, first, stepOwner(first, actor, msg.view.pegs)).pop() : null;
-  const at = anchor ? add([anchor.x, anchor.y], [0, -1], 1.6 * D) : geo.labelAnchor(actor);
-  const label = el("g", { class: "pending-label", transform: `translate(${at[0].toFixed(1)} ${at[1].toFixed(1)})` }, g);
-  const words = `says: ${declared}?`;
+  // towards the middle of the board, clear of the seat labels outside the track
+  const at = anchor ? add([anchor.x, anchor.y], unit([-anchor.x, -anchor.y]), 3.4 * D) : geo.labelAnchor(actor);
+  const label = el("g", { class: "pending-label", transform: `translate(${at[0].toFixed(1)} ${at[1].toFixed(1)})` }, marks);
+  const who = seatName(msg, actor);
+  const words = `${who.length > 12 ? `${who.slice(0, 11)}…` : who} says: ${declared}?`;
   const w = (words.length * 0.42 + 1) * D;
   el("rect", { x: -w / 2, y: -0.55 * D, width: w, height: 1.1 * D, rx: 0.55 * D, class: "pending-box" }, label);
   text(label, 0, 1, words, { "font-size": 0.62 * D, class: "pending-text" });
