@@ -4,7 +4,10 @@
 // side numbered 1..H clockwise; each seat's start area lies inside the ring next to its
 // out-hole and its home track runs inward from its door.  The viewer's own side is drawn
 // at the bottom.  Every hole carries data-kind (ring, home, start) and data-key, every peg
-// data-seat, data-pos and data-key, so tests and the picker can find them.
+// data-seat, data-pos and data-key, so tests and the picker can find them.  The parts live
+// in board_*.js: shapes, paths, motion (pegs sliding), trail (what happened since the
+// player's turn, a declared bluff), zoom (pinch, buttons, tap areas) and text (labels,
+// the list of where the pegs are).
 
 import { animatePegs, skipMotion } from "./board_motion.js";
 import { parseSteps, spotKey } from "./board_paths.js";
@@ -80,15 +83,20 @@ function drawPeg(parent, board, seat, x, y, pos, key) {
   return g;
 }
 
-/** Where a seat's label sits: outside its side, along it, never upside down. */
-function labelFrame(f, H) {
+/**
+ * Where a seat's label sits: outside its side, along it, never upside down; drawn bigger
+ * on a big board (as long as its side is long enough), so it reads when shown whole.
+ */
+function labelFrame(f, geo) {
   const side = f.side;
-  const centre = add([(side.a[0] + side.b[0]) / 2, (side.a[1] + side.b[1]) / 2], side.outward, 2.5 * D);
+  const w0 = Math.min(geo.H * D * 0.8, 13 * D);
+  const k = Math.min(Math.max(1, geo.R / (12 * D)), (geo.H * D * 0.95) / w0);
+  const w = w0 * k, h = 2.2 * D * k;
+  const centre = add([(side.a[0] + side.b[0]) / 2, (side.a[1] + side.b[1]) / 2], side.outward, 1.4 * D + h / 2);
   let angle = (Math.atan2(side.along[1], side.along[0]) * 180) / Math.PI;
   if (angle > 90.5) angle -= 180;
   if (angle <= -90.5) angle += 180;
-  const w = Math.min(H * D * 0.8, 13 * D);
-  return { centre, angle, w, h: 2.2 * D, anchor: add(centre, side.along, w / 2 + 0.8 * D) };
+  return { centre, angle, w, h, k, anchor: add(centre, side.along, w / 2 + 0.8 * D) };
 }
 
 /** The box of the viewer's side: its holes, start area, home track and label. */
@@ -96,7 +104,7 @@ function homeBox(geo, msg) {
   const me = msg.seat >= 0 ? msg.seat : 0;
   const f = geo.seatFrames[me];
   if (!f) return null;
-  const lf = labelFrame(f, geo.H);
+  const lf = labelFrame(f, geo);
   const pts = [f.side.a, f.side.b, ...f.home, ...f.start, add(lf.centre, f.side.outward, lf.h / 2)];
   const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
   const pad = 0.8 * D;
@@ -143,7 +151,7 @@ export function renderBoard(svg, msg, opts = {}) {
     marks: el("g", { class: "trail-marks" }, svg),
     seats: el("g", { class: "seats" }, svg),
   };
-  const frames = seatFrames.map((f) => labelFrame(f, H));
+  const frames = seatFrames.map((f) => labelFrame(f, geo));
   geo.labelAnchor = (seat) => frames[seat].anchor;
 
   // seat zones: start area and home track in the seat's colour
@@ -253,15 +261,16 @@ export function renderBoard(svg, msg, opts = {}) {
     const team = teamOf(msg, p);
     const words = seatWords(msg, p);
     const g = el("g", { class: `seat-label${p === turn ? " to-act" : ""}${p === msg.seat ? " me" : ""}`, "data-seat": p, "data-team": team === null ? undefined : team, transform: `translate(${lf.centre[0].toFixed(1)} ${lf.centre[1].toFixed(1)}) rotate(${lf.angle.toFixed(1)})` }, layers.seats);
-    const { w, h } = lf;
-    el("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: h / 3, class: `seat-box team-${team === null ? "none" : team}`, stroke: colour }, g);
-    const badge = el("g", { transform: `translate(${-w / 2 + 0.95 * D} 0)` }, g);
+    const inner = el("g", { transform: `scale(${lf.k.toFixed(3)})` }, g);
+    const w = lf.w / lf.k, h = lf.h / lf.k;
+    el("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: h / 3, class: `seat-box team-${team === null ? "none" : team}`, stroke: colour }, inner);
+    const badge = el("g", { transform: `translate(${-w / 2 + 0.95 * D} 0)` }, inner);
     badge.appendChild(shapeElement(seatShape(p), 0.62 * D, { fill: colour, stroke: "#111", "stroke-width": 1.6 }));
     text(badge, 0, 1, seatLetter(board, p), { "font-size": 0.56 * D, "font-weight": 700, fill: inkOn(colour) });
     const cards = view.hand_sizes ? view.hand_sizes[p] : null;
     const x = 0.9 * D;
-    text(g, x, -0.42 * D, `${p === turn ? "▶ " : ""}${truncate(words.name, 22)}`, { class: "seat-text", "font-size": 0.72 * D, "data-cards": cards === null ? undefined : cards });
-    text(g, x, 0.52 * D, truncate(words.detail, 44), { class: "seat-detail", "font-size": 0.5 * D });
+    text(inner, x, -0.42 * D, `${p === turn ? "▶ " : ""}${truncate(words.name, 22)}`, { class: "seat-text", "font-size": 0.72 * D, "data-cards": cards === null ? undefined : cards });
+    text(inner, x, 0.52 * D, truncate(words.detail, 44), { class: "seat-detail", "font-size": 0.5 * D });
     el("title", {}, g).textContent = `${colourName(board, p)}: ${words.name}${words.detail ? `, ${words.detail}` : ""}`;
   }
 

@@ -16,6 +16,8 @@ const MOUSE_PX = 24;
 /** The closest zoom shows this many hole spacings across. */
 const CLOSEST = 7 * D;
 const DRAG_PX = 8;
+/** The widest the view of the player's side gets (width / height). */
+const HOME_ASPECT = 1.4;
 
 const zooms = new WeakMap();
 
@@ -145,12 +147,14 @@ class BoardZoom {
     return [v.x + (clientX - r.left - ox) / k, v.y + (clientY - r.top - oy) / k];
   }
 
-  /** A view of the full board's shape around `box`, kept inside the full board. */
-  fitted(box) {
+  /**
+   * A view of width/height `aspect` (the full board's by default) around `box`, kept
+   * inside the full board.
+   */
+  fitted(box, aspect = this.full.w / this.full.h) {
     const full = this.full;
-    const aspect = full.w / full.h;
     let w = Math.max(box.w, box.h * aspect, CLOSEST);
-    w = Math.min(w, full.w);
+    w = Math.min(w, full.w, full.h * aspect);
     const h = w / aspect;
     const cx = box.x + box.w / 2, cy = box.y + box.h / 2;
     return this.clamp({ x: cx - w / 2, y: cy - h / 2, w, h });
@@ -168,7 +172,8 @@ class BoardZoom {
   update(full, home, sites, layer) {
     const same = this.full && Math.abs(this.full.w - full.w) < 1 && Math.abs(this.full.h - full.h) < 1;
     this.full = full;
-    this.home = this.fitted(home);
+    // the player's side is wide and low: its view is too, so the board takes less height
+    this.home = this.fitted(home, Math.min(HOME_ASPECT, Math.max(full.w / full.h, home.w / home.h)));
     if (!same) {
       this.view = full;
       this.rest = null;
@@ -205,13 +210,13 @@ class BoardZoom {
       return;
     }
     const r = this.svg.getBoundingClientRect();
-    const aspect = this.full.w / this.full.h;
+    const aspect = base.w / base.h;
     const w = need ? Math.min(r.width, (r.height || r.width) * aspect) / need : base.w;
     const anchor = sites.find((s) => s.anchor);
     const fits = box.w <= w && box.h <= w / aspect;
     const [cx, cy] = fits || !anchor ? [box.x + box.w / 2, box.y + box.h / 2] : [anchor.x, anchor.y];
     this.rest = base;
-    this.view = this.fitted({ x: cx - w / 2, y: cy - w / aspect / 2, w, h: w / aspect });
+    this.view = this.fitted({ x: cx - w / 2, y: cy - w / aspect / 2, w, h: w / aspect }, aspect);
   }
 
   show(view) {
@@ -228,7 +233,9 @@ class BoardZoom {
     const w = Math.min(this.full.w, Math.max(CLOSEST, v.w / factor));
     const k = w / v.w;
     this.rest = null;
-    this.view = this.clamp({ x: cx - (cx - v.x) * k, y: cy - (cy - v.y) * k, w, h: v.h * k });
+    // zoomed out all the way: the whole board, in its own shape
+    this.view = w >= this.full.w ? this.full
+      : this.clamp({ x: cx - (cx - v.x) * k, y: cy - (cy - v.y) * k, w, h: Math.min(v.h * k, this.full.h) });
     this.apply();
   }
 
