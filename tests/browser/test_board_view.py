@@ -77,7 +77,8 @@ def own_turn_index(states: list[dict[str, Any]], seat: int = 0) -> int:
                and m["legal"] and i > m["rules"]["players"])
 
 
-@pytest.mark.parametrize(("preset", "players", "plies"), [("basic", 4, 40), ("pegoo", 10, 90)])
+@pytest.mark.parametrize(("preset", "players", "plies"),
+                         [("basic", 4, 40), ("basic", 8, 70), ("pegoo", 10, 90)])
 def test_trail_numbers_every_action_since_my_last_turn(
         static_page: Page, artifacts: Path, preset: str, players: int, plies: int) -> None:
     states, log = game(preset, players, plies, seed=3)

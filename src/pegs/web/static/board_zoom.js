@@ -127,6 +127,7 @@ class BoardZoom {
       button("Whole board", "Show the whole board", () => this.show(this.full), "zoom-all"),
       button("My side", "Show my side of the board", () => this.show(this.home), "zoom-mine"),
       button("Peg list", "Show or hide the list of where the pegs are", onList, "peg-list-btn"));
+    tools.lastChild.setAttribute("aria-pressed", "false");
     this.svg.after(tools);
     this.tools = tools;
     return tools;
