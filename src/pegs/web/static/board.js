@@ -4,54 +4,24 @@
 // side numbered 1..H clockwise; each seat's start area lies inside the ring next to its
 // out-hole and its home track runs inward from its door.  The viewer's own side is drawn
 // at the bottom.  Every hole carries data-kind (ring, home, start) and data-key, every peg
-// data-seat, data-pos and data-key, so tests and the picker can find them.
+// data-seat, data-pos and data-key, so tests and the picker can find them.  The parts live
+// in board_*.js: shapes, paths, motion (pegs sliding), trail (what happened since the
+// player's turn, a declared bluff), zoom (pinch, buttons, tap areas) and text (labels,
+// the list of where the pegs are).
 
-const SVG = "http://www.w3.org/2000/svg";
-const D = 28; // distance between neighbouring holes, in SVG units
-const HOLE = 0.28 * D;
-const PEG = 0.49 * D;
+import { animatePegs, skipMotion } from "./board_motion.js";
+import { parseSteps, spotKey } from "./board_paths.js";
+import { add, colourName, D, el, HOLE, inkOn, PEG, rad, seatColour, seatLetter, seatShape, shapeElement, text, unit } from "./board_shapes.js";
+import { pegLines, seatWords, teamOf } from "./board_text.js";
+import { drawPending, drawTrail } from "./board_trail.js";
+import { boardZoom } from "./board_zoom.js";
 
-// Okabe-Ito based, colour-blind safe; shapes and letters make every seat distinct anyway.
-export const PALETTE = {
-  red: "#cc2a2a", blue: "#0072b2", yellow: "#f0e442", green: "#009e73",
-  purple: "#7b4fb0", orange: "#e69f00", white: "#ffffff", black: "#1d1d1d",
-  pink: "#cc79a7", teal: "#56b4e9",
-};
-const SHAPES = ["circle", "square", "triangle", "diamond", "pentagon", "hexagon",
-  "star", "cross", "down", "octagon"];
+export { PALETTE, inkOn, seatBadge, seatColour, seatLetter, seatShape, shapeElement } from "./board_shapes.js";
+export { parseSteps, spotKey } from "./board_paths.js";
+export { trailSince } from "./board_trail.js";
+
 const MARKED = new Set([5, 10, 15, 20]);
 const SEVENTEEN = 17;
-
-export function seatColour(board, seat) {
-  const name = (board.colours && board.colours[seat]) || "";
-  return PALETTE[name.toLowerCase()] || "#888888";
-}
-
-export function seatLetter(board, seat) {
-  return (board.letters && board.letters[seat]) || String(seat);
-}
-
-export function seatShape(seat) {
-  return SHAPES[seat % SHAPES.length];
-}
-
-/** Dark or light ink for text drawn on a seat colour. */
-export function inkOn(hex) {
-  const n = parseInt(hex.slice(1), 16);
-  const lum = 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255);
-  return lum > 140 ? "#111111" : "#ffffff";
-}
-
-/** The key of a spot: a ring hole by its name ("2.7"), start and home by owner ("3:S", "3:H2"). */
-export function spotKey(pos, seat) {
-  const [name, owner] = String(pos).split("@");
-  if (name.includes(".")) return name;
-  return `${owner !== undefined ? owner : seat}:${name}`;
-}
-
-function add(v, w, k = 1) { return [v[0] + k * w[0], v[1] + k * w[1]]; }
-function unit(v) { const l = Math.hypot(v[0], v[1]) || 1; return [v[0] / l, v[1] / l]; }
-function rad(deg) { return (deg * Math.PI) / 180; }
 
 /** Hole positions for the table of a state message: {spots, sides, R, seatFrames}. */
 export function layout(msg) {
@@ -104,68 +74,6 @@ export function layout(msg) {
   return { spots, sides, R, seatFrames, S, H };
 }
 
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v !== undefined && v !== null) node.setAttribute(k, String(v));
-  }
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function text(parent, x, y, str, attrs = {}) {
-  const node = el("text", { x, y, "text-anchor": "middle", "dominant-baseline": "central", ...attrs }, parent);
-  node.textContent = str;
-  return node;
-}
-
-function polygonPoints(n, r, rot = -90) {
-  const pts = [];
-  for (let i = 0; i < n; i++) {
-    const t = rad(rot + (360 * i) / n);
-    pts.push(`${(r * Math.cos(t)).toFixed(2)},${(r * Math.sin(t)).toFixed(2)}`);
-  }
-  return pts.join(" ");
-}
-
-/** A seat's peg shape centred on 0,0 with radius r. */
-export function shapeElement(shape, r, attrs) {
-  switch (shape) {
-    case "circle": return el("circle", { r: r * 0.92, ...attrs });
-    case "square": return el("rect", { x: -r * 0.8, y: -r * 0.8, width: r * 1.6, height: r * 1.6, rx: r * 0.15, ...attrs });
-    case "triangle": return el("polygon", { points: polygonPoints(3, r * 1.18, -90), transform: `translate(0 ${r * 0.18})`, ...attrs });
-    case "down": return el("polygon", { points: polygonPoints(3, r * 1.18, 90), transform: `translate(0 ${-r * 0.18})`, ...attrs });
-    case "diamond": return el("polygon", { points: polygonPoints(4, r * 1.1, -90), ...attrs });
-    case "pentagon": return el("polygon", { points: polygonPoints(5, r, -90), ...attrs });
-    case "hexagon": return el("polygon", { points: polygonPoints(6, r, 0), ...attrs });
-    case "octagon": return el("polygon", { points: polygonPoints(8, r, 22.5), ...attrs });
-    case "star": {
-      const pts = [];
-      for (let i = 0; i < 10; i++) {
-        const t = rad(-90 + 36 * i), rr = i % 2 ? r * 0.62 : r * 1.15;
-        pts.push(`${(rr * Math.cos(t)).toFixed(2)},${(rr * Math.sin(t)).toFixed(2)}`);
-      }
-      return el("polygon", { points: pts.join(" "), ...attrs });
-    }
-    case "cross": {
-      const a = r * 0.4, b = r;
-      const pts = [[-a, -b], [a, -b], [a, -a], [b, -a], [b, a], [a, a], [a, b], [-a, b], [-a, a], [-b, a], [-b, -a], [-a, -a]];
-      return el("polygon", { points: pts.map((p) => p.join(",")).join(" "), ...attrs });
-    }
-    default: return el("circle", { r, ...attrs });
-  }
-}
-
-/** A small SVG badge (shape + letter) for seat `seat`, for use in HTML next to names. */
-export function seatBadge(board, seat, size = 22) {
-  const svg = el("svg", { viewBox: "-14 -14 28 28", width: size, height: size, class: "badge", "aria-hidden": "true" });
-  const colour = seatColour(board, seat);
-  const g = el("g", {}, svg);
-  g.appendChild(shapeElement(seatShape(seat), 12, { fill: colour, stroke: "#111", "stroke-width": 1.6 }));
-  text(g, 0, 1, seatLetter(board, seat), { "font-size": 11, "font-weight": 700, fill: inkOn(colour) });
-  return svg;
-}
-
 function drawPeg(parent, board, seat, x, y, pos, key) {
   const colour = seatColour(board, seat);
   const g = el("g", { class: "peg", transform: `translate(${x.toFixed(2)} ${y.toFixed(2)})`, "data-seat": seat, "data-pos": pos, "data-key": key }, parent);
@@ -175,27 +83,41 @@ function drawPeg(parent, board, seat, x, y, pos, key) {
   return g;
 }
 
-/** Steps of an action text: [{from, to, op}] ("K: 1.3>1.16, H1>H2" -> two steps). */
-export function parseSteps(action) {
-  const colon = String(action || "").indexOf(":");
-  if (colon < 0) return [];
-  const out = [];
-  for (const part of action.slice(colon + 1).split(",")) {
-    const m = part.trim().match(/^(\S+?)([<>~])(\S+?)(x?)$/);
-    if (m) out.push({ from: m[1], op: m[2], to: m[3], hit: m[4] === "x" });
-  }
-  return out;
+/**
+ * Where a seat's label sits: outside its side, along it, never upside down; drawn bigger
+ * on a big board (as long as its side is long enough), so it reads when shown whole.
+ */
+function labelFrame(f, geo) {
+  const side = f.side;
+  const w0 = Math.min(geo.H * D * 0.8, 13 * D);
+  const k = Math.min(Math.max(1, geo.R / (12 * D)), (geo.H * D * 0.95) / w0);
+  const w = w0 * k, h = 2.2 * D * k;
+  const centre = add([(side.a[0] + side.b[0]) / 2, (side.a[1] + side.b[1]) / 2], side.outward, 1.4 * D + h / 2);
+  let angle = (Math.atan2(side.along[1], side.along[0]) * 180) / Math.PI;
+  if (angle > 90.5) angle -= 180;
+  if (angle <= -90.5) angle += 180;
+  return { centre, angle, w, h, k, anchor: add(centre, side.along, w / 2 + 0.8 * D) };
 }
 
-function seatName(msg, seat) {
-  const s = msg.table && msg.table.seats && msg.table.seats[seat];
-  return (s && s.name) || `Seat ${seat}`;
+/** The box of the viewer's side: its holes, start area, home track and label. */
+function homeBox(geo, msg) {
+  const me = msg.seat >= 0 ? msg.seat : 0;
+  const f = geo.seatFrames[me];
+  if (!f) return null;
+  const lf = labelFrame(f, geo);
+  const pts = [f.side.a, f.side.b, ...f.home, ...f.start, add(lf.centre, f.side.outward, lf.h / 2)];
+  const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+  const pad = 0.8 * D;
+  const x = Math.min(...xs) - pad, y = Math.min(...ys) - pad;
+  return { x, y, w: Math.max(...xs) + pad - x, h: Math.max(...ys) + pad - y };
 }
 
 /**
  * Draw the board of `msg` into the <svg> `svg`.
  * opts: {pegs: Set of selectable peg keys, selected: peg key, targets: Set of spot keys,
- *        hint, chosen: [{from, to}] spot keys, victims: Set of peg keys}
+ *        hint, chosen: [{from, to}] spot keys, victims: Set of peg keys,
+ *        trail: the move-log entries to mark, oldest first (see trailSince)}
+ * Pegs that moved since the last drawing of the same game slide along their path.
  */
 export function renderBoard(svg, msg, opts = {}) {
   const geo = layout(msg);
@@ -207,7 +129,12 @@ export function renderBoard(svg, msg, opts = {}) {
   svg.setAttribute("viewBox", `${-ext} ${-ext} ${2 * ext} ${2 * ext}`);
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", `Board with ${S} sides of ${H} holes`);
+  skipMotion(svg);
   while (svg.firstChild) svg.removeChild(svg.firstChild);
+  if (!svg.dataset.listening) {
+    svg.dataset.listening = "1";
+    svg.addEventListener("pointerdown", () => skipMotion(svg));
+  }
 
   const pts = sides.map((s) => s.a);
   const outline = (k) => pts.map((p) => `${(p[0] * k).toFixed(1)},${(p[1] * k).toFixed(1)}`).join(" ");
@@ -221,8 +148,11 @@ export function renderBoard(svg, msg, opts = {}) {
     labels: el("g", { class: "labels" }, svg),
     last: el("g", { class: "last-move" }, svg),
     pegs: el("g", { class: "pegs" }, svg),
+    marks: el("g", { class: "trail-marks" }, svg),
     seats: el("g", { class: "seats" }, svg),
   };
+  const frames = seatFrames.map((f) => labelFrame(f, geo));
+  geo.labelAnchor = (seat) => frames[seat].anchor;
 
   // seat zones: start area and home track in the seat's colour
   for (const f of seatFrames) {
@@ -261,18 +191,23 @@ export function renderBoard(svg, msg, opts = {}) {
       el("circle", holeAttrs(spot), layers.holes);
     }
   }
-  // big invisible tap areas over targets (touch friendly)
+  // the targets, ringed (their tap areas are drawn on top of everything)
+  const sites = [];
   if (opts.targets) {
     for (const spot of spots.values()) {
       const key = spotTargetKey(spot);
       if (opts.targets.has(key) && !(spot.kind === "start" && spot.slot > 0)) {
         el("circle", { cx: spot.x, cy: spot.y, r: 0.55 * D, class: "tap target-tap", "data-target": key }, layers.holes);
+        sites.push({ key, x: spot.x, y: spot.y, focus: true });
       }
     }
   }
 
-  // last move: arrows from each step's source to its destination
-  if (msg.last && msg.last.action) {
+  // what happened: the trail since the player's last turn, or else the last move
+  const trail = opts.trail || [];
+  if (trail.length) {
+    drawTrail(layers.last, layers.marks, geo, msg, trail);
+  } else if (msg.last && msg.last.action) {
     el("defs", {}, layers.last).innerHTML =
       '<marker id="arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrow-head"/></marker>';
     for (const st of parseSteps(msg.last.action)) {
@@ -283,6 +218,7 @@ export function renderBoard(svg, msg, opts = {}) {
       el("circle", { cx: b.x, cy: b.y, r: PEG + 6, class: "last-dest" }, layers.last);
     }
   }
+  drawPending(layers.last, layers.marks, geo, msg);
   const arrows = (steps, cls) => {
     for (const st of steps || []) {
       const a = spotByTargetKey(spots, st.from), b = spotByTargetKey(spots, st.to);
@@ -305,37 +241,37 @@ export function renderBoard(svg, msg, opts = {}) {
       if (!spot) continue;
       const key = spotKey(pos, seat);
       const g = drawPeg(layers.pegs, board, seat, spot.x, spot.y, pos, key);
+      const choosable = (opts.pegs && opts.pegs.has(key)) || (opts.victims && opts.victims.has(key));
       if (opts.pegs && opts.pegs.has(key)) g.classList.add("selectable");
       if (opts.victims && opts.victims.has(key)) g.classList.add("selectable", "victim");
       if (opts.selected === key) g.classList.add("selected");
       if (opts.targets && opts.targets.has(key)) g.classList.add("target-peg");
+      else if (choosable) {
+        sites.push({ key, x: spot.x, y: spot.y, node: g, focus: !opts.targets, anchor: opts.selected === key });
+      }
     }
   });
 
-  // seat labels outside each seat's side, along it (never upside down)
+  // seat labels outside each seat's side: name, "you" or "your partner", team, cards
   const turn = view.outcome ? -1 : view.current_player;
   for (const f of seatFrames) {
     const p = f.seat;
-    const side = f.side;
-    const centre = add([(side.a[0] + side.b[0]) / 2, (side.a[1] + side.b[1]) / 2], side.outward, 2.3 * D);
-    let angle = (Math.atan2(side.along[1], side.along[0]) * 180) / Math.PI;
-    if (angle > 90.5) angle -= 180;
-    if (angle <= -90.5) angle += 180;
+    const lf = frames[p];
     const colour = seatColour(board, p);
-    const g = el("g", { class: `seat-label${p === turn ? " to-act" : ""}${p === msg.seat ? " me" : ""}`, "data-seat": p, transform: `translate(${centre[0].toFixed(1)} ${centre[1].toFixed(1)}) rotate(${angle.toFixed(1)})` }, layers.seats);
-    const w = Math.min(H * D * 0.8, 13 * D), h = 1.6 * D;
-    el("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: h / 2, class: "seat-box", stroke: colour }, g);
-    const badge = el("g", { transform: `translate(${-w / 2 + h / 2} 0)` }, g);
-    badge.appendChild(shapeElement(seatShape(p), h * 0.36, { fill: colour, stroke: "#111", "stroke-width": 1.6 }));
-    text(badge, 0, 1, seatLetter(board, p), { "font-size": h * 0.32, "font-weight": 700, fill: inkOn(colour) });
-    const seatInfo = msg.table && msg.table.seats ? msg.table.seats[p] : null;
-    const bot = seatInfo && seatInfo.kind === "bot" && !/bot/i.test(seatInfo.name) ? " (bot)" : "";
-    const away = seatInfo && seatInfo.kind === "human" && seatInfo.connected === false ? " (away)" : "";
+    const team = teamOf(msg, p);
+    const words = seatWords(msg, p);
+    const g = el("g", { class: `seat-label${p === turn ? " to-act" : ""}${p === msg.seat ? " me" : ""}`, "data-seat": p, "data-team": team === null ? undefined : team, transform: `translate(${lf.centre[0].toFixed(1)} ${lf.centre[1].toFixed(1)}) rotate(${lf.angle.toFixed(1)})` }, layers.seats);
+    const inner = el("g", { transform: `scale(${lf.k.toFixed(3)})` }, g);
+    const w = lf.w / lf.k, h = lf.h / lf.k;
+    el("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: h / 3, class: `seat-box team-${team === null ? "none" : team}`, stroke: colour }, inner);
+    const badge = el("g", { transform: `translate(${-w / 2 + 0.95 * D} 0)` }, inner);
+    badge.appendChild(shapeElement(seatShape(p), 0.62 * D, { fill: colour, stroke: "#111", "stroke-width": 1.6 }));
+    text(badge, 0, 1, seatLetter(board, p), { "font-size": 0.56 * D, "font-weight": 700, fill: inkOn(colour) });
     const cards = view.hand_sizes ? view.hand_sizes[p] : null;
-    const count = cards === null ? "" : ` · ${cards} card${cards === 1 ? "" : "s"}`;
-    const empty = seatInfo && seatInfo.kind === "empty" ? "(open seat)" : null;
-    const label = `${p === turn ? "▶ " : ""}${truncate(empty || seatName(msg, p), 14)}${bot}${away}${count}`;
-    text(g, h * 0.35, 1, label, { class: "seat-text", "font-size": 0.72 * D, "data-cards": cards === null ? undefined : cards });
+    const x = 0.9 * D;
+    text(inner, x, -0.42 * D, `${p === turn ? "▶ " : ""}${truncate(words.name, 22)}`, { class: "seat-text", "font-size": 0.72 * D, "data-cards": cards === null ? undefined : cards });
+    text(inner, x, 0.52 * D, truncate(words.detail, 44), { class: "seat-detail", "font-size": 0.5 * D });
+    el("title", {}, g).textContent = `${colourName(board, p)}: ${words.name}${words.detail ? `, ${words.detail}` : ""}`;
   }
 
   // centre: draw pile, discard, whose turn
@@ -352,21 +288,61 @@ export function renderBoard(svg, msg, opts = {}) {
   text(disc, cw / 2, ch / 2, top === "Joker" ? "J*" : top, { class: "discard-top", "font-size": 0.9 * D });
   text(disc, cw / 2, ch + 0.45 * D, "discard", { class: "pile-label", "font-size": 0.45 * D });
   let status = "";
-  if (view.outcome) status = `Winner: ${view.outcome.seats.map((q) => seatName(msg, q)).join(" & ")}`;
-  else if (turn >= 0) status = turn === msg.seat ? "Your turn" : `${truncate(seatName(msg, turn), 16)} to play`;
+  if (view.outcome) status = `Winner: ${view.outcome.seats.map((q) => seatWords(msg, q).name).join(" & ")}`;
+  else if (turn >= 0) status = turn === msg.seat ? "Your turn" : `${truncate(seatWords(msg, turn).name, 16)} to play`;
   text(c, 0, -ch / 2 - 0.75 * D, status, { class: "turn-text", "font-size": 0.7 * D });
-  fitViewBox(svg);
+  const full = fitViewBox(svg);
+  const taps = el("g", { class: "taps" }, svg);
+  const zoomer = boardZoom(svg);
+  zoomer.toolbar(() => togglePegList(svg));
+  if (full) zoomer.update(full, homeBox(geo, msg) || full, sites, taps);
+  renderPegList(svg, msg);
+  animatePegs(svg, geo, msg);
   return geo;
 }
 
-/** Shrink the viewBox to what was drawn, with a small margin. */
+/** The text alternative: a list of where each seat's pegs are, after the board. */
+function renderPegList(svg, msg) {
+  const parent = svg.parentElement;
+  if (!parent) return;
+  let list = parent.querySelector(":scope > .peg-list");
+  if (!list) {
+    list = document.createElement("div");
+    list.className = "peg-list sr-only";
+    list.id = document.getElementById("peg-list") ? `peg-list-${Math.random().toString(36).slice(2, 8)}` : "peg-list";
+    parent.append(list);
+  }
+  svg.setAttribute("aria-describedby", list.id);
+  const title = document.createElement("h2");
+  title.textContent = "Where the pegs are";
+  const ul = document.createElement("ul");
+  for (const line of pegLines(msg)) {
+    const li = document.createElement("li");
+    li.dataset.seat = String(line.seat);
+    li.textContent = line.text;
+    ul.append(li);
+  }
+  list.replaceChildren(title, ul);
+}
+
+function togglePegList(svg) {
+  const list = svg.parentElement && svg.parentElement.querySelector(":scope > .peg-list");
+  if (!list) return;
+  const shown = list.classList.toggle("sr-only") === false;
+  const button = svg.parentElement.querySelector("#peg-list-btn");
+  if (button) button.setAttribute("aria-pressed", shown ? "true" : "false");
+}
+
+/** Shrink the viewBox to what was drawn, with a small margin; answers the box. */
 function fitViewBox(svg) {
-  if (typeof svg.getBBox !== "function") return;
+  if (typeof svg.getBBox !== "function") return null;
   let box;
-  try { box = svg.getBBox(); } catch { return; }
-  if (!box || !box.width) return;
+  try { box = svg.getBBox(); } catch { return null; }
+  if (!box || !box.width) return null;
   const m = 0.4 * D;
-  svg.setAttribute("viewBox", `${(box.x - m).toFixed(1)} ${(box.y - m).toFixed(1)} ${(box.width + 2 * m).toFixed(1)} ${(box.height + 2 * m).toFixed(1)}`);
+  const full = { x: box.x - m, y: box.y - m, w: box.width + 2 * m, h: box.height + 2 * m };
+  svg.setAttribute("viewBox", `${full.x.toFixed(1)} ${full.y.toFixed(1)} ${full.w.toFixed(1)} ${full.h.toFixed(1)}`);
+  return full;
 }
 
 function truncate(s, n) { return s.length > n ? s.slice(0, n - 1) + "…" : s; }

@@ -1,7 +1,7 @@
 // The game screen: the board, the hand and move picker, the lobby before the start, the
 // log, the cue card, and the record and replay after the end.
 
-import { renderBoard, seatBadge } from "./board.js";
+import { renderBoard, seatBadge, trailSince } from "./board.js";
 import { banner, fill, h, store } from "./dom.js";
 import { api, loadPresets, TableSocket } from "./net.js";
 import { matchTyped, Picker, stepKeys } from "./picker.js";
@@ -197,6 +197,7 @@ export class GameScreen {
       victims,
       hint: this.hint ? this.hintSteps() : null,
       chosen: p.chosen,
+      trail: trailSince(this.log, msg.seat, msg.rules.players),
     });
     fill(this.panel,
       this.statusBlock(),
