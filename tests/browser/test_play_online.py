@@ -5,7 +5,10 @@ player never receives the first player's cards; boards of 4, 6 and 8 sides rende
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -246,8 +249,17 @@ def test_finished_game_offers_record_and_replay(chromium: Browser, server: Serve
     expect(page.locator("#log li")).to_have_count(actions)
     with page.expect_download() as download:
         page.click("#record-btn")
-    record = json.loads(Path(download.value.path()).read_text())
-    assert len(record["actions"]) == actions
+    saved = Path(download.value.path()).read_bytes()
+    with urllib.request.urlopen(f"{server.base}/api/tables/{code}/record") as response:
+        assert saved == response.read()  # byte for byte: the 62-bit seed is kept
+    assert len(json.loads(saved)["actions"]) == actions
+    file = artifacts / "downloaded-record.json"
+    file.write_bytes(saved)
+    replayed = subprocess.run(
+        [sys.executable, "-c", "import sys; from pegs.cli import main; sys.exit(main())",
+         "replay", "--quiet", str(file)], capture_output=True, text=True, timeout=60)
+    assert replayed.returncode == 0, replayed.stderr
+    assert f"All {actions} actions verified." in replayed.stdout
 
     page.click("#replay-btn")
     expect(page.locator("#replay-position")).to_have_text(f"Move {actions} of {actions}")

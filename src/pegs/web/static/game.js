@@ -440,16 +440,26 @@ export class GameScreen {
     this.cueDialog.showModal();
   }
 
+  /** Save the record exactly as the server sends it: parsing it in JavaScript would round
+   * the 62-bit seed and the file would no longer replay. */
   async downloadRecord() {
+    const headers = { Accept: "application/json" };
+    if (this.seat) headers.Authorization = `Bearer ${this.seat.token}`;
     try {
-      const record = await api("GET", `/api/tables/${this.code}/record`, undefined, this.seat ? this.seat.token : null);
-      const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
+      const response = await fetch(`/api/tables/${encodeURIComponent(this.code)}/record`, { headers });
+      const text = await response.text();
+      if (!response.ok) {
+        let message = `The server answered ${response.status}.`;
+        try { message = JSON.parse(text).error.message || message; } catch { /* not JSON */ }
+        throw new Error(message);
+      }
+      const blob = new Blob([text], { type: "application/json" });
       const a = h("a", { href: URL.createObjectURL(blob), download: `pegs-${this.code}.json` });
       document.body.append(a);
       a.click();
       a.remove();
     } catch (e) {
-      this.notice = e.message;
+      this.notice = e.message === "Failed to fetch" ? "The server cannot be reached; try again." : e.message;
       this.render();
     }
   }
