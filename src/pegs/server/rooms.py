@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..bots import Bot, make_bot
 from ..hint import HintError, announce_any
+from ..notation import SEAT_COLOURS
 from ..hint import choose as choose_hint
 from ..record import Record
 from ..rules import (
@@ -50,9 +51,18 @@ class TableError(Exception):
         self.message = message
 
 
-def bot_label(kind: str, strength: str | None) -> str:
-    label = f"{kind.capitalize()} bot"
-    return f"{label} ({strength})" if kind == "ismcts" and strength else label
+#: How the page names each bot's level (a person's level, not the algorithm).
+BOT_LEVELS = {"random": "beginner", "heuristic": "club player", "ismcts": "expert"}
+_PACE = {"easy": ", quick", "strong": ", thorough"}
+
+
+def bot_label(seat: int, kind: str, strength: str | None) -> str:
+    """A bot's display name: its seat colour and level ("Blue bot, expert"), distinct per
+    seat."""
+    level = BOT_LEVELS.get(kind, kind)
+    if kind == "ismcts" and strength:
+        level += _PACE.get(strength, "")
+    return f"{SEAT_COLOURS[seat][0]} bot, {level}"
 
 
 def build_bot(kind: str, strength: str | None) -> Bot:

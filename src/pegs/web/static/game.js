@@ -5,6 +5,7 @@ import { renderBoard, seatBadge } from "./board.js";
 import { banner, fill, h, store } from "./dom.js";
 import { api, loadPresets, TableSocket } from "./net.js";
 import { matchTyped, Picker, stepKeys } from "./picker.js";
+import { isPartner, listNames, resultLine, seatName, seatTags, teamName, teamOf, teamSeats } from "./people.js";
 import { ReplayViewer } from "./replay.js";
 
 export function shareLink(code) {
@@ -121,8 +122,7 @@ export class GameScreen {
   }
 
   name(seat) {
-    const s = this.msg && this.msg.table.seats[seat];
-    return (s && s.name) || `Seat ${seat}`;
+    return this.msg ? seatName(this.msg, seat) : `Seat ${seat}`;
   }
 
   mySeat() {
@@ -200,12 +200,12 @@ export class GameScreen {
     });
     fill(this.panel,
       this.statusBlock(),
+      this.finishedBlock(),
       this.notice ? h("p", { class: "error", id: "notice", role: "alert" }, this.notice) : null,
       this.decisionBlock(),
       this.handBlock(),
       this.pickBlock(),
       this.typedBlock(),
-      this.finishedBlock(),
       this.logBlock(),
       this.toolsBlock());
   }
@@ -219,19 +219,35 @@ export class GameScreen {
     const msg = this.msg, v = msg.view, me = msg.seat;
     let line;
     if (v.outcome) {
-      const won = v.outcome.seats.includes(me);
-      line = `Game over: ${v.outcome.seats.map((q) => this.name(q)).join(" & ")} ${v.outcome.seats.length > 1 ? "win" : "wins"}${won ? " (you!)" : ""}.`;
+      line = "Game over.";
     } else if (msg.legal.length) {
       line = v.pending ? "Your decision" : "Your turn";
     } else {
       line = `Waiting for ${this.name(v.current_player)}…`;
     }
-    const you = me >= 0 ? h("span", { class: "row" }, seatBadge(msg.board, me), ` You are ${this.name(me)}`) : h("span", { class: "muted" }, "Watching");
     return h("div", {},
-      h("div", { class: "row" }, you),
+      this.whoBlock(),
       h("p", { class: "status-line", id: "status" }, line),
       msg.last ? h("p", { class: "announce", id: "last-move" }, h("strong", {}, `${this.name(msg.last.seat)}: `), msg.last.announcement) : null,
       this.hint ? h("p", { class: "announce", id: "hint" }, h("strong", {}, "Hint: "), `${this.hint.announcement} `, h("em", {}, this.hint.reason || "")) : null);
+  }
+
+  /** Who I am and my team, then every seat with its team (a partner marked as such). */
+  whoBlock() {
+    const msg = this.msg, me = msg.seat;
+    let mine = h("p", { class: "muted", id: "me" }, "Watching");
+    if (me >= 0) {
+      const team = teamOf(msg, me);
+      const partners = team === null ? [] : teamSeats(msg, team).filter((q) => q !== me).map((q) => this.name(q));
+      mine = h("p", { class: "row", id: "me" }, seatBadge(msg.board, me),
+        h("span", {}, `You are ${this.name(me)}`, team === null ? ", playing for yourself" : `, ${teamName(team)}`,
+          partners.length ? ` with ${listNames(partners)}` : ""));
+    }
+    return h("div", { class: "who" }, mine,
+      h("ul", { class: "players", id: "players" }, ...msg.table.seats.map((s) => h("li", {
+        "data-seat": s.seat, class: [s.seat === me ? "me" : "", isPartner(msg, s.seat) ? "partner" : "",
+          msg.view && msg.view.current_player === s.seat && !msg.view.outcome ? "to-act" : ""].join(" ").trim() || null },
+      seatBadge(msg.board, s.seat, 20), h("span", { class: "player-name" }, this.name(s.seat)), ...seatTags(msg, s.seat)))));
   }
 
   decisionBlock() {
@@ -267,7 +283,7 @@ export class GameScreen {
 
   handBlock() {
     const msg = this.msg, v = msg.view, p = this.picker;
-    if (msg.seat < 0) return null;
+    if (msg.seat < 0 || v.outcome) return null;
     const playable = p.playableCards();
     const myTurn = msg.legal.length > 0 && !this.sending;
     const cards = v.hand.map((card, i) => {
@@ -371,10 +387,14 @@ export class GameScreen {
 
   finishedBlock() {
     const msg = this.msg;
-    if (msg.table.status !== "finished") return null;
-    return h("div", { class: "row", id: "finished" },
-      h("button", { id: "record-btn", onclick: () => this.downloadRecord() }, "Download the record"),
-      h("button", { class: "primary", id: "replay-btn", onclick: () => this.openReplay() }, "Replay the game"));
+    if (msg.table.status !== "finished" || !msg.view.outcome) return null;
+    const result = resultLine(msg);
+    return h("div", { class: `result${result.won ? " won" : ""}`, id: "finished" },
+      h("h2", { id: "result" }, result.headline),
+      result.detail ? h("p", {}, result.detail) : null,
+      h("div", { class: "row" },
+        h("button", { class: "primary", id: "replay-btn", onclick: () => this.openReplay() }, "Replay the game"),
+        h("button", { id: "record-btn", onclick: () => this.downloadRecord() }, "Download the record")));
   }
 
   logBlock() {
@@ -387,7 +407,8 @@ export class GameScreen {
     if (!this.logList || !this.msg) return;
     const entries = this.log.slice(-1000).reverse();
     fill(this.logList, ...entries.map((e) => h("li", { "data-version": e.v, value: e.v },
-      seatBadge(this.msg.board, e.seat, 16), " ", h("span", { class: "who" }, this.name(e.seat)), `: ${e.text}`)));
+      seatBadge(this.msg.board, e.seat, 16), " ", h("span", { class: "who" }, this.name(e.seat)), " ",
+      ...seatTags(this.msg, e.seat, false), `: ${e.text}`)));
   }
 
   toolsBlock() {
@@ -499,7 +520,8 @@ export class GameScreen {
     const bots = store.bots(this.code);
     const seats = h("ul", { class: "seats-list", id: "seats" }, ...table.seats.map((s) => h("li", { "data-seat": s.seat, "data-kind": s.kind },
       seatBadge(msg.board, s.seat, 28),
-      h("span", {}, s.kind === "empty" ? "(open seat)" : `${s.name}${s.kind === "bot" ? " (bot)" : ""}${s.seat === me ? " (you)" : ""}${s.kind === "human" && !s.connected ? " (away)" : ""}`),
+      h("span", { class: "player-name" }, s.kind === "empty" ? "(open seat)" : this.name(s.seat)),
+      ...seatTags(msg, s.seat, s.kind !== "empty"),
       host && s.kind === "empty" ? h("button", { onclick: () => this.addBots([s.seat]) }, "Bot here") : null)));
     const empty = table.seats.filter((s) => s.kind === "empty").length;
     const err = h("p", { class: "error", id: "lobby-error" }, this.notice);
