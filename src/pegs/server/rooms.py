@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..bots import Bot, make_bot
 from ..hint import HintError, announce_any
-from ..notation import SEAT_COLOURS
 from ..hint import choose as choose_hint
+from ..notation import SEAT_COLOURS
 from ..record import Record
 from ..rules import (
     Action,
