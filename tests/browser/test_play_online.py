@@ -97,7 +97,7 @@ def test_two_players_create_join_and_play(chromium: Browser, server: Server,
     page.fill("#name", "Ann")
     page.select_option("#preset", "pegoo")
     page.select_option("#players", "4")
-    page.select_option("#bot", "heuristic")
+    page.select_option("#bot-level", "club")
     page.click("#create-btn")
     link = page.locator("#share-link").input_value()
     assert "/t/" in link

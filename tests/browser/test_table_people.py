@@ -87,3 +87,44 @@ def test_the_end_says_who_won_from_the_players_side(chromium: Browser, server: S
     w.page.screenshot(path=str(artifacts / "people-end-phone.png"), full_page=True)
     assert w.errors == []
     context.close()
+
+
+def test_the_create_form_speaks_plain_words(chromium: Browser, server: Server,
+                                            artifacts: Path) -> None:
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(server.base + "/")
+    expect(page.locator("#preset option")).to_have_count(9)
+    games = page.eval_on_selector_all("#preset option", "os => os.map(o => o.textContent)")
+    assert "Pegs and Jokers, North Carolina rules" in games
+    page.select_option("#players", "6")
+    teams = page.eval_on_selector_all("#teams option", "os => os.map(o => o.textContent)")
+    assert teams == ["none: everyone plays for themselves", "2 teams of 3", "3 teams of 2"]
+    assert page.locator("#teams").input_value() == "2"
+    levels = page.eval_on_selector_all("#bot-level option", "os => os.map(o => o.textContent)")
+    assert [t.split(":")[0] for t in levels] == ["beginner", "club player", "expert"]
+    for summary in page.locator("#create details summary").all():
+        summary.click()
+    words = page.evaluate(
+        "[...document.querySelectorAll('#create label, #create option, #create summary')]"
+        ".map(e => e.textContent).join(' ')")
+    assert "_" not in words and "pegoo_cant_play_pile" not in words
+    # one line of help under every setting, and nothing wider than the phone
+    fields = page.locator("#create label.field")
+    assert fields.count() == page.locator("#create label.field .help").count() > 20
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path=str(artifacts / "create-form-phone.png"), full_page=True)
+
+    # the table options go to the server when they differ from its defaults
+    page.fill("#name", "Gran")
+    page.check("#public")
+    page.select_option("#turn-seconds", "60")
+    page.select_option("#away-seconds", "")
+    page.select_option("#bot-delay", "3")
+    with page.expect_request("**/api/tables") as sent:
+        page.click("#create-btn")
+    body = sent.value.post_data_json
+    assert body["public"] is True and body["turn_seconds"] == 60
+    assert body["away_seconds"] is None and body["bot_delay"] == 3
+    assert body["players"] == 6 and body["teams"] == 2 and body["settings"] == {}
+    context.close()

@@ -7,6 +7,7 @@ import { api, loadPresets, TableSocket } from "./net.js";
 import { matchTyped, Picker, stepKeys } from "./picker.js";
 import { isPartner, listNames, resultLine, seatName, seatTags, teamName, teamOf, teamSeats } from "./people.js";
 import { ReplayViewer } from "./replay.js";
+import { cueNodes, gameName, plainCue, SETTINGS, valueWords } from "./words.js";
 
 export function shareLink(code) {
   return `${location.origin}/t/${code}`;
@@ -448,15 +449,15 @@ export class GameScreen {
     try {
       const data = await loadPresets();
       const p = (data.presets || []).find((x) => x.name === this.msg.rules.name);
-      text = p ? p.cue : "";
+      text = p ? plainCue(p.cue, p.name) : "";
     } catch (e) {
       text = e.message;
     }
-    const settings = Object.entries(this.msg.rules).filter(([k]) => k !== "powers")
-      .map(([k, v]) => `  ${k}: ${Array.isArray(v) ? v.join(", ") || "none" : v}`).join("\n");
+    const settings = Object.entries(this.msg.rules).filter(([k]) => SETTINGS[k])
+      .map(([k, v]) => `  ${SETTINGS[k].label}: ${valueWords(k, v)}`).join("\n");
     fill(this.cueDialog,
       h("h2", {}, "Cue card"),
-      h("pre", { id: "cue-text" }, `${text}\n\nThis table's settings\n${settings}`),
+      h("div", { id: "cue-text", class: "cue" }, ...cueNodes(`${text}\n\nThis table's settings\n${settings}`)),
       h("form", { method: "dialog" }, h("button", { class: "primary", id: "cue-close" }, "Close")));
     this.cueDialog.showModal();
   }
@@ -530,7 +531,7 @@ export class GameScreen {
         if (table.seats.some((s) => s.kind === "empty")) await this.addBots(null, true);
         await api("POST", `/api/tables/${this.code}/start`, {}, this.seat.token);
       } catch (e) { this.notice = e.message; this.render(); }
-    } }, empty ? `Start (${empty} empty seat${empty > 1 ? "s get" : " gets"} a ${bots.bot} bot)` : "Start the game") : null;
+    } }, empty ? `Start (${empty} empty seat${empty > 1 ? "s get" : " gets"} a bot: ${bots.level || "club player"})` : "Start the game") : null;
     const leave = !host && me >= 0 ? h("button", { id: "leave-btn", onclick: async () => {
       try {
         await api("POST", `/api/tables/${this.code}/leave`, {}, this.seat.token);
@@ -540,7 +541,7 @@ export class GameScreen {
       } catch (e) { this.notice = e.message; this.render(); }
     } }, "Leave the table") : null;
     fill(this.panel,
-      h("h2", {}, `Table ${this.code}: ${table.preset || msg.rules.name}, ${msg.rules.players} seats`),
+      h("h2", {}, `${gameName(table.preset || msg.rules.name)}, ${msg.rules.players} players`),
       h("p", {}, "Share this link; opening it asks only for a name:"),
       h("div", { class: "share" }, linkInput, copy),
       seats, err,
