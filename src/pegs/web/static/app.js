@@ -84,6 +84,7 @@ async function homeScreen() {
   const form = h("form", { class: "card-panel", id: "create" });
   mount(h("div", { class: "screen" },
     h("h1", { style: "color:#fff" }, "Pegs & Jokers"),
+    myGamesPanel(),
     form,
     h("div", { class: "card-panel", id: "open-tables" }, h("h2", {}, "Open tables"), h("p", { class: "muted" }, "Loading…"))));
   let data;
@@ -233,9 +234,44 @@ async function joinScreen(code) {
   name.focus();
 }
 
+/** A personal rejoin link (/t/CODE#seat=TOKEN) puts its seat in this browser, then the
+ * token leaves the address bar. */
+function takeRejoinLink(code) {
+  const m = location.hash.match(/seat=([A-Za-z0-9_-]+)/);
+  if (!m) return;
+  const held = store.seat(code);
+  if (!held || held.token !== m[1]) store.setSeat(code, { token: m[1], seat: null, name: "" });
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
+const STATUS_WORDS = { waiting: "waiting for the start", playing: "in play", finished: "finished" };
+
+/** The games this browser takes part in (its stored seats), each with its table's state. */
+function myGamesPanel() {
+  const games = store.games().slice(0, 20);
+  const box = h("div", { class: "card-panel", id: "my-games", hidden: !games.length });
+  if (!games.length) return box;
+  const list = h("ul", { class: "my-games" });
+  fill(box, h("h2", {}, "Your games"), list);
+  for (const g of games) {
+    const item = h("li", { "data-code": g.code }, h("a", { href: `/t/${g.code}` }, `Table ${g.code}`));
+    list.append(item);
+    api("GET", `/api/tables/${encodeURIComponent(g.code)}`).then((t) => {
+      const others = t.seats.filter((s) => s.seat !== g.seat && s.kind !== "empty").map((s) => s.name);
+      fill(item, h("a", { href: `/t/${g.code}` }, gameName(t.preset)),
+        h("span", {}, ` ${STATUS_WORDS[t.status] || t.status}`),
+        h("small", { class: "help" }, `${g.name ? `You are ${g.name}` : "Your seat"}${others.length ? `, with ${others.join(", ")}` : ""}.`));
+    }).catch((e) => {
+      if (e.status === 404) { store.dropSeat(g.code); item.remove(); }
+    });
+  }
+  return box;
+}
+
 export function main() {
   const code = tableCode();
   if (!code) return homeScreen();
+  takeRejoinLink(code);
   const seat = store.seat(code);
   if (seat && seat.token) return new GameScreen(code, seat, { onLostSeat: () => joinScreen(code) }).start();
   return joinScreen(code);

@@ -13,6 +13,11 @@ export function shareLink(code) {
   return `${location.origin}/t/${code}`;
 }
 
+/** The personal link that opens a seat on another device. */
+export function rejoinLink(code, token) {
+  return `${location.origin}/t/${code}#seat=${token}`;
+}
+
 function cardText(card) {
   return card === "Joker" ? "J*" : card;
 }
@@ -65,6 +70,7 @@ export class GameScreen {
     if (msg.type === "state") {
       const fresh = !this.msg || this.msg.version !== msg.version || this.msg.legal.length !== msg.legal.length;
       this.msg = msg;
+      this.keepSeat(msg);
       if (fresh) {
         this.picker = new Picker(msg.legal);
         this.hint = null;
@@ -101,6 +107,32 @@ export class GameScreen {
       this.notice = msg.message;
       this.render();
     }
+  }
+
+  /** Remember this seat's number and name (a rejoin link brings only the token). */
+  keepSeat(msg) {
+    if (!this.seat || msg.seat < 0) return;
+    const name = (msg.table.seats[msg.seat] || {}).name || "";
+    if (this.seat.seat !== msg.seat || this.seat.name !== name) {
+      this.seat = { ...this.seat, seat: msg.seat, name };
+      store.setSeat(this.code, this.seat);
+    }
+  }
+
+  /** The rejoin link, shown and copyable, for the seat this browser holds. */
+  rejoinBlock() {
+    if (!this.seat || this.mySeat() < 0) return null;
+    const link = rejoinLink(this.code, this.seat.token);
+    const input = h("input", { id: "rejoin-link", value: link, readonly: true, onfocus: (e) => e.target.select(),
+      "aria-label": "Your rejoin link" });
+    const copy = h("button", { id: "copy-rejoin", onclick: async () => {
+      try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; } catch { input.select(); }
+    } }, "Copy");
+    return h("details", { class: "rejoin", id: "rejoin", open: this.rejoinOpen,
+      ontoggle: (e) => { this.rejoinOpen = e.target.open; } },
+      h("summary", {}, "Play this seat on another device"),
+      h("p", { class: "help" }, "Open this link on a phone, tablet or computer to carry on as yourself there. It is your seat: keep it to yourself."),
+      h("div", { class: "share" }, input, copy));
   }
 
   /** Fill the move log from the server when this browser missed part of the game. */
@@ -208,7 +240,8 @@ export class GameScreen {
       this.pickBlock(),
       this.typedBlock(),
       this.logBlock(),
-      this.toolsBlock());
+      this.toolsBlock(),
+      this.rejoinBlock());
   }
 
   hintSteps() {
@@ -240,7 +273,7 @@ export class GameScreen {
     if (me >= 0) {
       const team = teamOf(msg, me);
       const partners = team === null ? [] : teamSeats(msg, team).filter((q) => q !== me).map((q) => this.name(q));
-      mine = h("p", { class: "row", id: "me" }, seatBadge(msg.board, me),
+      mine = h("p", { id: "me" }, seatBadge(msg.board, me), " ",
         h("span", {}, `You are ${this.name(me)}`, team === null ? ", playing for yourself" : `, ${teamName(team)}`,
           partners.length ? ` with ${listNames(partners)}` : ""));
     }
@@ -545,6 +578,7 @@ export class GameScreen {
       h("p", {}, "Share this link; opening it asks only for a name:"),
       h("div", { class: "share" }, linkInput, copy),
       seats, err,
+      this.rejoinBlock(),
       h("div", { class: "row" }, start, leave, h("button", { id: "cue-btn", onclick: () => this.showCue() }, "Cue card")),
       host ? null : h("p", { class: "muted" }, "Waiting for the host to start the game."));
   }
