@@ -134,6 +134,9 @@ class Room:
         self._shared: str | None = None
         #: announcements of the legal actions offered at this version, by action text
         self._said: dict[str, str] = {}
+        #: after the end: the seats that agreed to play again, and the rematch's code
+        self.rematch: set[int] = set()
+        self.next: str | None = None
         if self.status != "waiting":
             self._replay(row.actions)
 
@@ -174,6 +177,7 @@ class Room:
             "version": self.version, "preset": self.rules.name, "players": self.rules.players,
             "teams": self.rules.teams, "settings": protocol.rules_json(self.rules),
             "seats": [self.seat_json(s) for s in self.seats],
+            "next": self.next, "rematch": sorted(self.rematch),
         }
 
     def seat_of(self, token: str) -> int | None:

@@ -71,6 +71,7 @@ export class GameScreen {
       const fresh = !this.msg || this.msg.version !== msg.version || this.msg.legal.length !== msg.legal.length;
       this.msg = msg;
       this.keepSeat(msg);
+      this.followRematch(msg);
       if (fresh) {
         this.picker = new Picker(msg.legal);
         this.hint = null;
@@ -423,12 +424,82 @@ export class GameScreen {
     const msg = this.msg;
     if (msg.table.status !== "finished" || !msg.view.outcome) return null;
     const result = resultLine(msg);
+    if (this.summary === undefined) this.fetchSummary();
     return h("div", { class: `result${result.won ? " won" : ""}`, id: "finished" },
       h("h2", { id: "result" }, result.headline),
       result.detail ? h("p", {}, result.detail) : null,
+      this.rematchBlock(),
+      this.summaryBlock(),
       h("div", { class: "row" },
-        h("button", { class: "primary", id: "replay-btn", onclick: () => this.openReplay() }, "Replay the game"),
+        h("button", { id: "replay-btn", onclick: () => this.openReplay() }, "Replay the game"),
         h("button", { id: "record-btn", onclick: () => this.downloadRecord() }, "Download the record")));
+  }
+
+  /** "Play again" (everyone is asked; it starts once every player agreed) and "New table". */
+  rematchBlock() {
+    const msg = this.msg, table = msg.table, me = msg.seat;
+    const agreed = table.rematch || [];
+    const humans = table.seats.filter((s) => s.kind === "human");
+    const waiting = humans.filter((s) => !agreed.includes(s.seat)).map((s) => this.name(s.seat));
+    const asking = humans.filter((s) => agreed.includes(s.seat) && s.seat !== me).map((s) => this.name(s.seat));
+    let line = null;
+    if (table.next) {
+      line = h("p", {}, "The new game has started. ", h("a", { href: `/t/${table.next}`, id: "next-link" }, "Go to it"));
+    } else if (me >= 0 && agreed.includes(me)) {
+      line = h("p", { id: "rematch-wait" }, `Waiting for ${listNames(waiting)} to say yes…`);
+    } else if (asking.length) {
+      line = h("p", { class: "prompt", id: "rematch-ask" }, `${listNames(asking)} ${asking.length > 1 ? "want" : "wants"} to play again.`);
+    }
+    const again = me >= 0 && !table.next && !agreed.includes(me)
+      ? h("button", { class: "primary", id: "again-btn", onclick: () => this.agreeRematch() }, "Play again") : null;
+    return h("div", { class: "rematch" }, line,
+      h("div", { class: "row" }, again,
+        h("button", { id: "new-table-btn", onclick: () => location.assign("/") }, "New table")));
+  }
+
+  async agreeRematch() {
+    try {
+      await api("POST", `/api/tables/${encodeURIComponent(this.code)}/rematch`, {}, this.seat.token);
+    } catch (e) {
+      this.notice = e.message;
+      this.render();
+    }
+  }
+
+  /** Once the rematch exists, a player who agreed moves to it with the same seat token. */
+  followRematch(msg) {
+    const next = msg.table.next;
+    if (!next || !this.seat || this.followed || !(msg.table.rematch || []).includes(msg.seat)) return;
+    this.followed = true;
+    store.setSeat(next, { token: this.seat.token, seat: msg.seat, name: this.seat.name });
+    this.socket.close();
+    location.assign(`/t/${next}`);
+  }
+
+  async fetchSummary() {
+    this.summary = null;
+    try {
+      const data = await api("GET", `/api/tables/${encodeURIComponent(this.code)}/summary`);
+      this.summary = data.teams || [];
+    } catch {
+      this.summary = [];
+    }
+    this.render();
+  }
+
+  /** One sentence per team: turns, pegs sent back and had sent back, Jokers. */
+  summaryBlock() {
+    if (!this.summary || !this.summary.length) return null;
+    const msg = this.msg;
+    const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+    return h("ul", { class: "summary", id: "summary" }, ...this.summary.map((t) => {
+      const mine = t.seats.includes(msg.seat);
+      const who = msg.rules.teams ? `${mine ? "Your team" : teamName(t.team)} (${listNames(t.seats.map((q) => this.name(q)))})`
+        : (mine ? "You" : this.name(t.seats[0]));
+      return h("li", { "data-team": t.team, class: mine ? "mine" : null }, h("strong", {}, who), ": ",
+        `${count(t.turns, "turn", "turns")}, sent ${count(t.hits_given, "peg", "pegs")} back to START, `
+        + `had ${count(t.hits_taken, "peg", "pegs")} sent back, played ${count(t.jokers, "Joker", "Jokers")}.`);
+    }));
   }
 
   logBlock() {
