@@ -15,9 +15,9 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..bots import Bot, make_bot
-from ..hint import HintError, announce_any
+from ..hint import HintError
 from ..hint import choose as choose_hint
-from ..notation import SEAT_COLOURS
+from ..notation import SEAT_COLOURS, announce
 from ..record import Record
 from ..rules import (
     Action,
@@ -146,7 +146,7 @@ class Room:
         for text in texts:
             action = Action.parse(text)
             seat = state.current_player
-            self.last = (seat, action, announce_any(state, action))
+            self.last = (seat, action, announce(state, action))
             state = state.apply(action)
             self.actions.append(action)
             self._logged(seat, action, self.last[2])
@@ -296,7 +296,10 @@ class Room:
                 action = state.canonical(action)
             except (NotationError, IllegalActionError) as e:
                 return protocol.error("illegal", str(e))
-            said = self._said.get(str(action)) or announce_any(state, action)
+            # the table's words: an option's words may show a face-down card's real rank, and
+            # a doubt's announcement tells everyone what the card was
+            said = None if action.decision or action.declared else self._said.get(str(action))
+            said = said or announce(state, action)
             after = state.apply(action)
             status = "finished" if after.is_over() else "playing"
             try:

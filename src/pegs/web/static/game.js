@@ -7,6 +7,7 @@ import { api, loadPresets, TableSocket } from "./net.js";
 import { matchTyped, Picker, stepKeys } from "./picker.js";
 import { isPartner, listNames, resultLine, seatName, seatTags, teamName, teamOf, teamSeats } from "./people.js";
 import { ReplayViewer } from "./replay.js";
+import { doubtStory, isDecision } from "./bluff.js";
 import { cueNodes, gameName, plainCue, SETTINGS, valueWords } from "./words.js";
 
 export function shareLink(code) {
@@ -68,6 +69,7 @@ export class GameScreen {
 
   onMessage(msg) {
     if (msg.type === "state") {
+      this.tellDoubt(this.msg, msg);
       const fresh = !this.msg || this.msg.version !== msg.version || this.msg.legal.length !== msg.legal.length;
       this.msg = msg;
       this.keepSeat(msg);
@@ -108,6 +110,36 @@ export class GameScreen {
       this.notice = msg.message;
       this.render();
     }
+  }
+
+  /** After a doubt: the real card, bluff or not, and the penalty, in the banner and the log
+   * (the banner stays until this seat plays again or closes it). */
+  tellDoubt(prev, msg) {
+    if (this.reveal && msg.last && msg.last.seat === msg.seat && !isDecision(msg.last.action)
+        && msg.version > this.reveal.version) this.reveal = null;
+    const story = doubtStory(prev, msg, (q) => seatName(msg, q));
+    if (!story) return;
+    const lines = msg.last.action === "doubt" || !this.reveal ? story.lines : [...this.reveal.lines, ...story.lines];
+    this.reveal = { version: msg.version, bluff: story.bluff, lines };
+    const entry = this.log.find((e) => e.v === msg.version);
+    if (entry) {
+      entry.note = story.lines.filter((line) => line !== entry.text).join(" ");
+      store.setLog(this.code, this.log);
+    }
+  }
+
+  revealBlock() {
+    if (!this.reveal) return null;
+    return h("div", { class: "reveal", id: "reveal", role: "status" },
+      h("h2", {}, this.reveal.bluff ? "The card is turned over: a bluff!" : "The card is turned over"),
+      ...this.reveal.lines.map((line) => h("p", {}, line)),
+      h("button", { id: "reveal-ok", onclick: () => { this.reveal = null; this.render(); } }, "OK"));
+  }
+
+  /** The words of the face-down declaration now pending (as announced when it was made). */
+  declarationWords() {
+    const entry = [...this.log].reverse().find((e) => / as /.test(e.action || ""));
+    return entry ? entry.text : "";
   }
 
   /** Remember this seat's number and name (a rejoin link brings only the token). */
@@ -234,6 +266,7 @@ export class GameScreen {
     });
     fill(this.panel,
       this.statusBlock(),
+      this.revealBlock(),
       this.finishedBlock(),
       this.notice ? h("p", { class: "error", id: "notice", role: "alert" }, this.notice) : null,
       this.decisionBlock(),
@@ -298,11 +331,10 @@ export class GameScreen {
     const doubt = decisions.find((a) => a.decision === "doubt");
     const pass = decisions.find((a) => a.decision === "pass");
     if (doubt || pass) {
-      const declared = pending.declared || "?";
       return h("div", { class: "doubt", id: "doubt" },
-        h("p", { class: "prompt" }, `${this.name(pending.declarer)} plays a card face down and says it is ${declared === "Joker" ? "a Joker" : `a ${declared}`}.`),
-        msg.last ? h("p", {}, msg.last.announcement) : null,
-        h("p", {}, "Do you doubt it?"),
+        h("p", { class: "prompt" }, `${this.name(pending.declarer)} played a card face down and says:`),
+        h("p", { class: "declaration", id: "declaration" }, this.declarationWords() || pending.declared),
+        h("p", {}, "Do you doubt it? If it is a bluff, you send one of their pegs back to START; if it is true, they send one of yours."),
         h("div", { class: "choices" },
           doubt ? h("button", { class: "danger", id: "doubt-btn", onclick: () => this.play(doubt) }, "Doubt!") : null,
           pass ? h("button", { id: "pass-btn", onclick: () => this.play(pass) }, "No doubt") : null));
@@ -379,7 +411,6 @@ export class GameScreen {
       for (const a of [...complete, ...discards]) {
         parts.push(h("div", { class: "confirm" },
           h("span", { class: "move-text" }, a.announcement || a.text),
-          h("small", { class: "muted" }, a.text),
           h("button", { class: "primary confirm-btn", "data-action": a.text, onclick: () => this.play(a) }, a.steps.length ? "Confirm move" : "Discard it")));
       }
     }
@@ -513,7 +544,7 @@ export class GameScreen {
     const entries = this.log.slice(-1000).reverse();
     fill(this.logList, ...entries.map((e) => h("li", { "data-version": e.v, value: e.v },
       seatBadge(this.msg.board, e.seat, 16), " ", h("span", { class: "who" }, this.name(e.seat)), " ",
-      ...seatTags(this.msg, e.seat, false), `: ${e.text}`)));
+      ...seatTags(this.msg, e.seat, false), `: ${e.text}`, e.note ? h("div", { class: "note" }, e.note) : null)));
   }
 
   toolsBlock() {
