@@ -194,6 +194,7 @@ def test_reconnects_after_the_server_restarts(chromium: Browser, server: Server)
     expect(w.page.locator("body")).to_have_attribute("data-my-turn", "1", timeout=15_000)
     w.page.click("#hint-btn")
     expect(w.page.locator("#hint")).to_contain_text("Hint:")
+    expect(w.page.locator("#notice")).to_have_count(0)  # "Asking for a hint" is gone
     confirm = w.page.locator(".confirm-btn")
     expect(confirm).to_have_count(1)
     hinted = confirm.get_attribute("data-action")
@@ -267,6 +268,7 @@ def test_finished_game_offers_record_and_replay(chromium: Browser, server: Serve
     expect(page.locator("#replay-position")).to_have_text(f"Move {actions - 1} of {actions}")
     page.locator("#replay-slider").fill("0")
     expect(page.locator("#replay-move")).to_have_text("The deal.")
+    expect(page.locator("#board .turn-text")).to_have_text("Deal")
     # at the deal every peg is in its start area
     starts = page.eval_on_selector_all("#board .peg", "ps => ps.map(p => p.dataset.pos)")
     assert starts and set(starts) == {"S"}

@@ -58,8 +58,10 @@ def test_play_again_starts_a_new_game_with_the_same_seats(chromium: Browser, ser
     expect(bob.page.locator(f"#my-games li[data-code='{code}']")).to_contain_text("finished")
     bob.page.go_back()
     bob.page.click("#again-btn")
-    nxt = server.api("GET", f"/api/tables/{code}")["next"]
-    assert nxt
+    deadline = time.monotonic() + 10
+    while not (nxt := server.api("GET", f"/api/tables/{code}")["next"]):
+        assert time.monotonic() < deadline, "the rematch did not start"
+        time.sleep(0.05)
     for seat, w in enumerate(pages):
         w.page.wait_for_url(f"**/t/{nxt}")
         expect(w.page.locator("#hand")).to_have_attribute("data-seat", str(seat))

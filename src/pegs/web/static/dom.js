@@ -71,6 +71,8 @@ export const store = {
   setName: (name) => write("pegs.name", name),
   bots: (code) => read(`pegs.bots.${code}`, { bot: "heuristic", strength: null }),
   setBots: (code, value) => write(`pegs.bots.${code}`, value),
+  alerts: () => read("pegs.alerts", false),
+  setAlerts: (on) => write("pegs.alerts", Boolean(on)),
   log: (code) => read(`pegs.log.${code}`, []),
   setLog: (code, value) => write(`pegs.log.${code}`, value.slice(-1000)),
 };

@@ -8,6 +8,7 @@ import { matchTyped, Picker, stepKeys } from "./picker.js";
 import { isPartner, listNames, resultLine, seatName, seatTags, teamName, teamOf, teamSeats } from "./people.js";
 import { ReplayViewer } from "./replay.js";
 import { doubtStory, isDecision } from "./bluff.js";
+import { controlKey, installKeys, placeFocus } from "./keys.js";
 import { cueNodes, gameName, plainCue, SETTINGS, valueWords } from "./words.js";
 
 export function shareLink(code) {
@@ -32,7 +33,7 @@ export class GameScreen {
     this.msg = null;
     this.picker = new Picker([]);
     this.hint = null;
-    this.notice = "";
+    this.setNotice("");
     this.sending = false;
     this.log = store.log(code);
     this.replay = null;
@@ -44,8 +45,11 @@ export class GameScreen {
     svg.id = "board";
     svg.addEventListener("click", (e) => this.onBoardClick(e));
     this.svg = svg;
-    this.panel = h("section", { class: "panel", id: "panel", "aria-live": "polite" });
-    this.root = h("div", { class: "game" }, h("div", { class: "board-wrap" }, svg), this.panel);
+    this.panel = h("section", { class: "panel", id: "panel", "aria-label": "Your game" });
+    // only new announcements are read aloud: each is added here once
+    this.live = h("div", { class: "visually-hidden", id: "live", role: "log", "aria-live": "polite" });
+    this.root = h("div", { class: "game" }, h("div", { class: "board-wrap" }, svg), this.panel, this.live);
+    installKeys(this);
     document.getElementById("app").replaceChildren(this.root);
     this.cueDialog = h("dialog", { id: "cue-dialog" });
     document.body.append(this.cueDialog);
@@ -61,6 +65,7 @@ export class GameScreen {
 
   onStatus(status) {
     this.connection = status;
+    if (status === "open" && this.noticeKind === "connection") this.setNotice("");
     if (status !== "open") this.sending = false; // an unanswered move may be confirmed again
     banner(status === "reconnecting" ? "Reconnecting…" : status === "connecting" ? "Connecting…" : "");
     document.body.dataset.connection = status;
@@ -78,17 +83,19 @@ export class GameScreen {
         this.picker = new Picker(msg.legal);
         this.hint = null;
         this.sending = false;
-        this.notice = "";
+        this.setNotice("");
         this.chosenDecision = null;
       }
       if (msg.last && msg.view) this.addLog(msg.version, msg.last.seat, msg.last.announcement, msg.last.action);
       if (msg.view && !this.logFetched && this.log.length < msg.version) this.fetchLog();
       this.render();
     } else if (msg.type === "event") {
+      if (!this.log.some((e) => e.v === msg.version)) this.sayAloud(`${this.name(msg.seat)}: ${msg.announcement}`);
       this.addLog(msg.version, msg.seat, msg.announcement, msg.action);
       this.renderLog();
     } else if (msg.type === "hint") {
       this.hint = msg;
+      if (this.noticeKind === "hint") this.setNotice("");
       const action = this.msg && this.msg.legal.find((a) => a.text === msg.action);
       if (action && !action.decision) this.picker.select(action);
       this.render();
@@ -107,7 +114,7 @@ export class GameScreen {
         fill(this.panel, h("p", { class: "error" }, msg.message), h("a", { href: "/" }, "Start page"));
         return;
       }
-      this.notice = msg.message;
+      this.setNotice(msg.message);
       this.render();
     }
   }
@@ -200,18 +207,63 @@ export class GameScreen {
     if (!this.msg || this.sending) return;
     const sent = this.socket.send({ type: "act", id: this.socket.nextId(), version: this.msg.version, action: action.text || action });
     if (!sent) {
-      this.notice = "Not connected: the move was not sent. It will be possible again once reconnected.";
+      this.setNotice("Not connected: the move was not sent. It will be possible again once reconnected.", "connection");
     } else {
       this.sending = true;
-      this.notice = "";
+      this.setNotice("");
     }
     this.render();
   }
 
   askHint() {
-    if (!this.socket.send({ type: "hint", id: this.socket.nextId() })) this.notice = "Not connected.";
-    else this.notice = "Asking for a hint…";
+    if (!this.socket.send({ type: "hint", id: this.socket.nextId() })) this.setNotice("Not connected.", "connection");
+    else this.setNotice("Asking for a hint…", "hint");
     this.render();
+  }
+
+  /** A notice under the status; `kind` says what clears it ("connection": reconnecting,
+   * "hint": the hint's answer). */
+  setNotice(text, kind = null) {
+    this.notice = text;
+    this.noticeKind = text ? kind : null;
+  }
+
+  /** Read a line aloud once (screen readers), keeping the last few. */
+  sayAloud(text) {
+    if (!this.live || !text) return;
+    this.live.append(h("p", {}, text));
+    while (this.live.childElementCount > 5) this.live.firstElementChild.remove();
+  }
+
+  /** Escape: one step back (a chosen peg to send, a target, a peg, the declaration, the card). */
+  back() {
+    if (this.replay || !this.msg) return;
+    if (this.chosenDecision) this.chosenDecision = null;
+    else if (this.picker.card === null) return;
+    else this.picker.back();
+    this.hint = null;
+    this.render();
+  }
+
+  /** On the player's turn: the tab's title, and (if turned on) a sound and a vibration. */
+  turnChanged(myTurn) {
+    document.title = myTurn ? "▶ Your turn · Pegs & Jokers" : "Pegs & Jokers";
+    if (!myTurn || this.wasMyTurn) { this.wasMyTurn = myTurn; return; }
+    this.wasMyTurn = true;
+    this.sayAloud("Your turn.");
+    if (!store.alerts()) return;
+    try {
+      const audio = this.audio || (this.audio = new AudioContext());
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      gain.gain.setValueAtTime(0.15, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+      tone.frequency.value = 660;
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.4);
+    } catch { /* no sound on this device */ }
+    if (navigator.vibrate) navigator.vibrate(200);
   }
 
   // --- board taps ------------------------------------------------------------------------
@@ -251,6 +303,8 @@ export class GameScreen {
     document.body.dataset.version = String(msg.version);
     document.body.dataset.status = msg.table.status;
     document.body.dataset.myTurn = msg.legal.length && !this.sending ? "1" : "0";
+    this.turnChanged(msg.legal.length > 0 && !msg.view?.outcome);
+    const focused = this.keyboard ? controlKey(document.activeElement) : null;
     if (!msg.view) return this.renderLobby();
     if (this.replay) return this.replay.render();
     const p = this.picker;
@@ -276,6 +330,7 @@ export class GameScreen {
       this.logBlock(),
       this.toolsBlock(),
       this.rejoinBlock());
+    if (this.keyboard) placeFocus(this.panel, focused);
   }
 
   hintSteps() {
@@ -353,18 +408,22 @@ export class GameScreen {
     if (msg.seat < 0 || v.outcome) return null;
     const playable = p.playableCards();
     const myTurn = msg.legal.length > 0 && !this.sending;
+    // of two equal cards only the one chosen is marked
+    const chosen = p.card === null ? -1 : v.hand[this.cardIndex] === p.card ? this.cardIndex : v.hand.indexOf(p.card);
     const cards = v.hand.map((card, i) => {
       const cls = ["card"];
       if (card === "Joker") cls.push("joker");
-      if (p.card === card) cls.push("selected");
+      if (i === chosen) cls.push("selected");
       else if (myTurn && playable.has(card)) cls.push("playable");
       return h("button", {
-        class: cls.join(" "), "data-card": card, "data-index": i, "aria-pressed": p.card === card ? "true" : "false",
+        class: cls.join(" "), "data-card": card, "data-index": i, "aria-pressed": i === chosen ? "true" : "false",
+        "aria-keyshortcuts": i < 10 ? String((i + 1) % 10) : null,
         disabled: !(myTurn && playable.has(card)),
-        onclick: () => { p.chooseCard(card); this.hint = null; this.render(); },
+        onclick: () => { p.chooseCard(card); this.cardIndex = i; this.hint = null; this.render(); },
       }, cardText(card));
     });
-    return h("div", {}, h("h2", {}, `Your hand (${v.hand.length})`), h("div", { class: "hand", id: "hand", "data-seat": msg.seat }, ...cards));
+    return h("div", {}, h("h2", {}, `Your hand (${v.hand.length})`), h("div", { class: "hand", id: "hand", "data-seat": msg.seat }, ...cards),
+      myTurn ? h("p", { class: "keys-help help" }, "Keys: 1–9 pick a card, arrows move between choices, Enter confirms, Esc goes back.") : null);
   }
 
   spotLabel(key) {
@@ -492,7 +551,7 @@ export class GameScreen {
     try {
       await api("POST", `/api/tables/${encodeURIComponent(this.code)}/rematch`, {}, this.seat.token);
     } catch (e) {
-      this.notice = e.message;
+      this.setNotice(e.message);
       this.render();
     }
   }
@@ -550,8 +609,11 @@ export class GameScreen {
   toolsBlock() {
     const msg = this.msg;
     const me = msg.seat;
+    const alerts = h("input", { type: "checkbox", id: "alert-toggle", checked: store.alerts(),
+      onchange: (e) => store.setAlerts(e.target.checked) });
     const tools = h("div", { class: "row" },
       h("button", { id: "cue-btn", onclick: () => this.showCue() }, "Cue card"),
+      me >= 0 ? h("label", { class: "row check" }, alerts, "Sound and vibration on my turn") : null,
       me >= 0 ? this.reclaimTool() : null,
       me >= 0 && msg.table.host === me ? this.standInTools() : null);
     return tools;
@@ -563,7 +625,7 @@ export class GameScreen {
     return h("button", { class: "primary", id: "reclaim-btn", onclick: async () => {
       try {
         await api("POST", `/api/tables/${this.code}/seats/${this.msg.seat}/reclaim`, {}, this.seat.token);
-      } catch (e) { this.notice = e.message; this.render(); }
+      } catch (e) { this.setNotice(e.message); this.render(); }
     } }, "A bot plays for you: take your seat back");
   }
 
@@ -574,7 +636,7 @@ export class GameScreen {
       onclick: async () => {
         try {
           await api("POST", `/api/tables/${this.code}/seats/${s.seat}/bot`, {}, this.seat.token);
-        } catch (e) { this.notice = e.message; this.render(); }
+        } catch (e) { this.setNotice(e.message); this.render(); }
       },
     }, `A bot plays for ${s.name}`)));
   }
@@ -616,7 +678,7 @@ export class GameScreen {
       a.click();
       a.remove();
     } catch (e) {
-      this.notice = e.message === "Failed to fetch" ? "The server cannot be reached; try again." : e.message;
+      this.setNotice(e.message === "Failed to fetch" ? "The server cannot be reached; try again." : e.message);
       this.render();
     }
   }
@@ -627,7 +689,7 @@ export class GameScreen {
       this.replay = new ReplayViewer(this, data.states || []);
       this.render();
     } catch (e) {
-      this.notice = `The replay is not available: ${e.message}`;
+      this.setNotice(`The replay is not available: ${e.message}`);
       this.render();
     }
   }
@@ -665,7 +727,7 @@ export class GameScreen {
       try {
         if (table.seats.some((s) => s.kind === "empty")) await this.addBots(null, true);
         await api("POST", `/api/tables/${this.code}/start`, {}, this.seat.token);
-      } catch (e) { this.notice = e.message; this.render(); }
+      } catch (e) { this.setNotice(e.message); this.render(); }
     } }, empty ? `Start (${empty} empty seat${empty > 1 ? "s get" : " gets"} a bot: ${bots.level || "club player"})` : "Start the game") : null;
     const leave = !host && me >= 0 ? h("button", { id: "leave-btn", onclick: async () => {
       try {
@@ -673,7 +735,7 @@ export class GameScreen {
         this.socket.close();
         store.dropSeat(this.code);
         location.assign("/");
-      } catch (e) { this.notice = e.message; this.render(); }
+      } catch (e) { this.setNotice(e.message); this.render(); }
     } }, "Leave the table") : null;
     fill(this.panel,
       h("h2", {}, `${gameName(table.preset || msg.rules.name)}, ${msg.rules.players} players`),
@@ -694,7 +756,7 @@ export class GameScreen {
       await api("POST", `/api/tables/${this.code}/bots`, body, this.seat.token);
     } catch (e) {
       if (quiet) throw e;
-      this.notice = e.message;
+      this.setNotice(e.message);
       this.render();
     }
   }
