@@ -65,7 +65,8 @@ def test_a_doubt_reveals_the_card_and_the_penalty_to_both(chromium: Browser, ser
     for w in players:
         reveal = w.page.locator("#reveal")
         expect(reveal).to_contain_text(f"The card is a{'n' if real[0] in 'AEIO' else ''} {real}")
-        expect(reveal).to_contain_text("bluff" if real != said else "true")
+        expect(w.page.locator("#reveal-verdict")).to_have_text(
+            "The card is turned over: " + ("a bluff!" if real != said else "it was true"))
         text = reveal.inner_text()
         assert "extra turn" in text or "back to START" in text, text
         log = w.page.locator("#log li").first

@@ -62,6 +62,13 @@ def test_teams_partners_and_bot_names_in_both_pages(chromium: Browser, server: S
         expect(w.page.locator("#log li .team-chip").first).to_be_visible()
     ann.page.screenshot(path=str(artifacts / "people-game-desktop.png"))
     bob.page.screenshot(path=str(artifacts / "people-game-phone.png"), full_page=True)
+    # the cue card, in words, fits the phone
+    bob.page.click("#cue-btn")
+    expect(bob.page.locator("#cue-text")).to_contain_text("Stuck in START")
+    assert "_" not in bob.page.locator("#cue-text").inner_text()
+    assert bob.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    bob.page.screenshot(path=str(artifacts / "people-cue-phone.png"))
+    bob.page.click("#cue-close")
     assert ann.errors == [] and bob.errors == []
     ann.context.close()
     bob.context.close()

@@ -138,7 +138,7 @@ export class GameScreen {
   revealBlock() {
     if (!this.reveal) return null;
     return h("div", { class: "reveal", id: "reveal", role: "status" },
-      h("h2", {}, this.reveal.bluff ? "The card is turned over: a bluff!" : "The card is turned over"),
+      h("h2", { id: "reveal-verdict" }, this.reveal.bluff ? "The card is turned over: a bluff!" : "The card is turned over: it was true"),
       ...this.reveal.lines.map((line) => h("p", {}, line)),
       h("button", { id: "reveal-ok", onclick: () => { this.reveal = null; this.render(); } }, "OK"));
   }
@@ -742,9 +742,9 @@ export class GameScreen {
       h("p", {}, "Share this link; opening it asks only for a name:"),
       h("div", { class: "share" }, linkInput, copy),
       seats, err,
-      this.rejoinBlock(),
       h("div", { class: "row" }, start, leave, h("button", { id: "cue-btn", onclick: () => this.showCue() }, "Cue card")),
-      host ? null : h("p", { class: "muted" }, "Waiting for the host to start the game."));
+      host ? null : h("p", { class: "muted" }, "Waiting for the host to start the game."),
+      this.rejoinBlock());
   }
 
   async addBots(seats, quiet = false) {
