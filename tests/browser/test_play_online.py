@@ -187,6 +187,7 @@ def test_reconnects_after_the_server_restarts(chromium: Browser, server: Server)
     offered = w.states[-1]["legal"]
     assert offered
     before = w.version()
+    w.page.click("#typed-box summary")
     w.page.fill("#typed", offered[-1]["text"].upper().replace(" ", ""))
     w.page.press("#typed", "Enter")
     w.page.wait_for_function(f"+document.body.dataset.version > {before}")

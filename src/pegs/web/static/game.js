@@ -498,7 +498,7 @@ export class GameScreen {
     const msg = this.msg;
     if (!msg.legal.length || this.sending) return null;
     const list = h("datalist", { id: "legal-list" }, ...msg.legal.slice(0, 300).map((a) => h("option", { value: a.text })));
-    const input = h("input", { id: "typed", list: "legal-list", placeholder: "or type a move, e.g. 7: 0.5>0.9, 0.12>0.15", autocomplete: "off", autocapitalize: "off", spellcheck: "false" });
+    const input = h("input", { id: "typed", list: "legal-list", placeholder: "e.g. 7: 0.5>0.9, 0.12>0.15", "aria-label": "A move in notation", autocomplete: "off", autocapitalize: "off", spellcheck: "false" });
     const form = h("form", { class: "typed" }, input, list, h("button", { type: "submit" }, "Play"));
     form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -507,7 +507,10 @@ export class GameScreen {
       const found = matchTyped(msg.legal, text);
       this.play(found || { text });
     });
-    return h("div", {}, form, msg.table.hints && this.picker.card === null && !this.picker.decisions().length ? this.hintButton() : null);
+    // the notation is for those who ask for it
+    const box = h("details", { class: "typed-box", id: "typed-box", open: this.typedOpen,
+      ontoggle: (e) => { this.typedOpen = e.target.open; } }, h("summary", {}, "Type a move in notation"), form);
+    return h("div", {}, msg.table.hints && this.picker.card === null && !this.picker.decisions().length ? this.hintButton() : null, box);
   }
 
   finishedBlock() {

@@ -47,6 +47,7 @@ export function controlKey(element) {
 export function placeFocus(root, key) {
   const options = currentOptions(root);
   const same = key ? root.querySelector(key) : null;
+  if (same && typing(same)) return; // never taken out of a field being typed in
   const target = same && (options.includes(same) || !options.length) ? same : options[0];
   if (target && document.activeElement !== target) target.focus();
 }
