@@ -731,7 +731,7 @@ export class GameScreen {
         if (table.seats.some((s) => s.kind === "empty")) await this.addBots(null, true);
         await api("POST", `/api/tables/${this.code}/start`, {}, this.seat.token);
       } catch (e) { this.setNotice(e.message); this.render(); }
-    } }, empty ? `Start (${empty} empty seat${empty > 1 ? "s get" : " gets"} a bot: ${bots.level || "club player"})` : "Start the game") : null;
+    } }, empty ? `Start: ${empty > 1 ? `${empty} bots` : "a bot"} (${bots.level || "club player"}) take${empty > 1 ? "" : "s"} the empty seat${empty > 1 ? "s" : ""}` : "Start the game") : null;
     const leave = !host && me >= 0 ? h("button", { id: "leave-btn", onclick: async () => {
       try {
         await api("POST", `/api/tables/${this.code}/leave`, {}, this.seat.token);
