@@ -154,7 +154,8 @@ async function homeScreen() {
     event.preventDefault();
     err.textContent = "";
     const body = { preset: presetSelect.value, name: name.value.trim(), players: Number(players.value),
-      teams: Number(teams.value), settings: readSettings(form), hints: hints.checked };
+      settings: readSettings(form), hints: hints.checked };
+    if (teams.value !== "") body.teams = Number(teams.value);
     // the table options are sent only when they differ from the server's defaults
     if (listed.checked) body.public = true;
     const chosen = (select) => (select.value === "" ? null : Number(select.value));
