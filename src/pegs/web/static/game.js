@@ -605,8 +605,9 @@ export class GameScreen {
     if (!this.logList || !this.msg) return;
     const entries = this.log.slice(-1000).reverse();
     fill(this.logList, ...entries.map((e) => h("li", { "data-version": e.v, value: e.v },
-      seatBadge(this.msg.board, e.seat, 16), " ", h("span", { class: "who" }, this.name(e.seat)), " ",
-      ...seatTags(this.msg, e.seat, false), `: ${e.text}`, e.note ? h("div", { class: "note" }, e.note) : null)));
+      seatBadge(this.msg.board, e.seat, 16), " ", h("span", { class: "who" }, this.name(e.seat)),
+      ...seatTags(this.msg, e.seat, false).flatMap((tag) => [" ", tag]), `: ${e.text}`,
+      e.note ? h("div", { class: "note" }, e.note) : null)));
   }
 
   toolsBlock() {
