@@ -35,6 +35,10 @@ def test_teams_partners_and_bot_names_in_both_pages(chromium: Browser, server: S
     ann.page.click("#create-btn")
     link = ann.page.locator("#share-link").input_value()
     bob.page.goto(link)
+    # the joiner picks a team: the first free seat's (Team B) unless they choose
+    choice = bob.page.locator("#team-choice label")
+    expect(choice).to_have_text(["Team B, nobody there yet", "Team A, with Ann"])
+    assert bob.page.locator("#team-choice input").first.is_checked()
     bob.page.fill("#join-name", "Bob")
     bob.page.click("#join-btn")
     # the lobby: seats 0 and 2 are Team A, 1 and 3 Team B (an open seat shows its team too)
@@ -134,4 +138,20 @@ def test_the_create_form_speaks_plain_words(chromium: Browser, server: Server,
     assert body["public"] is True and body["turn_seconds"] == 60
     assert body["away_seconds"] is None and body["bot_delay"] == 3
     assert body["players"] == 6 and body["teams"] == 2 and body["settings"] == {}
+    context.close()
+
+
+def test_a_joiner_chooses_the_team(chromium: Browser, server: Server) -> None:
+    made = server.api("POST", "/api/tables", {"preset": "pegoo", "name": "Gran", "players": 4})
+    context = chromium.new_context(**PHONE)
+    w = Watched(context)
+    w.page.goto(f"{server.base}/t/{made['code']}")
+    w.page.fill("#join-name", "Cy")
+    w.page.locator("#team-choice label", has_text="with Gran").click()
+    w.page.click("#join-btn")
+    mine = w.page.locator("#seats li[data-seat='2']")
+    expect(mine).to_contain_text("Cy")
+    expect(mine).to_contain_text("Team A")
+    expect(w.page.locator("#seats li[data-seat='0']")).to_contain_text("your partner")
+    assert w.errors == []
     context.close()

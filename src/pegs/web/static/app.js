@@ -3,6 +3,7 @@
 import { fill, h, mount, store } from "./dom.js";
 import { api, loadPresets } from "./net.js";
 import { GameScreen } from "./game.js";
+import { listNames, teamName } from "./people.js";
 import { AWAY_TIMES, BOT_LEVELS, BOT_PACES, cueNodes, gameName, plainCue, SETTINGS, TURN_TIMES, valueWords } from "./words.js";
 
 const HIDDEN_SETTINGS = new Set(["name", "powers", "players", "teams"]);
@@ -191,6 +192,20 @@ async function listOpenTables(presets) {
   }
 }
 
+/** At a table with teams, which team to join (the first free seat of each team with one). */
+function teamChoice(table, free) {
+  if (!table.teams) return null;
+  const firstFree = new Map();
+  for (const s of free) if (!firstFree.has(s.seat % table.teams)) firstFree.set(s.seat % table.teams, s.seat);
+  if (firstFree.size < 2) return null;
+  const options = [...firstFree.entries()].map(([team, seat]) => {
+    const mates = table.seats.filter((s) => s.seat % table.teams === team && s.kind !== "empty").map((s) => s.name);
+    return h("label", { class: "row check" }, h("input", { type: "radio", name: "seat", value: seat, checked: seat === free[0].seat }),
+      h("span", {}, teamName(team), mates.length ? `, with ${listNames(mates)}` : ", nobody there yet"));
+  });
+  return h("fieldset", { class: "team-choice", id: "team-choice" }, h("legend", {}, "Your team"), ...options);
+}
+
 async function joinScreen(code) {
   const err = errorLine();
   const box = h("div", { class: "card-panel" }, h("p", {}, "Loading the table…"));
@@ -211,10 +226,12 @@ async function joinScreen(code) {
     return;
   }
   const name = h("input", { name: "name", id: "join-name", required: true, maxlength: 40, autocomplete: "nickname", value: store.name() });
+  const teams = teamChoice(table, free);
   const form = h("form", {},
     h("h2", {}, `Join ${table.seats[table.host].name}'s table`),
     h("p", { class: "muted" }, `${gameName(table.preset)}, ${table.players} players, ${free.length} seat${free.length > 1 ? "s" : ""} free.`),
     h("label", {}, h("span", {}, "Your name"), name),
+    teams,
     err,
     h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "join-btn" }, "Join"), watch));
   form.addEventListener("submit", async (event) => {
@@ -223,7 +240,10 @@ async function joinScreen(code) {
     const chosen = name.value.trim();
     if (!chosen) { err.textContent = "Type your name first."; return; }
     try {
-      const joined = await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, { name: chosen });
+      const body = { name: chosen };
+      const seat = form.querySelector("input[name=seat]:checked");
+      if (seat) body.seat = Number(seat.value);
+      const joined = await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, body);
       store.setName(chosen);
       store.setSeat(code, { token: joined.token, seat: joined.seat, name: chosen });
       new GameScreen(code, store.seat(code)).start();
