@@ -1,16 +1,13 @@
 """A whole turn from the keyboard: a number key picks a card, Escape goes back, arrows move
 between the choices, Enter confirms; the focus follows the steps, only new announcements
-are read aloud, and the tab's title says when it is the player's turn; of two equal cards
-only the chosen one is marked."""
+are read aloud, and the tab's title says when it is the player's turn."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from browser_support import FAKE, Server, seat_script
-from make_fixtures import FIXTURES
-from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+from browser_support import Server, seat_script
+from playwright.sync_api import Browser, expect
 from test_play_online import DESKTOP, Watched
 
 
@@ -70,21 +67,3 @@ def test_a_turn_played_with_the_keyboard_only(chromium: Browser, server: Server,
     assert w.errors == []
     context.close()
 
-
-def test_of_equal_cards_only_the_chosen_one_is_marked(static_page: Page) -> None:
-    """The pegoo-4 fixture's hand holds four 4s; a fake socket sends it as the state."""
-    msg = json.loads((FIXTURES / "pegoo-4.json").read_text())
-    code = msg["table"]["code"]
-
-    def table(ws: WebSocketRoute) -> None:
-        ws.on_message(lambda text: ws.send(json.dumps(msg)) if '"hello"' in str(text) else None)
-
-    static_page.route_web_socket(f"**/ws/{code}", table)
-    static_page.add_init_script(seat_script(code, "token", 0, "Ann"))
-    static_page.goto(f"{FAKE}/index.html?t={code}")
-    fours = static_page.locator("#hand .card[data-card='4']")
-    expect(fours).to_have_count(4)
-    fours.nth(2).click()
-    expect(static_page.locator("#hand .card.selected")).to_have_count(1)
-    assert static_page.locator("#hand .card.selected").get_attribute("data-index") == "3"
-    expect(static_page.locator("#hand .card[aria-pressed='true']")).to_have_count(1)

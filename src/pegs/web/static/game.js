@@ -9,7 +9,7 @@ import { isPartner, listNames, resultLine, seatName, seatTags, teamName, teamOf,
 import { ReplayViewer } from "./replay.js";
 import { doubtStory, isDecision } from "./bluff.js";
 import { controlKey, installKeys, placeFocus } from "./keys.js";
-import { cueNodes, gameName, plainCue, SETTINGS, valueWords } from "./words.js";
+import { cueNodes, gameName, plainCue, SETTINGS, tableOptionWords, valueWords } from "./words.js";
 
 export function shareLink(code) {
   return `${location.origin}/t/${code}`;
@@ -746,6 +746,7 @@ export class GameScreen {
       h("p", {}, "Share this link; opening it asks only for a name:"),
       h("div", { class: "share" }, linkInput, copy),
       seats, err,
+      h("ul", { class: "table-options", id: "table-options" }, ...tableOptionWords(table).map((line) => h("li", {}, line))),
       h("div", { class: "row" }, start, leave, h("button", { id: "cue-btn", onclick: () => this.showCue() }, "Cue card")),
       host ? null : h("p", { class: "muted" }, "Waiting for the host to start the game."),
       this.rejoinBlock());

@@ -118,3 +118,20 @@ export function cueNodes(text) {
   }
   return out;
 }
+
+function duration(seconds) {
+  if (seconds >= 60 && seconds % 60 === 0) return seconds === 60 ? "1 minute" : `${seconds / 60} minutes`;
+  return `${Math.round(seconds)} seconds`;
+}
+
+/** The table's options in words (for the tables that carry them), or []. */
+export function tableOptionWords(table) {
+  if (!("turn_seconds" in table)) return [];
+  const pace = BOT_PACES.find(([v]) => v === table.bot_delay);
+  return [
+    table.public ? "Listed on the start page for anyone to join." : "Private: only people with the link can join.",
+    table.turn_seconds ? `Up to ${duration(table.turn_seconds)} for a turn, then a bot moves.` : "No time limit for a turn.",
+    table.away_seconds ? `A bot plays for anyone away for ${duration(table.away_seconds)}, until they come back.` : "Nobody is covered by a bot when away.",
+    `Bots' pace: ${pace ? pace[1] : `${table.bot_delay} seconds a move`}.`,
+  ];
+}
