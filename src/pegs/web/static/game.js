@@ -128,6 +128,7 @@ export class GameScreen {
     if (!story) return;
     const lines = msg.last.action === "doubt" || !this.reveal ? story.lines : [...this.reveal.lines, ...story.lines];
     this.reveal = { version: msg.version, bluff: story.bluff, lines };
+    for (const line of story.lines) if (line !== msg.last.announcement) this.sayAloud(line); // the event said it
     const entry = this.log.find((e) => e.v === msg.version);
     if (entry) {
       entry.note = story.lines.filter((line) => line !== entry.text).join(" ");
@@ -137,7 +138,7 @@ export class GameScreen {
 
   revealBlock() {
     if (!this.reveal) return null;
-    return h("div", { class: "reveal", id: "reveal", role: "status" },
+    return h("div", { class: "reveal", id: "reveal" },
       h("h2", { id: "reveal-verdict" }, this.reveal.bluff ? "The card is turned over: a bluff!" : "The card is turned over: it was true"),
       ...this.reveal.lines.map((line) => h("p", {}, line)),
       h("button", { id: "reveal-ok", onclick: () => { this.reveal = null; this.render(); } }, "OK"));
@@ -224,6 +225,7 @@ export class GameScreen {
   /** A notice under the status; `kind` says what clears it ("connection": reconnecting,
    * "hint": the hint's answer). */
   setNotice(text, kind = null) {
+    if (text && text !== this.notice) this.sayAloud(text);
     this.notice = text;
     this.noticeKind = text ? kind : null;
   }
@@ -322,7 +324,7 @@ export class GameScreen {
       this.statusBlock(),
       this.revealBlock(),
       this.finishedBlock(),
-      this.notice ? h("p", { class: "error", id: "notice", role: "alert" }, this.notice) : null,
+      this.notice ? h("p", { class: "error", id: "notice" }, this.notice) : null,
       this.decisionBlock(),
       this.handBlock(),
       this.pickBlock(),
