@@ -55,9 +55,10 @@ def static_page(chromium: Browser) -> Iterator[Page]:
     assert not errors, errors
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A real `pegs serve` on a free port with a fresh data folder (bots move at once)."""
+    """A real `pegs serve` on a free port with a fresh data folder (bots move at once),
+    shared by the browser tests (each makes its own tables)."""
     running = Server(tmp_path_factory.mktemp("pegs-data"))
     running.start()
     yield running

@@ -5,7 +5,10 @@ player never receives the first player's cards; boards of 4, 6 and 8 sides rende
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +97,7 @@ def test_two_players_create_join_and_play(chromium: Browser, server: Server,
     page.fill("#name", "Ann")
     page.select_option("#preset", "pegoo")
     page.select_option("#players", "4")
-    page.select_option("#bot", "heuristic")
+    page.select_option("#bot-level", "club")
     page.click("#create-btn")
     link = page.locator("#share-link").input_value()
     assert "/t/" in link
@@ -184,6 +187,7 @@ def test_reconnects_after_the_server_restarts(chromium: Browser, server: Server)
     offered = w.states[-1]["legal"]
     assert offered
     before = w.version()
+    w.page.click("#typed-box summary")
     w.page.fill("#typed", offered[-1]["text"].upper().replace(" ", ""))
     w.page.press("#typed", "Enter")
     w.page.wait_for_function(f"+document.body.dataset.version > {before}")
@@ -191,6 +195,7 @@ def test_reconnects_after_the_server_restarts(chromium: Browser, server: Server)
     expect(w.page.locator("body")).to_have_attribute("data-my-turn", "1", timeout=15_000)
     w.page.click("#hint-btn")
     expect(w.page.locator("#hint")).to_contain_text("Hint:")
+    expect(w.page.locator("#notice")).to_have_count(0)  # "Asking for a hint" is gone
     confirm = w.page.locator(".confirm-btn")
     expect(confirm).to_have_count(1)
     hinted = confirm.get_attribute("data-action")
@@ -246,8 +251,17 @@ def test_finished_game_offers_record_and_replay(chromium: Browser, server: Serve
     expect(page.locator("#log li")).to_have_count(actions)
     with page.expect_download() as download:
         page.click("#record-btn")
-    record = json.loads(Path(download.value.path()).read_text())
-    assert len(record["actions"]) == actions
+    saved = Path(download.value.path()).read_bytes()
+    with urllib.request.urlopen(f"{server.base}/api/tables/{code}/record") as response:
+        assert saved == response.read()  # byte for byte: the 62-bit seed is kept
+    assert len(json.loads(saved)["actions"]) == actions
+    file = artifacts / "downloaded-record.json"
+    file.write_bytes(saved)
+    replayed = subprocess.run(
+        [sys.executable, "-c", "import sys; from pegs.cli import main; sys.exit(main())",
+         "replay", "--quiet", str(file)], capture_output=True, text=True, timeout=60)
+    assert replayed.returncode == 0, replayed.stderr
+    assert f"All {actions} actions verified." in replayed.stdout
 
     page.click("#replay-btn")
     expect(page.locator("#replay-position")).to_have_text(f"Move {actions} of {actions}")
@@ -255,6 +269,7 @@ def test_finished_game_offers_record_and_replay(chromium: Browser, server: Serve
     expect(page.locator("#replay-position")).to_have_text(f"Move {actions - 1} of {actions}")
     page.locator("#replay-slider").fill("0")
     expect(page.locator("#replay-move")).to_have_text("The deal.")
+    expect(page.locator("#board .turn-text")).to_have_text("Deal")
     # at the deal every peg is in its start area
     starts = page.eval_on_selector_all("#board .peg", "ps => ps.map(p => p.dataset.pos)")
     assert starts and set(starts) == {"S"}

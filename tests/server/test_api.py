@@ -131,7 +131,7 @@ def test_only_the_host_fills_bots_and_starts(client: TestClient) -> None:
     seats = r.json()["seats"]
     assert [(s["kind"], s["bot"]) for s in seats] == [
         ("human", None), ("human", None), ("bot", "random"), ("bot", "ismcts")]
-    assert seats[3]["name"] == "Ismcts bot (easy)"
+    assert [s["name"] for s in seats[2:]] == ["Yellow bot, beginner", "Green bot, expert, quick"]
     start(client, code, tokens[0])
     table = client.get(f"/api/tables/{code}").json()
     assert table["status"] == "playing" and table["version"] == 0

@@ -214,8 +214,8 @@ async def add_bots(code: str, body: Bots, hub: HubDep, credentials: Credentials,
             if room.seats[seat].kind == "human":
                 raise TableError(409, "seat_taken", f"seat {seat} is taken by a player")
         for seat in sorted(set(wanted)):
-            await room.save_seat(SeatRow(seat, bot_label(body.bot, body.strength), "bot", None,
-                                         body.bot, body.strength))
+            name = bot_label(seat, body.bot, body.strength)
+            await room.save_seat(SeatRow(seat, name, "bot", None, body.bot, body.strength))
     return room.table_json()
 
 

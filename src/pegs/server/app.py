@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import api, ws
+from . import api, rematch, summary, ws
 from .hub import Hub
 from .limits import Limits
 from .rooms import TableError
@@ -159,6 +159,8 @@ def create_app(
         return _error(500, "internal", "the server could not handle that request")
 
     app.include_router(api.router)
+    app.include_router(rematch.router)
+    app.include_router(summary.router)
     app.include_router(ws.router)
     if static_dir is not None and (static_dir / "index.html").is_file():
         mimetypes.add_type("text/javascript", ".js")  # whatever the system's table says

@@ -15,8 +15,9 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..bots import Bot, make_bot
-from ..hint import HintError, announce_any
+from ..hint import HintError
 from ..hint import choose as choose_hint
+from ..notation import SEAT_COLOURS, announce
 from ..record import Record
 from ..rules import (
     Action,
@@ -50,9 +51,18 @@ class TableError(Exception):
         self.message = message
 
 
-def bot_label(kind: str, strength: str | None) -> str:
-    label = f"{kind.capitalize()} bot"
-    return f"{label} ({strength})" if kind == "ismcts" and strength else label
+#: How the page names each bot's level (a person's level, not the algorithm).
+BOT_LEVELS = {"random": "beginner", "heuristic": "club player", "ismcts": "expert"}
+_PACE = {"easy": ", quick", "strong": ", thorough"}
+
+
+def bot_label(seat: int, kind: str, strength: str | None) -> str:
+    """A bot's display name: its seat colour and level ("Blue bot, expert"), distinct per
+    seat."""
+    level = BOT_LEVELS.get(kind, kind)
+    if kind == "ismcts" and strength:
+        level += _PACE.get(strength, "")
+    return f"{SEAT_COLOURS[seat][0]} bot, {level}"
 
 
 def build_bot(kind: str, strength: str | None) -> Bot:
@@ -124,6 +134,9 @@ class Room:
         self._shared: str | None = None
         #: announcements of the legal actions offered at this version, by action text
         self._said: dict[str, str] = {}
+        #: after the end: the seats that agreed to play again, and the rematch's code
+        self.rematch: set[int] = set()
+        self.next: str | None = None
         if self.status != "waiting":
             self._replay(row.actions)
 
@@ -133,7 +146,7 @@ class Room:
         for text in texts:
             action = Action.parse(text)
             seat = state.current_player
-            self.last = (seat, action, announce_any(state, action))
+            self.last = (seat, action, announce(state, action))
             state = state.apply(action)
             self.actions.append(action)
             self._logged(seat, action, self.last[2])
@@ -164,6 +177,7 @@ class Room:
             "version": self.version, "preset": self.rules.name, "players": self.rules.players,
             "teams": self.rules.teams, "settings": protocol.rules_json(self.rules),
             "seats": [self.seat_json(s) for s in self.seats],
+            "next": self.next, "rematch": sorted(self.rematch),
         }
 
     def seat_of(self, token: str) -> int | None:
@@ -282,7 +296,10 @@ class Room:
                 action = state.canonical(action)
             except (NotationError, IllegalActionError) as e:
                 return protocol.error("illegal", str(e))
-            said = self._said.get(str(action)) or announce_any(state, action)
+            # the table's words: an option's words may show a face-down card's real rank, and
+            # a doubt's announcement tells everyone what the card was
+            said = None if action.decision or action.declared else self._said.get(str(action))
+            said = said or announce(state, action)
             after = state.apply(action)
             status = "finished" if after.is_over() else "playing"
             try:

@@ -3,6 +3,8 @@
 import { fill, h, mount, store } from "./dom.js";
 import { api, loadPresets } from "./net.js";
 import { GameScreen } from "./game.js";
+import { listNames, teamName } from "./people.js";
+import { AWAY_TIMES, BOT_LEVELS, BOT_PACES, cueNodes, gameName, plainCue, SETTINGS, TURN_TIMES, valueWords } from "./words.js";
 
 const HIDDEN_SETTINGS = new Set(["name", "powers", "players", "teams"]);
 const PLAYER_DEPENDENT = new Set(["sides", "decks", "jokers_per_deck"]);
@@ -18,39 +20,62 @@ function errorLine() {
   return h("p", { class: "error", role: "alert", "aria-live": "assertive" });
 }
 
-function settingField(name, value, allowed) {
-  const label = name.replaceAll("_", " ");
-  const note = PLAYER_DEPENDENT.has(name) ? " (default follows the players)" : "";
+/** A labelled field with one line of explanation under it. */
+function field(label, input, help) {
+  const id = input.id || `f-${input.name}`;
+  input.id = id;
+  const note = help ? h("small", { class: "help", id: `${id}-help` }, help) : null;
+  if (note) input.setAttribute("aria-describedby", note.id);
+  return h("label", { class: "field", for: id }, h("span", {}, label), input, note);
+}
+
+/** A select of [value, words] pairs; the value is kept as text in the option. */
+function choiceSelect(name, pairs, selected) {
+  return h("select", { name, id: name }, ...pairs.map(([value, words]) =>
+    h("option", { value: value === null ? "" : String(value), selected: value === selected }, words)));
+}
+
+function settingField(name, value) {
+  const words = SETTINGS[name] || { label: name.replaceAll("_", " "), help: "" };
+  const rulesSay = `as the rules say (${valueWords(name, value)})`;
   let input;
   if (typeof value === "boolean") {
-    input = h("select", { name },
-      h("option", { value: "" }, `default (${value ? "yes" : "no"})`),
+    input = h("select", { name, "data-kind": "bool" }, h("option", { value: "" }, rulesSay),
       h("option", { value: "true" }, "yes"), h("option", { value: "false" }, "no"));
-  } else if (Array.isArray(allowed)) {
-    input = h("select", { name }, h("option", { value: "" }, `default (${value})`),
-      ...allowed.map((v) => h("option", { value: v }, v)));
-  } else if (Array.isArray(value)) {
-    input = h("input", { name, type: "text", placeholder: `default: ${value.join(", ") || "none"}`, "data-list": "1" });
+  } else if (words.choices) {
+    input = h("select", { name, "data-kind": Array.isArray(value) ? "list" : "text" },
+      h("option", { value: "" }, rulesSay),
+      ...Object.entries(words.choices).map(([v, w]) => h("option", { value: v === "" ? "none" : v }, w)));
   } else {
-    const range = allowed && typeof allowed === "object" ? allowed : {};
-    input = h("input", { name, type: "number", inputmode: "numeric", placeholder: `default: ${value}`,
-      min: typeof range.min === "number" ? range.min : undefined, max: typeof range.max === "number" ? range.max : undefined });
+    input = h("input", { name, type: "number", inputmode: "numeric", placeholder: `as the rules say: ${value}`, "data-kind": "number" });
   }
-  const wrap = h("label", {}, h("span", {}, label + note), input);
+  input.id = `setting-${name}`;
+  const help = `${words.help}${PLAYER_DEPENDENT.has(name) ? " The rules' number follows the players." : ""}`;
+  const wrap = field(words.label, input, help);
   input.addEventListener("change", () => wrap.classList.toggle("changed", input.value !== ""));
   return wrap;
 }
 
-/** The overrides typed into the settings fields (only the changed ones). */
+/** The overrides chosen in the rules' settings (only the changed ones). */
 function readSettings(form) {
   const out = {};
   for (const input of form.querySelectorAll(".rule-settings [name]")) {
     const v = input.value.trim();
     if (v === "") continue;
-    if (v === "true" || v === "false") out[input.name] = v === "true";
-    else if (input.dataset.list) out[input.name] = v.split(/[\s,]+/).filter(Boolean);
-    else if (input.type === "number") out[input.name] = Number(v);
+    const kind = input.dataset.kind;
+    if (kind === "bool") out[input.name] = v === "true";
+    else if (kind === "list") out[input.name] = v === "none" ? [] : v.split(",");
+    else if (kind === "number") out[input.name] = Number(v);
     else out[input.name] = v;
+  }
+  return out;
+}
+
+/** The team choices for `players` seats: none (unless the rules need teams), 2 teams, ... */
+function teamChoices(players, needsTeams) {
+  const out = needsTeams ? [] : [[0, "none: everyone plays for themselves"]];
+  for (let t = 2; t <= 5; t += 1) {
+    if (players % t === 0 && players / t >= 2) out.push([t, `${t} teams of ${players / t}`]);
   }
   return out;
 }
@@ -60,6 +85,7 @@ async function homeScreen() {
   const form = h("form", { class: "card-panel", id: "create" });
   mount(h("div", { class: "screen" },
     h("h1", { style: "color:#fff" }, "Pegs & Jokers"),
+    myGamesPanel(),
     form,
     h("div", { class: "card-panel", id: "open-tables" }, h("h2", {}, "Open tables"), h("p", { class: "muted" }, "Loading…"))));
   let data;
@@ -70,40 +96,57 @@ async function homeScreen() {
     return;
   }
   const presets = data.presets || [];
-  const allowed = data.allowed || {};
   const presetSelect = h("select", { name: "preset", id: "preset" },
-    ...presets.map((p) => h("option", { value: p.name }, `${p.title} (${p.name})`)));
+    ...presets.map((p) => h("option", { value: p.name }, gameName(p.name, p.title))));
   const players = h("select", { name: "players", id: "players" });
-  const teams = h("input", { name: "teams", id: "teams", type: "number", min: 0, max: 5, placeholder: "default" });
+  const teams = h("select", { name: "teams", id: "teams" });
   const grid = h("div", { class: "settings-grid rule-settings" });
-  const cue = h("pre", { class: "cue" });
-  const botKinds = data.bots || ["heuristic", "random", "ismcts"];
-  const botSelect = h("select", { name: "bot", id: "bot" }, ...botKinds.map((b) => h("option", { value: b, selected: b === "heuristic" }, b)));
-  const strength = h("select", { name: "strength", id: "strength" },
-    h("option", { value: "" }, "normal"), h("option", { value: "easy" }, "easy"), h("option", { value: "strong" }, "strong"));
+  const cue = h("div", { class: "cue", id: "create-cue" });
+  const level = choiceSelect("bot-level", BOT_LEVELS.map((b) => [b.value, `${b.label}: ${b.help}`]), "club");
+  const turnTime = choiceSelect("turn-seconds", TURN_TIMES, TURN_TIMES[0][0]);
+  const awayTime = choiceSelect("away-seconds", AWAY_TIMES, AWAY_TIMES[0][0]);
+  const pace = choiceSelect("bot-delay", BOT_PACES, BOT_PACES[0][0]);
+  const current = () => presets.find((x) => x.name === presetSelect.value) || presets[0];
+  const showTeams = () => {
+    const p = current();
+    const n = Number(players.value);
+    const needsTeams = p.defaults.control === "team";
+    const keep = teams.value;
+    const usual = n >= 4 && n % 2 === 0 ? 2 : 0;
+    fill(teams, ...teamChoices(n, needsTeams).map(([t, words]) =>
+      h("option", { value: t, selected: keep !== "" ? String(t) === keep : t === usual }, words)));
+  };
   const showPreset = () => {
-    const p = presets.find((x) => x.name === presetSelect.value) || presets[0];
+    const p = current();
     const keep = players.value || "4";
-    fill(players, ...(p.players || [2, 3, 4, 5, 6, 7, 8, 9, 10]).map((n) => h("option", { value: n, selected: String(n) === keep }, n)));
+    fill(players, ...(p.players || [2, 3, 4, 5, 6, 7, 8, 9, 10]).map((n) =>
+      h("option", { value: n, selected: String(n) === keep }, `${n} players`)));
     fill(grid, ...Object.entries(p.defaults)
       .filter(([k]) => !HIDDEN_SETTINGS.has(k))
-      .map(([k, v]) => settingField(k, v, allowed[k])));
-    cue.textContent = p.cue || "";
+      .map(([k, v]) => settingField(k, v)));
+    fill(cue, ...cueNodes(plainCue(p.cue, p.name)));
+    showTeams();
   };
   presetSelect.addEventListener("change", showPreset);
+  players.addEventListener("change", showTeams);
   const name = h("input", { name: "name", id: "name", required: true, maxlength: 40, autocomplete: "nickname", value: store.name() });
   const hints = h("input", { type: "checkbox", name: "hints", id: "hints", checked: true });
+  const listed = h("input", { type: "checkbox", name: "public", id: "public" });
   form.append(
     h("h2", {}, "New table"),
     h("div", { class: "settings-grid" },
-      h("label", {}, h("span", {}, "Your name"), name),
-      h("label", {}, h("span", {}, "Rules"), presetSelect),
-      h("label", {}, h("span", {}, "Players"), players),
-      h("label", {}, h("span", {}, "Teams (0: none)"), teams),
-      h("label", {}, h("span", {}, "Bots for empty seats"), botSelect),
-      h("label", {}, h("span", {}, "Bot strength (ismcts)"), strength)),
-    h("label", { class: "row" }, hints, "Allow hints (the bot's suggestion)"),
-    h("details", {}, h("summary", {}, "Settings (preset defaults)"), grid),
+      field("Your name", name, "What the others see."),
+      field("Game", presetSelect, "The rules you play by; the cue card below sums them up."),
+      field("Players", players, "Seats at the table, you included. Empty seats get bots."),
+      field("Teams", teams, "Partners sit apart, alternating, and win together."),
+      field("Bots for empty seats", level, "How well the computer players play."),
+      field("Bots' pace", pace, "How long each bot waits before its move, so everyone can follow."),
+      field("Time for a turn", turnTime, "When a player's time runs out, a bot moves for them."),
+      field("Someone away", awayTime, "A bot plays for a player who left, until they come back.")),
+    h("label", { class: "row check" }, hints, h("span", {}, "Allow hints", h("small", { class: "help" }, "A player may ask for a suggested move."))),
+    h("label", { class: "row check" }, listed, h("span", {}, "List this table publicly",
+      h("small", { class: "help" }, "Anyone can find it on the start page; otherwise only people with the link can join."))),
+    h("details", {}, h("summary", {}, "More rules (as the game says unless you change them)"), grid),
     h("details", {}, h("summary", {}, "Cue card"), cue),
     err,
     h("button", { class: "primary", type: "submit", id: "create-btn" }, "Create table"));
@@ -114,12 +157,19 @@ async function homeScreen() {
     const body = { preset: presetSelect.value, name: name.value.trim(), players: Number(players.value),
       settings: readSettings(form), hints: hints.checked };
     if (teams.value !== "") body.teams = Number(teams.value);
+    // the table options are sent only when they differ from the server's defaults
+    if (listed.checked) body.public = true;
+    const chosen = (select) => (select.value === "" ? null : Number(select.value));
+    if (chosen(turnTime) !== TURN_TIMES[0][0]) body.turn_seconds = chosen(turnTime);
+    if (chosen(awayTime) !== AWAY_TIMES[0][0]) body.away_seconds = chosen(awayTime);
+    if (chosen(pace) !== BOT_PACES[0][0]) body.bot_delay = chosen(pace);
     if (!body.name) { err.textContent = "Type your name first."; return; }
+    const bot = BOT_LEVELS.find((b) => b.value === level.value) || BOT_LEVELS[1];
     try {
       const made = await api("POST", "/api/tables", body);
       store.setName(body.name);
       store.setSeat(made.code, { token: made.token, seat: made.seat, name: body.name });
-      store.setBots(made.code, { bot: botSelect.value, strength: strength.value || null });
+      store.setBots(made.code, { bot: bot.bot, strength: bot.strength, level: bot.label });
       location.assign(`/t/${made.code}`);
     } catch (e) {
       err.textContent = e.message;
@@ -132,7 +182,7 @@ async function listOpenTables(presets) {
   const box = document.getElementById("open-tables");
   try {
     const { tables } = await api("GET", "/api/tables");
-    const title = (name) => (presets.find((p) => p.name === name) || { title: name }).title;
+    const title = (name) => gameName(name, (presets.find((p) => p.name === name) || {}).title);
     fill(box, h("h2", {}, "Open tables"), tables.length
       ? h("ul", {}, ...tables.map((t) => h("li", {}, h("a", { href: `/t/${t.code}` },
         `${title(t.preset)}, ${t.players} seats, host ${t.seats[t.host].name}`))))
@@ -140,6 +190,20 @@ async function listOpenTables(presets) {
   } catch (e) {
     fill(box, h("h2", {}, "Open tables"), h("p", { class: "error" }, e.message));
   }
+}
+
+/** At a table with teams, which team to join (the first free seat of each team with one). */
+function teamChoice(table, free) {
+  if (!table.teams) return null;
+  const firstFree = new Map();
+  for (const s of free) if (!firstFree.has(s.seat % table.teams)) firstFree.set(s.seat % table.teams, s.seat);
+  if (firstFree.size < 2) return null;
+  const options = [...firstFree.entries()].map(([team, seat]) => {
+    const mates = table.seats.filter((s) => s.seat % table.teams === team && s.kind !== "empty").map((s) => s.name);
+    return h("label", { class: "row check" }, h("input", { type: "radio", name: "seat", value: seat, checked: seat === free[0].seat }),
+      h("span", {}, teamName(team), mates.length ? `, with ${listNames(mates)}` : ", nobody there yet"));
+  });
+  return h("fieldset", { class: "team-choice", id: "team-choice" }, h("legend", {}, "Your team"), ...options);
 }
 
 async function joinScreen(code) {
@@ -162,10 +226,12 @@ async function joinScreen(code) {
     return;
   }
   const name = h("input", { name: "name", id: "join-name", required: true, maxlength: 40, autocomplete: "nickname", value: store.name() });
+  const teams = teamChoice(table, free);
   const form = h("form", {},
     h("h2", {}, `Join ${table.seats[table.host].name}'s table`),
-    h("p", { class: "muted" }, `${table.preset}, ${table.players} seats, ${free.length} free.`),
+    h("p", { class: "muted" }, `${gameName(table.preset)}, ${table.players} players, ${free.length} seat${free.length > 1 ? "s" : ""} free.`),
     h("label", {}, h("span", {}, "Your name"), name),
+    teams,
     err,
     h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "join-btn" }, "Join"), watch));
   form.addEventListener("submit", async (event) => {
@@ -174,7 +240,10 @@ async function joinScreen(code) {
     const chosen = name.value.trim();
     if (!chosen) { err.textContent = "Type your name first."; return; }
     try {
-      const joined = await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, { name: chosen });
+      const body = { name: chosen };
+      const seat = form.querySelector("input[name=seat]:checked");
+      if (seat) body.seat = Number(seat.value);
+      const joined = await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, body);
       store.setName(chosen);
       store.setSeat(code, { token: joined.token, seat: joined.seat, name: chosen });
       new GameScreen(code, store.seat(code)).start();
@@ -186,9 +255,44 @@ async function joinScreen(code) {
   name.focus();
 }
 
+/** A personal rejoin link (/t/CODE#seat=TOKEN) puts its seat in this browser, then the
+ * token leaves the address bar. */
+function takeRejoinLink(code) {
+  const m = location.hash.match(/seat=([A-Za-z0-9_-]+)/);
+  if (!m) return;
+  const held = store.seat(code);
+  if (!held || held.token !== m[1]) store.setSeat(code, { token: m[1], seat: null, name: "" });
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
+const STATUS_WORDS = { waiting: "waiting for the start", playing: "in play", finished: "finished" };
+
+/** The games this browser takes part in (its stored seats), each with its table's state. */
+function myGamesPanel() {
+  const games = store.games().slice(0, 20);
+  const box = h("div", { class: "card-panel", id: "my-games", hidden: !games.length });
+  if (!games.length) return box;
+  const list = h("ul", { class: "my-games" });
+  fill(box, h("h2", {}, "Your games"), list);
+  for (const g of games) {
+    const item = h("li", { "data-code": g.code }, h("a", { href: `/t/${g.code}` }, `Table ${g.code}`));
+    list.append(item);
+    api("GET", `/api/tables/${encodeURIComponent(g.code)}`).then((t) => {
+      const others = t.seats.filter((s) => s.seat !== g.seat && s.kind !== "empty").map((s) => s.name);
+      fill(item, h("a", { href: `/t/${g.code}` }, gameName(t.preset)),
+        h("span", {}, ` ${STATUS_WORDS[t.status] || t.status}`),
+        h("small", { class: "help" }, `${g.name ? `You are ${g.name}` : "Your seat"}${others.length ? `, with ${others.join(", ")}` : ""}.`));
+    }).catch((e) => {
+      if (e.status === 404) { store.dropSeat(g.code); item.remove(); }
+    });
+  }
+  return box;
+}
+
 export function main() {
   const code = tableCode();
   if (!code) return homeScreen();
+  takeRejoinLink(code);
   const seat = store.seat(code);
   if (seat && seat.token) return new GameScreen(code, seat, { onLostSeat: () => joinScreen(code) }).start();
   return joinScreen(code);

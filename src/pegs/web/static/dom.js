@@ -52,12 +52,27 @@ function write(key, value) {
 /** The seat this browser holds at table `code`: {token, seat, name} or null. */
 export const store = {
   seat: (code) => read(`pegs.seat.${code}`, null),
-  setSeat: (code, value) => write(`pegs.seat.${code}`, value),
+  setSeat: (code, value) => write(`pegs.seat.${code}`, { ...value, at: Date.now() }),
+  /** The tables this browser holds a seat at, newest first: [{code, token, seat, name, at}]. */
+  games: () => {
+    const out = [];
+    try {
+      for (let i = 0; i < localStorage.length; i += 1) {
+        const key = localStorage.key(i);
+        if (!key || !key.startsWith("pegs.seat.")) continue;
+        const value = read(key, null);
+        if (value && value.token) out.push({ ...value, code: key.slice("pegs.seat.".length) });
+      }
+    } catch { /* storage off */ }
+    return out.sort((a, b) => (b.at || 0) - (a.at || 0));
+  },
   dropSeat: (code) => { try { localStorage.removeItem(`pegs.seat.${code}`); } catch { /* off */ } },
   name: () => read("pegs.name", ""),
   setName: (name) => write("pegs.name", name),
   bots: (code) => read(`pegs.bots.${code}`, { bot: "heuristic", strength: null }),
   setBots: (code, value) => write(`pegs.bots.${code}`, value),
+  alerts: () => read("pegs.alerts", false),
+  setAlerts: (on) => write("pegs.alerts", Boolean(on)),
   log: (code) => read(`pegs.log.${code}`, []),
   setLog: (code, value) => write(`pegs.log.${code}`, value.slice(-1000)),
 };

@@ -5,10 +5,19 @@ import { renderBoard, seatBadge, trailSince } from "./board.js";
 import { banner, fill, h, store } from "./dom.js";
 import { api, loadPresets, TableSocket } from "./net.js";
 import { matchTyped, Picker, stepKeys } from "./picker.js";
+import { isPartner, listNames, resultLine, seatName, seatTags, teamName, teamOf, teamSeats } from "./people.js";
 import { ReplayViewer } from "./replay.js";
+import { doubtStory, isDecision } from "./bluff.js";
+import { controlKey, installKeys, placeFocus } from "./keys.js";
+import { cueNodes, gameName, plainCue, SETTINGS, tableOptionWords, valueWords } from "./words.js";
 
 export function shareLink(code) {
   return `${location.origin}/t/${code}`;
+}
+
+/** The personal link that opens a seat on another device. */
+export function rejoinLink(code, token) {
+  return `${location.origin}/t/${code}#seat=${token}`;
 }
 
 function cardText(card) {
@@ -24,7 +33,7 @@ export class GameScreen {
     this.msg = null;
     this.picker = new Picker([]);
     this.hint = null;
-    this.notice = "";
+    this.setNotice("");
     this.sending = false;
     this.log = store.log(code);
     this.replay = null;
@@ -36,8 +45,11 @@ export class GameScreen {
     svg.id = "board";
     svg.addEventListener("click", (e) => this.onBoardClick(e));
     this.svg = svg;
-    this.panel = h("section", { class: "panel", id: "panel", "aria-live": "polite" });
-    this.root = h("div", { class: "game" }, h("div", { class: "board-wrap" }, svg), this.panel);
+    this.panel = h("section", { class: "panel", id: "panel", "aria-label": "Your game" });
+    // only new announcements are read aloud: each is added here once
+    this.live = h("div", { class: "visually-hidden", id: "live", role: "log", "aria-live": "polite" });
+    this.root = h("div", { class: "game" }, h("div", { class: "board-wrap" }, svg), this.panel, this.live);
+    installKeys(this);
     document.getElementById("app").replaceChildren(this.root);
     this.cueDialog = h("dialog", { id: "cue-dialog" });
     document.body.append(this.cueDialog);
@@ -53,6 +65,7 @@ export class GameScreen {
 
   onStatus(status) {
     this.connection = status;
+    if (status === "open" && this.noticeKind === "connection") this.setNotice("");
     if (status !== "open") this.sending = false; // an unanswered move may be confirmed again
     banner(status === "reconnecting" ? "Reconnecting…" : status === "connecting" ? "Connecting…" : "");
     document.body.dataset.connection = status;
@@ -61,23 +74,28 @@ export class GameScreen {
 
   onMessage(msg) {
     if (msg.type === "state") {
+      this.tellDoubt(this.msg, msg);
       const fresh = !this.msg || this.msg.version !== msg.version || this.msg.legal.length !== msg.legal.length;
       this.msg = msg;
+      this.keepSeat(msg);
+      this.followRematch(msg);
       if (fresh) {
         this.picker = new Picker(msg.legal);
         this.hint = null;
         this.sending = false;
-        this.notice = "";
+        this.setNotice("");
         this.chosenDecision = null;
       }
       if (msg.last && msg.view) this.addLog(msg.version, msg.last.seat, msg.last.announcement, msg.last.action);
       if (msg.view && !this.logFetched && this.log.length < msg.version) this.fetchLog();
       this.render();
     } else if (msg.type === "event") {
+      if (!this.log.some((e) => e.v === msg.version)) this.sayAloud(`${this.name(msg.seat)}: ${msg.announcement}`);
       this.addLog(msg.version, msg.seat, msg.announcement, msg.action);
       this.renderLog();
     } else if (msg.type === "hint") {
       this.hint = msg;
+      if (this.noticeKind === "hint") this.setNotice("");
       const action = this.msg && this.msg.legal.find((a) => a.text === msg.action);
       if (action && !action.decision) this.picker.select(action);
       this.render();
@@ -96,9 +114,66 @@ export class GameScreen {
         fill(this.panel, h("p", { class: "error" }, msg.message), h("a", { href: "/" }, "Start page"));
         return;
       }
-      this.notice = msg.message;
+      this.setNotice(msg.message);
       this.render();
     }
+  }
+
+  /** After a doubt: the real card, bluff or not, and the penalty, in the banner and the log
+   * (the banner stays until this seat plays again or closes it). */
+  tellDoubt(prev, msg) {
+    if (this.reveal && msg.last && msg.last.seat === msg.seat && !isDecision(msg.last.action)
+        && msg.version > this.reveal.version) this.reveal = null;
+    const story = doubtStory(prev, msg, (q) => seatName(msg, q));
+    if (!story) return;
+    const lines = msg.last.action === "doubt" || !this.reveal ? story.lines : [...this.reveal.lines, ...story.lines];
+    this.reveal = { version: msg.version, bluff: story.bluff, lines };
+    for (const line of story.lines) if (line !== msg.last.announcement) this.sayAloud(line); // the event said it
+    const entry = this.log.find((e) => e.v === msg.version);
+    if (entry) {
+      entry.note = story.lines.filter((line) => line !== entry.text).join(" ");
+      store.setLog(this.code, this.log);
+    }
+  }
+
+  revealBlock() {
+    if (!this.reveal) return null;
+    return h("div", { class: "reveal", id: "reveal" },
+      h("h2", { id: "reveal-verdict" }, this.reveal.bluff ? "The card is turned over: a bluff!" : "The card is turned over: it was true"),
+      ...this.reveal.lines.map((line) => h("p", {}, line)),
+      h("button", { id: "reveal-ok", onclick: () => { this.reveal = null; this.render(); } }, "OK"));
+  }
+
+  /** The words of the face-down declaration now pending (as announced when it was made). */
+  declarationWords() {
+    const entry = [...this.log].reverse().find((e) => / as /.test(e.action || ""));
+    return entry ? entry.text : "";
+  }
+
+  /** Remember this seat's number and name (a rejoin link brings only the token). */
+  keepSeat(msg) {
+    if (!this.seat || msg.seat < 0) return;
+    const name = (msg.table.seats[msg.seat] || {}).name || "";
+    if (this.seat.seat !== msg.seat || this.seat.name !== name) {
+      this.seat = { ...this.seat, seat: msg.seat, name };
+      store.setSeat(this.code, this.seat);
+    }
+  }
+
+  /** The rejoin link, shown and copyable, for the seat this browser holds. */
+  rejoinBlock() {
+    if (!this.seat || this.mySeat() < 0) return null;
+    const link = rejoinLink(this.code, this.seat.token);
+    const input = h("input", { id: "rejoin-link", value: link, readonly: true, onfocus: (e) => e.target.select(),
+      "aria-label": "Your rejoin link" });
+    const copy = h("button", { id: "copy-rejoin", onclick: async () => {
+      try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; } catch { input.select(); }
+    } }, "Copy");
+    return h("details", { class: "rejoin", id: "rejoin", open: this.rejoinOpen,
+      ontoggle: (e) => { this.rejoinOpen = e.target.open; } },
+      h("summary", {}, "Play this seat on another device"),
+      h("p", { class: "help" }, "Open this link on a phone, tablet or computer to carry on as yourself there. It is your seat: keep it to yourself."),
+      h("div", { class: "share" }, input, copy));
   }
 
   /** Fill the move log from the server when this browser missed part of the game. */
@@ -121,8 +196,7 @@ export class GameScreen {
   }
 
   name(seat) {
-    const s = this.msg && this.msg.table.seats[seat];
-    return (s && s.name) || `Seat ${seat}`;
+    return this.msg ? seatName(this.msg, seat) : `Seat ${seat}`;
   }
 
   mySeat() {
@@ -134,18 +208,64 @@ export class GameScreen {
     if (!this.msg || this.sending) return;
     const sent = this.socket.send({ type: "act", id: this.socket.nextId(), version: this.msg.version, action: action.text || action });
     if (!sent) {
-      this.notice = "Not connected: the move was not sent. It will be possible again once reconnected.";
+      this.setNotice("Not connected: the move was not sent. It will be possible again once reconnected.", "connection");
     } else {
       this.sending = true;
-      this.notice = "";
+      this.setNotice("");
     }
     this.render();
   }
 
   askHint() {
-    if (!this.socket.send({ type: "hint", id: this.socket.nextId() })) this.notice = "Not connected.";
-    else this.notice = "Asking for a hint…";
+    if (!this.socket.send({ type: "hint", id: this.socket.nextId() })) this.setNotice("Not connected.", "connection");
+    else this.setNotice("Asking for a hint…", "hint");
     this.render();
+  }
+
+  /** A notice under the status; `kind` says what clears it ("connection": reconnecting,
+   * "hint": the hint's answer). */
+  setNotice(text, kind = null) {
+    if (text && text !== this.notice) this.sayAloud(text);
+    this.notice = text;
+    this.noticeKind = text ? kind : null;
+  }
+
+  /** Read a line aloud once (screen readers), keeping the last few. */
+  sayAloud(text) {
+    if (!this.live || !text) return;
+    this.live.append(h("p", {}, text));
+    while (this.live.childElementCount > 5) this.live.firstElementChild.remove();
+  }
+
+  /** Escape: one step back (a chosen peg to send, a target, a peg, the declaration, the card). */
+  back() {
+    if (this.replay || !this.msg) return;
+    if (this.chosenDecision) this.chosenDecision = null;
+    else if (this.picker.card === null) return;
+    else this.picker.back();
+    this.hint = null;
+    this.render();
+  }
+
+  /** On the player's turn: the tab's title, and (if turned on) a sound and a vibration. */
+  turnChanged(myTurn) {
+    document.title = myTurn ? "▶ Your turn · Pegs & Jokers" : "Pegs & Jokers";
+    if (!myTurn || this.wasMyTurn) { this.wasMyTurn = myTurn; return; }
+    this.wasMyTurn = true;
+    this.sayAloud("Your turn.");
+    if (!store.alerts()) return;
+    try {
+      const audio = this.audio || (this.audio = new AudioContext());
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      gain.gain.setValueAtTime(0.15, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+      tone.frequency.value = 660;
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.4);
+    } catch { /* no sound on this device */ }
+    if (navigator.vibrate) navigator.vibrate(200);
   }
 
   // --- board taps ------------------------------------------------------------------------
@@ -185,6 +305,8 @@ export class GameScreen {
     document.body.dataset.version = String(msg.version);
     document.body.dataset.status = msg.table.status;
     document.body.dataset.myTurn = msg.legal.length && !this.sending ? "1" : "0";
+    this.turnChanged(msg.legal.length > 0 && !msg.view?.outcome);
+    const focused = this.keyboard ? controlKey(document.activeElement) : null;
     if (!msg.view) return this.renderLobby();
     if (this.replay) return this.replay.render();
     const p = this.picker;
@@ -201,14 +323,17 @@ export class GameScreen {
     });
     fill(this.panel,
       this.statusBlock(),
-      this.notice ? h("p", { class: "error", id: "notice", role: "alert" }, this.notice) : null,
+      this.revealBlock(),
+      this.finishedBlock(),
+      this.notice ? h("p", { class: "error", id: "notice" }, this.notice) : null,
       this.decisionBlock(),
       this.handBlock(),
       this.pickBlock(),
       this.typedBlock(),
-      this.finishedBlock(),
       this.logBlock(),
-      this.toolsBlock());
+      this.toolsBlock(),
+      this.rejoinBlock());
+    if (this.keyboard) placeFocus(this.panel, focused);
   }
 
   hintSteps() {
@@ -220,19 +345,35 @@ export class GameScreen {
     const msg = this.msg, v = msg.view, me = msg.seat;
     let line;
     if (v.outcome) {
-      const won = v.outcome.seats.includes(me);
-      line = `Game over: ${v.outcome.seats.map((q) => this.name(q)).join(" & ")} ${v.outcome.seats.length > 1 ? "win" : "wins"}${won ? " (you!)" : ""}.`;
+      line = "Game over.";
     } else if (msg.legal.length) {
       line = v.pending ? "Your decision" : "Your turn";
     } else {
       line = `Waiting for ${this.name(v.current_player)}…`;
     }
-    const you = me >= 0 ? h("span", { class: "row" }, seatBadge(msg.board, me), ` You are ${this.name(me)}`) : h("span", { class: "muted" }, "Watching");
     return h("div", {},
-      h("div", { class: "row" }, you),
+      this.whoBlock(),
       h("p", { class: "status-line", id: "status" }, line),
       msg.last ? h("p", { class: "announce", id: "last-move" }, h("strong", {}, `${this.name(msg.last.seat)}: `), msg.last.announcement) : null,
       this.hint ? h("p", { class: "announce", id: "hint" }, h("strong", {}, "Hint: "), `${this.hint.announcement} `, h("em", {}, this.hint.reason || "")) : null);
+  }
+
+  /** Who I am and my team, then every seat with its team (a partner marked as such). */
+  whoBlock() {
+    const msg = this.msg, me = msg.seat;
+    let mine = h("p", { class: "muted", id: "me" }, "Watching");
+    if (me >= 0) {
+      const team = teamOf(msg, me);
+      const partners = team === null ? [] : teamSeats(msg, team).filter((q) => q !== me).map((q) => this.name(q));
+      mine = h("p", { id: "me" }, seatBadge(msg.board, me), " ",
+        h("span", {}, `You are ${this.name(me)}`, team === null ? ", playing for yourself" : `, ${teamName(team)}`,
+          partners.length ? ` with ${listNames(partners)}` : ""));
+    }
+    return h("div", { class: "who" }, mine,
+      h("ul", { class: "players", id: "players" }, ...msg.table.seats.map((s) => h("li", {
+        "data-seat": s.seat, class: [s.seat === me ? "me" : "", isPartner(msg, s.seat) ? "partner" : "",
+          msg.view && msg.view.current_player === s.seat && !msg.view.outcome ? "to-act" : ""].join(" ").trim() || null },
+      seatBadge(msg.board, s.seat, 20), h("span", { class: "player-name" }, this.name(s.seat)), ...seatTags(msg, s.seat)))));
   }
 
   decisionBlock() {
@@ -248,11 +389,10 @@ export class GameScreen {
     const doubt = decisions.find((a) => a.decision === "doubt");
     const pass = decisions.find((a) => a.decision === "pass");
     if (doubt || pass) {
-      const declared = pending.declared || "?";
       return h("div", { class: "doubt", id: "doubt" },
-        h("p", { class: "prompt" }, `${this.name(pending.declarer)} plays a card face down and says it is ${declared === "Joker" ? "a Joker" : `a ${declared}`}.`),
-        msg.last ? h("p", {}, msg.last.announcement) : null,
-        h("p", {}, "Do you doubt it?"),
+        h("p", { class: "prompt" }, `${this.name(pending.declarer)} played a card face down and says:`),
+        h("p", { class: "declaration", id: "declaration" }, this.declarationWords() || pending.declared),
+        h("p", {}, "Do you doubt it? If it is a bluff, you send one of their pegs back to START; if it is true, they send one of yours."),
         h("div", { class: "choices" },
           doubt ? h("button", { class: "danger", id: "doubt-btn", onclick: () => this.play(doubt) }, "Doubt!") : null,
           pass ? h("button", { id: "pass-btn", onclick: () => this.play(pass) }, "No doubt") : null));
@@ -268,21 +408,25 @@ export class GameScreen {
 
   handBlock() {
     const msg = this.msg, v = msg.view, p = this.picker;
-    if (msg.seat < 0) return null;
+    if (msg.seat < 0 || v.outcome) return null;
     const playable = p.playableCards();
     const myTurn = msg.legal.length > 0 && !this.sending;
+    // of two equal cards only the one chosen is marked
+    const chosen = p.card === null ? -1 : v.hand[this.cardIndex] === p.card ? this.cardIndex : v.hand.indexOf(p.card);
     const cards = v.hand.map((card, i) => {
       const cls = ["card"];
       if (card === "Joker") cls.push("joker");
-      if (p.card === card) cls.push("selected");
+      if (i === chosen) cls.push("selected");
       else if (myTurn && playable.has(card)) cls.push("playable");
       return h("button", {
-        class: cls.join(" "), "data-card": card, "data-index": i, "aria-pressed": p.card === card ? "true" : "false",
+        class: cls.join(" "), "data-card": card, "data-index": i, "aria-pressed": i === chosen ? "true" : "false",
+        "aria-keyshortcuts": i < 10 ? String((i + 1) % 10) : null,
         disabled: !(myTurn && playable.has(card)),
-        onclick: () => { p.chooseCard(card); this.hint = null; this.render(); },
+        onclick: () => { p.chooseCard(card); this.cardIndex = i; this.hint = null; this.render(); },
       }, cardText(card));
     });
-    return h("div", {}, h("h2", {}, `Your hand (${v.hand.length})`), h("div", { class: "hand", id: "hand", "data-seat": msg.seat }, ...cards));
+    return h("div", {}, h("h2", {}, `Your hand (${v.hand.length})`), h("div", { class: "hand", id: "hand", "data-seat": msg.seat }, ...cards),
+      myTurn ? h("p", { class: "keys-help help" }, "Keys: 1–9 pick a card, arrows move between choices, Enter confirms, Esc goes back.") : null);
   }
 
   spotLabel(key) {
@@ -329,7 +473,6 @@ export class GameScreen {
       for (const a of [...complete, ...discards]) {
         parts.push(h("div", { class: "confirm" },
           h("span", { class: "move-text" }, a.announcement || a.text),
-          h("small", { class: "muted" }, a.text),
           h("button", { class: "primary confirm-btn", "data-action": a.text, onclick: () => this.play(a) }, a.steps.length ? "Confirm move" : "Discard it")));
       }
     }
@@ -358,7 +501,7 @@ export class GameScreen {
     const msg = this.msg;
     if (!msg.legal.length || this.sending) return null;
     const list = h("datalist", { id: "legal-list" }, ...msg.legal.slice(0, 300).map((a) => h("option", { value: a.text })));
-    const input = h("input", { id: "typed", list: "legal-list", placeholder: "or type a move, e.g. 7: 0.5>0.9, 0.12>0.15", autocomplete: "off", autocapitalize: "off", spellcheck: "false" });
+    const input = h("input", { id: "typed", list: "legal-list", placeholder: "e.g. 7: 0.5>0.9, 0.12>0.15", "aria-label": "A move in notation", autocomplete: "off", autocapitalize: "off", spellcheck: "false" });
     const form = h("form", { class: "typed" }, input, list, h("button", { type: "submit" }, "Play"));
     form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -367,15 +510,92 @@ export class GameScreen {
       const found = matchTyped(msg.legal, text);
       this.play(found || { text });
     });
-    return h("div", {}, form, msg.table.hints && this.picker.card === null && !this.picker.decisions().length ? this.hintButton() : null);
+    // the notation is for those who ask for it
+    const box = h("details", { class: "typed-box", id: "typed-box", open: this.typedOpen,
+      ontoggle: (e) => { this.typedOpen = e.target.open; } }, h("summary", {}, "Type a move in notation"), form);
+    return h("div", {}, msg.table.hints && this.picker.card === null && !this.picker.decisions().length ? this.hintButton() : null, box);
   }
 
   finishedBlock() {
     const msg = this.msg;
-    if (msg.table.status !== "finished") return null;
-    return h("div", { class: "row", id: "finished" },
-      h("button", { id: "record-btn", onclick: () => this.downloadRecord() }, "Download the record"),
-      h("button", { class: "primary", id: "replay-btn", onclick: () => this.openReplay() }, "Replay the game"));
+    if (msg.table.status !== "finished" || !msg.view.outcome) return null;
+    const result = resultLine(msg);
+    if (this.summary === undefined) this.fetchSummary();
+    return h("div", { class: `result${result.won ? " won" : ""}`, id: "finished" },
+      h("h2", { id: "result" }, result.headline),
+      result.detail ? h("p", {}, result.detail) : null,
+      this.rematchBlock(),
+      this.summaryBlock(),
+      h("div", { class: "row" },
+        h("button", { id: "replay-btn", onclick: () => this.openReplay() }, "Replay the game"),
+        h("button", { id: "record-btn", onclick: () => this.downloadRecord() }, "Download the record")));
+  }
+
+  /** "Play again" (everyone is asked; it starts once every player agreed) and "New table". */
+  rematchBlock() {
+    const msg = this.msg, table = msg.table, me = msg.seat;
+    const agreed = table.rematch || [];
+    const humans = table.seats.filter((s) => s.kind === "human");
+    const waiting = humans.filter((s) => !agreed.includes(s.seat)).map((s) => this.name(s.seat));
+    const asking = humans.filter((s) => agreed.includes(s.seat) && s.seat !== me).map((s) => this.name(s.seat));
+    let line = null;
+    if (table.next) {
+      line = h("p", {}, "The new game has started. ", h("a", { href: `/t/${table.next}`, id: "next-link" }, "Go to it"));
+    } else if (me >= 0 && agreed.includes(me)) {
+      line = h("p", { id: "rematch-wait" }, `Waiting for ${listNames(waiting)} to say yes…`);
+    } else if (asking.length) {
+      line = h("p", { class: "prompt", id: "rematch-ask" }, `${listNames(asking)} ${asking.length > 1 ? "want" : "wants"} to play again.`);
+    }
+    const again = me >= 0 && !table.next && !agreed.includes(me)
+      ? h("button", { class: "primary", id: "again-btn", onclick: () => this.agreeRematch() }, "Play again") : null;
+    return h("div", { class: "rematch" }, line,
+      h("div", { class: "row" }, again,
+        h("button", { id: "new-table-btn", onclick: () => location.assign("/") }, "New table")));
+  }
+
+  async agreeRematch() {
+    try {
+      await api("POST", `/api/tables/${encodeURIComponent(this.code)}/rematch`, {}, this.seat.token);
+    } catch (e) {
+      this.setNotice(e.message);
+      this.render();
+    }
+  }
+
+  /** Once the rematch exists, a player who agreed moves to it with the same seat token. */
+  followRematch(msg) {
+    const next = msg.table.next;
+    if (!next || !this.seat || this.followed || !(msg.table.rematch || []).includes(msg.seat)) return;
+    this.followed = true;
+    store.setSeat(next, { token: this.seat.token, seat: msg.seat, name: this.seat.name });
+    this.socket.close();
+    location.assign(`/t/${next}`);
+  }
+
+  async fetchSummary() {
+    this.summary = null;
+    try {
+      const data = await api("GET", `/api/tables/${encodeURIComponent(this.code)}/summary`);
+      this.summary = data.teams || [];
+    } catch {
+      this.summary = [];
+    }
+    this.render();
+  }
+
+  /** One sentence per team: turns, pegs sent back and had sent back, Jokers. */
+  summaryBlock() {
+    if (!this.summary || !this.summary.length) return null;
+    const msg = this.msg;
+    const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+    return h("ul", { class: "summary", id: "summary" }, ...this.summary.map((t) => {
+      const mine = t.seats.includes(msg.seat);
+      const who = msg.rules.teams ? `${mine ? "Your team" : teamName(t.team)} (${listNames(t.seats.map((q) => this.name(q)))})`
+        : (mine ? "You" : this.name(t.seats[0]));
+      return h("li", { "data-team": t.team, class: mine ? "mine" : null }, h("strong", {}, who), ": ",
+        `${count(t.turns, "turn", "turns")}, sent ${count(t.hits_given, "peg", "pegs")} back to START, `
+        + `had ${count(t.hits_taken, "peg", "pegs")} sent back, played ${count(t.jokers, "Joker", "Jokers")}.`);
+    }));
   }
 
   logBlock() {
@@ -388,14 +608,19 @@ export class GameScreen {
     if (!this.logList || !this.msg) return;
     const entries = this.log.slice(-1000).reverse();
     fill(this.logList, ...entries.map((e) => h("li", { "data-version": e.v, value: e.v },
-      seatBadge(this.msg.board, e.seat, 16), " ", h("span", { class: "who" }, this.name(e.seat)), `: ${e.text}`)));
+      seatBadge(this.msg.board, e.seat, 16), " ", h("span", { class: "who" }, this.name(e.seat)),
+      ...seatTags(this.msg, e.seat, false).flatMap((tag) => [" ", tag]), `: ${e.text}`,
+      e.note ? h("div", { class: "note" }, e.note) : null)));
   }
 
   toolsBlock() {
     const msg = this.msg;
     const me = msg.seat;
+    const alerts = h("input", { type: "checkbox", id: "alert-toggle", checked: store.alerts(),
+      onchange: (e) => store.setAlerts(e.target.checked) });
     const tools = h("div", { class: "row" },
       h("button", { id: "cue-btn", onclick: () => this.showCue() }, "Cue card"),
+      me >= 0 ? h("label", { class: "row check" }, alerts, "Sound and vibration on my turn") : null,
       me >= 0 ? this.reclaimTool() : null,
       me >= 0 && msg.table.host === me ? this.standInTools() : null);
     return tools;
@@ -407,7 +632,7 @@ export class GameScreen {
     return h("button", { class: "primary", id: "reclaim-btn", onclick: async () => {
       try {
         await api("POST", `/api/tables/${this.code}/seats/${this.msg.seat}/reclaim`, {}, this.seat.token);
-      } catch (e) { this.notice = e.message; this.render(); }
+      } catch (e) { this.setNotice(e.message); this.render(); }
     } }, "A bot plays for you: take your seat back");
   }
 
@@ -418,7 +643,7 @@ export class GameScreen {
       onclick: async () => {
         try {
           await api("POST", `/api/tables/${this.code}/seats/${s.seat}/bot`, {}, this.seat.token);
-        } catch (e) { this.notice = e.message; this.render(); }
+        } catch (e) { this.setNotice(e.message); this.render(); }
       },
     }, `A bot plays for ${s.name}`)));
   }
@@ -428,29 +653,39 @@ export class GameScreen {
     try {
       const data = await loadPresets();
       const p = (data.presets || []).find((x) => x.name === this.msg.rules.name);
-      text = p ? p.cue : "";
+      text = p ? plainCue(p.cue, p.name) : "";
     } catch (e) {
       text = e.message;
     }
-    const settings = Object.entries(this.msg.rules).filter(([k]) => k !== "powers")
-      .map(([k, v]) => `  ${k}: ${Array.isArray(v) ? v.join(", ") || "none" : v}`).join("\n");
+    const settings = Object.entries(this.msg.rules).filter(([k]) => SETTINGS[k])
+      .map(([k, v]) => `  ${SETTINGS[k].label}: ${valueWords(k, v)}`).join("\n");
     fill(this.cueDialog,
       h("h2", {}, "Cue card"),
-      h("pre", { id: "cue-text" }, `${text}\n\nThis table's settings\n${settings}`),
+      h("div", { id: "cue-text", class: "cue" }, ...cueNodes(`${text}\n\nThis table's settings\n${settings}`)),
       h("form", { method: "dialog" }, h("button", { class: "primary", id: "cue-close" }, "Close")));
     this.cueDialog.showModal();
   }
 
+  /** Save the record exactly as the server sends it: parsing it in JavaScript would round
+   * the 62-bit seed and the file would no longer replay. */
   async downloadRecord() {
+    const headers = { Accept: "application/json" };
+    if (this.seat) headers.Authorization = `Bearer ${this.seat.token}`;
     try {
-      const record = await api("GET", `/api/tables/${this.code}/record`, undefined, this.seat ? this.seat.token : null);
-      const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
+      const response = await fetch(`/api/tables/${encodeURIComponent(this.code)}/record`, { headers });
+      const text = await response.text();
+      if (!response.ok) {
+        let message = `The server answered ${response.status}.`;
+        try { message = JSON.parse(text).error.message || message; } catch { /* not JSON */ }
+        throw new Error(message);
+      }
+      const blob = new Blob([text], { type: "application/json" });
       const a = h("a", { href: URL.createObjectURL(blob), download: `pegs-${this.code}.json` });
       document.body.append(a);
       a.click();
       a.remove();
     } catch (e) {
-      this.notice = e.message;
+      this.setNotice(e.message === "Failed to fetch" ? "The server cannot be reached; try again." : e.message);
       this.render();
     }
   }
@@ -461,7 +696,7 @@ export class GameScreen {
       this.replay = new ReplayViewer(this, data.states || []);
       this.render();
     } catch (e) {
-      this.notice = `The replay is not available: ${e.message}`;
+      this.setNotice(`The replay is not available: ${e.message}`);
       this.render();
     }
   }
@@ -490,7 +725,8 @@ export class GameScreen {
     const bots = store.bots(this.code);
     const seats = h("ul", { class: "seats-list", id: "seats" }, ...table.seats.map((s) => h("li", { "data-seat": s.seat, "data-kind": s.kind },
       seatBadge(msg.board, s.seat, 28),
-      h("span", {}, s.kind === "empty" ? "(open seat)" : `${s.name}${s.kind === "bot" ? " (bot)" : ""}${s.seat === me ? " (you)" : ""}${s.kind === "human" && !s.connected ? " (away)" : ""}`),
+      h("span", { class: "player-name" }, s.kind === "empty" ? "(open seat)" : this.name(s.seat)),
+      ...seatTags(msg, s.seat, s.kind !== "empty"),
       host && s.kind === "empty" ? h("button", { onclick: () => this.addBots([s.seat]) }, "Bot here") : null)));
     const empty = table.seats.filter((s) => s.kind === "empty").length;
     const err = h("p", { class: "error", id: "lobby-error" }, this.notice);
@@ -498,23 +734,25 @@ export class GameScreen {
       try {
         if (table.seats.some((s) => s.kind === "empty")) await this.addBots(null, true);
         await api("POST", `/api/tables/${this.code}/start`, {}, this.seat.token);
-      } catch (e) { this.notice = e.message; this.render(); }
-    } }, empty ? `Start (${empty} empty seat${empty > 1 ? "s get" : " gets"} a ${bots.bot} bot)` : "Start the game") : null;
+      } catch (e) { this.setNotice(e.message); this.render(); }
+    } }, empty ? `Start: ${empty > 1 ? `${empty} bots` : "a bot"} (${bots.level || "club player"}) take${empty > 1 ? "" : "s"} the empty seat${empty > 1 ? "s" : ""}` : "Start the game") : null;
     const leave = !host && me >= 0 ? h("button", { id: "leave-btn", onclick: async () => {
       try {
         await api("POST", `/api/tables/${this.code}/leave`, {}, this.seat.token);
         this.socket.close();
         store.dropSeat(this.code);
         location.assign("/");
-      } catch (e) { this.notice = e.message; this.render(); }
+      } catch (e) { this.setNotice(e.message); this.render(); }
     } }, "Leave the table") : null;
     fill(this.panel,
-      h("h2", {}, `Table ${this.code}: ${table.preset || msg.rules.name}, ${msg.rules.players} seats`),
+      h("h2", {}, `${gameName(table.preset || msg.rules.name)}, ${msg.rules.players} players`),
       h("p", {}, "Share this link; opening it asks only for a name:"),
       h("div", { class: "share" }, linkInput, copy),
       seats, err,
+      h("ul", { class: "table-options", id: "table-options" }, ...tableOptionWords(table).map((line) => h("li", {}, line))),
       h("div", { class: "row" }, start, leave, h("button", { id: "cue-btn", onclick: () => this.showCue() }, "Cue card")),
-      host ? null : h("p", { class: "muted" }, "Waiting for the host to start the game."));
+      host ? null : h("p", { class: "muted" }, "Waiting for the host to start the game."),
+      this.rejoinBlock());
   }
 
   async addBots(seats, quiet = false) {
@@ -526,7 +764,7 @@ export class GameScreen {
       await api("POST", `/api/tables/${this.code}/bots`, body, this.seat.token);
     } catch (e) {
       if (quiet) throw e;
-      this.notice = e.message;
+      this.setNotice(e.message);
       this.render();
     }
   }

@@ -46,6 +46,9 @@ export class ReplayViewer {
     // seen from this browser's seat, but with nobody's cards
     const shown = { ...state, seat: screen.msg ? screen.msg.seat : -1, legal: [] };
     renderBoard(screen.svg, shown, {});
+    // a replay is nobody's turn: the centre says where in the game it is
+    const centre = screen.svg.querySelector(".turn-text");
+    if (centre && !state.view.outcome) centre.textContent = this.index === 0 ? "Deal" : `Move ${this.index}`;
     const slider = h("input", { type: "range", min: 0, max: this.states.length - 1, value: this.index, id: "replay-slider",
       "aria-label": "Move number", oninput: (e) => this.go(Number(e.target.value)) });
     const last = state.last;

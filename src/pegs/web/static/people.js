@@ -1,0 +1,87 @@
+// Who sits where: seat names (never two alike), teams, partners and the result line, all
+// from a `state` message (its table, rules and board).
+
+import { h } from "./dom.js";
+
+const TEAM_LETTERS = "ABCDE";
+
+function capital(word) {
+  return word ? word[0].toUpperCase() + word.slice(1) : word;
+}
+
+/** A seat's colour as a word ("Blue"). */
+export function colourName(msg, seat) {
+  return capital((msg.board.colours || [])[seat] || `seat ${seat}`);
+}
+
+/** A seat's display name; a name two seats share gets the seat colour ("Ann (Blue)"). */
+export function seatName(msg, seat) {
+  const seats = msg.table.seats;
+  const s = seats[seat];
+  const name = (s && s.name) || `${colourName(msg, seat)} seat`;
+  const key = name.toLowerCase();
+  const shared = seats.some((o) => o.seat !== seat && o.kind !== "empty" && (o.name || "").toLowerCase() === key);
+  return shared ? `${name} (${colourName(msg, seat)})` : name;
+}
+
+/** A seat's team (0, 1, ...) or null without teams. */
+export function teamOf(msg, seat) {
+  const t = msg.rules.teams;
+  return t ? seat % t : null;
+}
+
+export function teamName(team) {
+  return `Team ${TEAM_LETTERS[team] || team + 1}`;
+}
+
+/** The seats of a team, in seat order. */
+export function teamSeats(msg, team) {
+  return msg.table.seats.map((s) => s.seat).filter((q) => teamOf(msg, q) === team);
+}
+
+export function isPartner(msg, seat) {
+  const me = msg.seat;
+  return me >= 0 && seat !== me && msg.rules.teams > 0 && teamOf(msg, seat) === teamOf(msg, me);
+}
+
+/** "Ann and Blue bot" / "Ann, Bob and Blue bot". */
+export function listNames(names) {
+  if (names.length < 2) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** The small team label shown next to a name (text, not only colour). */
+export function teamChip(msg, seat) {
+  const team = teamOf(msg, seat);
+  if (team === null) return null;
+  return h("span", { class: `team-chip team-${team}`, title: teamName(team) }, teamName(team));
+}
+
+/** The tags after a name: team, you / your partner, and (with `presence`) stand-in or away. */
+export function seatTags(msg, seat, presence = true) {
+  const s = msg.table.seats[seat] || {};
+  const tags = [teamChip(msg, seat)];
+  if (seat === msg.seat) tags.push(h("span", { class: "tag you" }, "you"));
+  else if (isPartner(msg, seat)) tags.push(h("span", { class: "tag partner" }, "your partner"));
+  if (!presence) return tags.filter(Boolean);
+  if (s.standin) tags.push(h("span", { class: "tag" }, "a bot plays for now"));
+  else if (s.kind === "human" && !s.connected) tags.push(h("span", { class: "tag away" }, "away"));
+  return tags.filter(Boolean);
+}
+
+/** The end of the game from this seat's side: {headline, detail, won}. */
+export function resultLine(msg) {
+  const outcome = msg.view.outcome;
+  const me = msg.seat;
+  const names = (seats) => listNames(seats.map((q) => seatName(msg, q)));
+  const won = me >= 0 && outcome.seats.includes(me);
+  if (msg.rules.teams) {
+    const team = teamOf(msg, outcome.seats[0]);
+    const winners = `${teamName(team)}: ${names(teamSeats(msg, team))}`;
+    if (won) return { won, headline: `Your team won: ${names(teamSeats(msg, team))}`, detail: `${teamName(team)} brought every peg home first.` };
+    if (me >= 0) return { won, headline: `${teamName(team)} won: ${names(teamSeats(msg, team))}`, detail: `Your team (${names(teamSeats(msg, teamOf(msg, me)))}) did not make it this time.` };
+    return { won, headline: `${winners} won`, detail: "" };
+  }
+  if (won) return { won, headline: "You won!", detail: "All your pegs are home first." };
+  return { won, headline: `${names(outcome.seats)} won`, detail: "" };
+}
