@@ -21,11 +21,13 @@ from .helpers import Player, auth, free_port, new_table, run, start
 
 
 @contextmanager
-def serve(database_url: str, data_dir: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+def serve(database_url: str, data_dir: Path, port: int,
+          *options: str) -> Iterator[subprocess.Popen[bytes]]:
     """``pegs serve`` in a subprocess (SQLite through PEGS_DATA_DIR, PostgreSQL by URL)."""
     env = {**os.environ, "PEGS_DATA_DIR": str(data_dir)}
     env.pop("PEGS_DATABASE_URL", None)
-    args = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port), "--bot-delay", "0"]
+    args = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port), "--bot-delay", "0",
+            *options]
     if not database_url.startswith("sqlite"):
         args += ["--database-url", database_url]
     process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL,

@@ -5,11 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import text
 
 from pegs.cli import main
 from pegs.server.app import default_database_url
-from pegs.server.store import SeatRow, Store, TableRow, migrate, open_engine
+from pegs.server.store import MIGRATIONS, SeatRow, Store, TableRow, migrate, open_engine
 
 
 def test_the_database_lives_in_pegs_data_dir_unless_a_url_is_given(
@@ -28,6 +30,9 @@ def test_the_database_lives_in_pegs_data_dir_unless_a_url_is_given(
     (["--database-url", "sqlite:////no/such/folder/pegs.db"], "no such folder"),
     (["--bot-delay", "-1"], "--bot-delay must be 0 or more"),
     (["--hint-seconds", "0"], "--hint-seconds more than 0"),
+    (["--creates-per-minute", "-1"], "--creates-per-minute and --max-waiting must be 0"),
+    (["--max-waiting", "-3"], "--creates-per-minute and --max-waiting must be 0"),
+    (["--waiting-hours", "0"], "--waiting-hours more than 0"),
 ])
 def test_unusable_settings_are_refused_before_serving(
         args: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -53,4 +58,24 @@ def test_migrations_are_idempotent_and_checkpoints_empty_the_log(tmp_path: Path)
     assert busy == 0 and frames == copied
     assert [r.version for r in store.load(("playing",))] == [49]
     store.close()
+    engine.dispose()
+
+
+def test_a_database_of_the_first_schema_is_upgraded_with_the_table_options(
+        tmp_path: Path) -> None:
+    engine = open_engine(f"sqlite:///{tmp_path / 'pegs.db'}")
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+        connection.execute(text(
+            "INSERT INTO pegs_tables (code, settings, seed, hints, status, version, host, "
+            "created) VALUES ('old', '{\"name\": \"pegoo\"}', 1, 1, 'waiting', 0, 0, "
+            "'2026-01-01 00:00:00')"))
+    migrate(engine)
+    [row] = Store(engine).load(("waiting",))
+    assert (row.public, row.creator, row.turn_seconds, row.away_seconds, row.bot_delay) == (
+        False, None, 120.0, 120.0, None)
+    assert row.created is not None and row.created.year == 2026
     engine.dispose()

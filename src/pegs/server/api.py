@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -15,7 +16,7 @@ from ..cue import cue_card
 from ..rules import PRESET_TITLES, PRESETS, Rules, RulesError
 from ..rules.settings import CONTROLS, HELP_ORDERS, JOKER_RULES, STUCK_RULES, TURN_ORDERS
 from .hub import Hub
-from .limits import new_code, new_token, token_hash
+from .limits import AddressRate, new_code, new_token, token_hash
 from .rooms import BOT_KINDS, Room, TableError, bot_label
 from .store import SeatRow, TableRow
 
@@ -139,8 +140,29 @@ async def presets() -> dict[str, Any]:
     return {"presets": out, "allowed": ALLOWED, "bots": list(BOT_KINDS)}
 
 
+def client_address(request: Request) -> str:
+    """The client's address as the server sees it (a proxy's, behind one)."""
+    return request.client.host if request.client else "unknown"
+
+
+def creation_check(request: Request, hub: Hub, address: str) -> None:
+    """Refuse a new table to an address over its waiting-table cap or its creation rate."""
+    cap = hub.limits.max_waiting_per_address
+    if cap and sum(1 for r in hub.rooms.values()
+                   if r.status == "waiting" and r.creator == address) >= cap:
+        raise TableError(429, "rate_limited", f"you have {cap} tables waiting for players, "
+                         "the most one address may have: start or wait for one of them")
+    creates: AddressRate = request.app.state.creates
+    if not creates.hit(address):
+        raise TableError(429, "rate_limited", f"too many new tables from your address (at "
+                         f"most {creates.per_minute} a minute): try again in "
+                         f"{creates.retry_after(address)} s")
+
+
 @router.post("/tables", status_code=201, summary="Create a table; the creator is host at seat 0")
-async def create_table(body: CreateTable, hub: HubDep) -> dict[str, Any]:
+async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict[str, Any]:
+    address = client_address(request)
+    creation_check(request, hub, address)
     overrides: dict[str, Any] = dict(body.settings)
     for key in ("name", "powers"):
         if key in overrides:
@@ -159,7 +181,7 @@ async def create_table(body: CreateTable, hub: HubDep) -> dict[str, Any]:
     seats = [SeatRow(0, body.name, "human", token_hash(token))]
     seats += [SeatRow(s) for s in range(1, rules.players)]
     row = TableRow(new_code(), rules.settings(), secrets.randbits(62), body.hints, "waiting", 0,
-                   0, seats)
+                   0, seats, creator=address, created=datetime.now(UTC))
     room = await hub.add(row)
     return {"code": room.code, "seat": 0, "token": token, "table": room.table_json()}
 

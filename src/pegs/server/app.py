@@ -18,8 +18,9 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import api, ws
+from .expiry import cutoff
 from .hub import Hub
-from .limits import Limits
+from .limits import AddressRate, Limits
 from .rooms import TableError
 from .store import Store, migrate, open_engine
 
@@ -113,12 +114,17 @@ def create_app(
     raised its garbage-collection thresholds)."""
     url = database_url or default_database_url()
     engine = open_engine(url)
+    bounds = limits or Limits()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         migrate(engine)
-        hub = Hub(Store(engine), limits or Limits(), bot_delay, hint_seconds, full_gc_seconds)
+        store = Store(engine)
+        hub = Hub(store, bounds, bot_delay, hint_seconds, full_gc_seconds)
         app.state.hub = hub
+        expired = await hub.run_db(store.expire_waiting, cutoff(hub))
+        if expired:
+            log.info("%d waiting tables expired while the server was down", len(expired))
         await hub.resume()
         try:
             yield
@@ -132,8 +138,9 @@ def create_app(
                     "docs/PROTOCOL.md.",
         lifespan=lifespan,
     )
+    app.state.creates = AddressRate(bounds.creates_per_minute)
 
-    max_body = (limits or Limits()).max_body_bytes
+    max_body = bounds.max_body_bytes
     app.add_middleware(BodyLimit, max_body=max_body)
 
     @app.exception_handler(BodyTooLarge)

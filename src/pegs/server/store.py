@@ -23,6 +23,7 @@ from sqlalchemy import (
     Connection,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -31,6 +32,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
     select,
@@ -54,6 +56,11 @@ tables = Table(
     Column("version", Integer, nullable=False),
     Column("host", Integer, nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
+    Column("public", Boolean, nullable=False),
+    Column("creator", String(64), nullable=True),
+    Column("turn_seconds", Float, nullable=True),
+    Column("away_seconds", Float, nullable=True),
+    Column("bot_delay", Float, nullable=True),
 )
 
 seats = Table(
@@ -118,6 +125,17 @@ class TableRow:
     host: int
     seats: list[SeatRow]
     actions: list[str] = field(default_factory=list)
+    #: listed by ``GET /api/tables`` (only while waiting with a free seat)
+    public: bool = False
+    #: the creator's client address (for the per-address cap on waiting tables)
+    creator: str | None = None
+    created: datetime | None = None
+    #: seconds a human has for a turn before the stand-in bot plays it (None: no timer)
+    turn_seconds: float | None = 120.0
+    #: seconds a seat may have no connection before a stand-in bot covers it (None: never)
+    away_seconds: float | None = 120.0
+    #: the bots' pause before a move at this table (None: the server's ``--bot-delay``)
+    bot_delay: float | None = None
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
@@ -166,6 +184,11 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives back naive times (stored as UTC)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 class Store:
     """The repository: every write is one transaction."""
 
@@ -182,7 +205,9 @@ class Store:
             c.execute(insert(tables).values(
                 code=row.code, settings=json.dumps(row.settings), seed=row.seed,
                 hints=row.hints, status=row.status, version=row.version, host=row.host,
-                created=_now(),
+                created=row.created or _now(), public=row.public, creator=row.creator,
+                turn_seconds=row.turn_seconds, away_seconds=row.away_seconds,
+                bot_delay=row.bot_delay,
             ))
             if row.seats:
                 c.execute(insert(seats), [{"code": row.code, "seat": s.seat, **s.values()}
@@ -196,6 +221,22 @@ class Store:
     def set_status(self, code: str, status: str) -> None:
         with self.engine.begin() as c:
             c.execute(update(tables).where(tables.c.code == code).values(status=status))
+
+    def expire_waiting(self, before: datetime) -> list[str]:
+        """Delete the tables still waiting that were created before ``before`` (with their
+        seats: a waiting table has no actions); their codes."""
+        query = select(tables.c.code).where(tables.c.status == "waiting",
+                                            tables.c.created < before)
+        try:
+            with self.engine.begin() as c:
+                codes = list(c.scalars(query))
+                for start in range(0, len(codes), 500):
+                    chunk = codes[start:start + 500]
+                    c.execute(delete(seats).where(seats.c.code.in_(chunk)))
+                    c.execute(delete(tables).where(tables.c.code.in_(chunk)))
+        except Exception as e:
+            raise StoreError(f"cannot remove expired tables: {e}") from e
+        return codes
 
     def append(self, code: str, number: int, seat: int, action: str, status: str) -> None:
         """Action ``number`` (the table's new version) and the version, in one transaction;
@@ -257,7 +298,9 @@ class Store:
         with self.engine.connect() as c:
             rows = {
                 r.code: TableRow(r.code, json.loads(r.settings), r.seed, r.hints, r.status,
-                                 r.version, r.host, [])
+                                 r.version, r.host, [], [], r.public, r.creator,
+                                 _aware(r.created), r.turn_seconds, r.away_seconds,
+                                 r.bot_delay)
                 for r in c.execute(query)
             }
             if not rows:

@@ -1,0 +1,41 @@
+"""A real ``pegs serve``: table creation bounded per client address, waiting tables that
+expire (also while the server is down)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+from sqlalchemy import create_engine
+from sqlalchemy import text as sql
+
+from .helpers import SHORT, free_port
+from .test_restart import serve
+
+
+def test_creation_is_bounded_per_address_and_waiting_tables_expire_across_a_restart(
+        database_url: str, tmp_path: Path) -> None:
+    data, port = tmp_path / "data", free_port()
+    base = f"http://127.0.0.1:{port}"
+    body = {**SHORT, "name": "Ann"}
+    with serve(database_url, data, port, "--creates-per-minute", "2", "--max-waiting", "0"):
+        with httpx.Client(base_url=base, timeout=20) as http:
+            made = [http.post("/api/tables", json=body) for _ in range(3)]
+        assert [r.status_code for r in made] == [201, 201, 429]
+        assert made[2].json()["error"]["code"] == "rate_limited"
+        # another address (the loopback network has many) has its own budget
+        elsewhere = httpx.HTTPTransport(local_address="127.0.0.2")
+        with httpx.Client(base_url=base, timeout=20, transport=elsewhere) as http:
+            made[2] = http.post("/api/tables", json=body)
+        assert made[2].status_code == 201
+    codes = [r.json()["code"] for r in made]
+    with (serve(database_url, data, port, "--waiting-hours", "0.0001"),  # 0.36 s
+          httpx.Client(base_url=base, timeout=20) as http):
+        assert [http.get(f"/api/tables/{c}").status_code for c in codes] == [404] * 3
+        assert http.post("/api/tables", json=body).status_code == 201
+    url = f"sqlite:///{data / 'pegs.db'}" if database_url.startswith("sqlite") else database_url
+    engine = create_engine(url)
+    with engine.connect() as c:
+        left = set(c.scalars(sql("SELECT code FROM pegs_tables")))
+    engine.dispose()
+    assert len(left) <= 1 and not left & set(codes)
