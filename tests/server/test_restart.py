@@ -58,7 +58,7 @@ def test_sigkill_mid_game_then_restart_resumes_the_game(database_url: str,
     with serve(database_url, data, port) as process:
         http = httpx.Client(base_url=base, timeout=20)
         code, tokens = new_table(http, humans=2, bots=2)
-        waiting, _ = new_table(http, humans=1)
+        waiting, _ = new_table(http, humans=1, public=True)
         start(http, code, tokens[0])
         before = [Player(ws, code, token, seed=i, stop_at=30, pace=0.03)
                   for i, token in enumerate(tokens)]
