@@ -67,6 +67,48 @@ def test_bad_tables_are_refused_clearly(client: TestClient, body: dict[str, obje
     assert client.get("/api/tables").json()["total"] == 0
 
 
+RANKS_16000 = ["7"] * 16000
+
+
+@pytest.mark.parametrize(("settings", "words"), [
+    ({"split_finish_with_partner": RANKS_16000}, "at most 14 card ranks"),
+    ({"split_finish_with_partner": ["7", "7"]}, "split_finish_with_partner lists '7' twice"),
+    ({"split_finish_with_partner": [[]]}, 'split_finish_with_partner must list card ranks'),
+    ({"split_finish_with_partner": "79"}, "split_finish_with_partner must be a list"),
+    ({"split_finish_with_partner": ["8"]}, "some of the ranks 7 and 9"),
+    ({"pegs": "4"}, "pegs must be a whole number"), ({"pegs": 4.0}, "pegs must be a whole"),
+    ({"pegs": True}, "pegs must be a whole number"), ({"decks": 10**30}, "decks is out of range"),
+    ({"bluffing": 1}, "bluffing must be true or false"),
+    ({"turn_order": ["x"]}, "turn_order must be one of the words"),
+    ({"turn_order": "x" * 5000}, "turn_order must be one of the words"),
+    ({"k" * 5000: 1}, "unknown setting 'kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...'"),
+    ({"teams": {}}, "teams must be a whole number"),
+])
+def test_every_setting_is_checked_with_a_plain_message_naming_it(
+        client: TestClient, settings: dict[str, object], words: str,
+        caplog: pytest.LogCaptureFixture) -> None:
+    r = client.post("/api/tables", json={**SHORT, "name": "A", "settings": settings})
+    status, code, message = error_of(r)
+    assert (status, code) == (400, "bad_settings") and words in message, message
+    assert len(message) < 400 and "unhashable" not in message
+    assert not [rec for rec in caplog.records if rec.exc_info]
+
+
+@pytest.mark.parametrize("body", [b"[" * 2000, b"[" * 200_000, b"{\"a\": " * 2000,
+                                  b'{"preset": "pegoo", "name": "A", "settings": {"pegs": '
+                                  + b"[" * 5000 + b"]" * 5000 + b"}}"])
+def test_deeply_nested_json_is_malformed_without_a_traceback(
+        tmp_path: Path, body: bytes, caplog: pytest.LogCaptureFixture) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'pegs.db'}", limits=Limits(max_body_bytes=1 << 20))
+    with TestClient(app) as c:
+        r = c.post("/api/tables", content=body, headers={"content-type": "application/json"})
+        assert error_of(r) == (400, "malformed", "the body is JSON nested too deeply")
+        r = c.post("/api/tables", content=b'{"players": ' + b"9" * 5000 + b"}",
+                   headers={"content-type": "application/json"})
+        assert error_of(r)[:2] == (400, "malformed")
+    assert not [rec for rec in caplog.records if rec.exc_info or rec.levelname == "ERROR"]
+
+
 def test_bad_json_and_unknown_paths_answer_json_errors(client: TestClient) -> None:
     r = client.post("/api/tables", content=b"{bad", headers={"content-type": "application/json"})
     assert error_of(r) == (422, "invalid", "the body is not valid JSON")

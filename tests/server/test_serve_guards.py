@@ -3,6 +3,7 @@ expire (also while the server is down)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
@@ -39,3 +40,25 @@ def test_creation_is_bounded_per_address_and_waiting_tables_expire_across_a_rest
         left = set(c.scalars(sql("SELECT code FROM pegs_tables")))
     engine.dispose()
     assert len(left) <= 1 and not left & set(codes)
+
+
+def test_bad_input_gets_a_plain_refusal_and_writes_no_traceback(tmp_path: Path) -> None:
+    port = free_port()
+    bad = [(b"[" * 2000, 400, "malformed"), (b"[" * 200_000, 413, "too_large"),
+           (b'{"preset": "pegoo", "name": "A", "settings": {"split_finish_with_partner": [[]]}}',
+            400, "bad_settings"),
+           (json.dumps({**SHORT, "name": "A", "settings": {"split_finish_with_partner":
+                                                          ["7"] * 12000}}).encode(),
+            400, "bad_settings")]
+    with (serve("sqlite://", tmp_path / "data", port) as process,
+          httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=20) as http):
+        for body, status, code in bad:
+            r = http.post("/api/tables", content=body,
+                          headers={"content-type": "application/json"})
+            assert (r.status_code, r.json()["error"]["code"]) == (status, code), r.text
+        assert http.get("/api/tables").json()["total"] == 0
+        process.terminate()
+        process.wait(10)
+        assert process.stderr is not None
+        log = process.stderr.read().decode()
+    assert "Traceback" not in log and "ERROR" not in log, log

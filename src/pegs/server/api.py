@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from ..cue import cue_card
 from ..rules import PRESET_TITLES, PRESETS, Rules, RulesError
 from ..rules.settings import CONTROLS, HELP_ORDERS, JOKER_RULES, STUCK_RULES, TURN_ORDERS
+from . import table_settings
 from .hub import Hub
 from .limits import AddressRate, new_code, new_token, token_hash
 from .rooms import BOT_KINDS, Room, TableError, bot_label
@@ -96,7 +97,7 @@ class CreateTable(BaseModel):
 
 
 class Join(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
     seat: int | None = Field(None, description="a free seat (default: the first free one)")
 
@@ -104,14 +105,15 @@ class Join(BaseModel):
 
 
 class Bots(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    seats: list[int] | None = Field(None, description="seats to fill (default: every empty)")
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seats: list[int] | None = Field(None, max_length=10,
+                                    description="seats to fill (default: every empty)")
     bot: BotKind = "heuristic"
     strength: Strength | None = Field(None, description="ismcts search time: easy/normal/strong")
 
 
 class StandIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     bot: BotKind = "heuristic"
     strength: Strength | None = None
 
@@ -187,19 +189,14 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict
     address = client_address(request)
     creation_check(request, hub, address)
     overrides: dict[str, Any] = dict(body.settings)
-    for key in ("name", "powers"):
-        if key in overrides:
-            raise TableError(400, "bad_settings", f"{key!r} is not a setting a table may change")
     if body.players is not None:
         overrides["players"] = body.players
     if body.teams is not None:
         overrides["teams"] = body.teams
-    if isinstance(overrides.get("split_finish_with_partner"), list):
-        overrides["split_finish_with_partner"] = tuple(overrides["split_finish_with_partner"])
     try:
-        rules = Rules.preset(body.preset, **overrides)
-    except (RulesError, TypeError, ValueError) as e:
-        raise TableError(400, "bad_settings", str(e)) from e
+        rules = table_settings.rules(body.preset, overrides)
+    except table_settings.SettingsError as e:
+        raise TableError(400, "bad_settings", str(e)) from None
     token = new_token()
     seats = [SeatRow(0, body.name, "human", token_hash(token))]
     seats += [SeatRow(s) for s in range(1, rules.players)]

@@ -157,6 +157,10 @@ def create_app(
 
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, e: HTTPException) -> JSONResponse:
+        if e.status_code == 400 and e.__cause__ is not None:  # the body parser gave up
+            return _error(400, "malformed", "the body is JSON nested too deeply"
+                          if isinstance(e.__cause__, RecursionError)
+                          else "the body is not JSON this server can read")
         code = {404: "not_found", 405: "method_not_allowed"}.get(e.status_code, "http_error")
         return _error(e.status_code, code, str(e.detail))
 
