@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -78,4 +79,44 @@ def test_a_database_of_the_first_schema_is_upgraded_with_the_table_options(
     assert (row.public, row.creator, row.turn_seconds, row.away_seconds, row.bot_delay) == (
         False, None, 120.0, 120.0, None)
     assert row.created is not None and row.created.year == 2026
+    engine.dispose()
+
+
+def test_checkpoints_keep_the_write_ahead_log_bounded(tmp_path: Path) -> None:
+    engine = open_engine(f"sqlite:///{tmp_path / 'pegs.db'}")
+    migrate(engine)
+    limit = 256 * 1024
+    store = Store(engine, wal_bytes=limit)
+    store.create(TableRow("abc", {"name": "pegoo"}, 1, True, "playing", 0, 0, [SeatRow(0)]))
+    wal = tmp_path / "pegs.db-wal"
+    number = 0
+
+    def write(count: int) -> int:
+        """Append ``count`` actions, checkpointing every 20 as the server does; the largest
+        size the log reached."""
+        nonlocal number
+        largest = 0
+        for _ in range(count):
+            number += 1
+            store.append("abc", number, 0, "A: S>0.5 " + "x" * 300, "playing")
+            if number % 20 == 0:
+                store.checkpoint()
+                largest = max(largest, wal.stat().st_size)
+        return largest
+
+    # a reader holding its snapshot: no checkpoint can reach the end of the log, so it grows
+    reader = sqlite3.connect(tmp_path / "pegs.db", isolation_level=None)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM pegs_actions").fetchall()
+    assert write(200) > 2 * limit
+    reader.execute("COMMIT")
+    reader.close()
+    write(20)
+    assert wal.stat().st_size <= limit  # emptied once nothing holds it
+    assert write(1500) <= 2 * limit  # and it stays bounded under steady writes
+    store.checkpoint()
+    store.checkpoint()  # nothing written since the last one: the log is emptied
+    assert wal.stat().st_size == 0
+    assert [r.version for r in store.load(("playing",))] == [number]
+    store.close()
     engine.dispose()

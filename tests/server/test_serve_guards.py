@@ -1,16 +1,18 @@
 """A real ``pegs serve``: table creation bounded per client address, waiting tables that
-expire (also while the server is down)."""
+expire (also while the server is down), plain refusals of bad input, a bounded SQLite
+write-ahead log."""
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import httpx
 from sqlalchemy import create_engine
 from sqlalchemy import text as sql
 
-from .helpers import SHORT, free_port
+from .helpers import SHORT, free_port, new_table
 from .test_restart import serve
 
 
@@ -42,8 +44,10 @@ def test_creation_is_bounded_per_address_and_waiting_tables_expire_across_a_rest
     assert len(left) <= 1 and not left & set(codes)
 
 
-def test_bad_input_gets_a_plain_refusal_and_writes_no_traceback(tmp_path: Path) -> None:
+def test_bad_input_gets_a_plain_refusal_and_writes_no_traceback_and_the_log_empties(
+        tmp_path: Path) -> None:
     port = free_port()
+    wal = tmp_path / "data" / "pegs.db-wal"
     bad = [(b"[" * 2000, 400, "malformed"), (b"[" * 200_000, 413, "too_large"),
            (b'{"preset": "pegoo", "name": "A", "settings": {"split_finish_with_partner": [[]]}}',
             400, "bad_settings"),
@@ -57,6 +61,12 @@ def test_bad_input_gets_a_plain_refusal_and_writes_no_traceback(tmp_path: Path) 
                           headers={"content-type": "application/json"})
             assert (r.status_code, r.json()["error"]["code"]) == (status, code), r.text
         assert http.get("/api/tables").json()["total"] == 0
+        new_table(http, humans=3)
+        assert wal.stat().st_size > 0
+        deadline = time.monotonic() + 15  # an idle server empties SQLite's write-ahead log
+        while wal.stat().st_size > 0:
+            assert time.monotonic() < deadline, "the write-ahead log was never emptied"
+            time.sleep(0.05)
         process.terminate()
         process.wait(10)
         assert process.stderr is not None

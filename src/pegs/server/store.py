@@ -43,6 +43,12 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import ConnectionPoolEntry
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+#: SQLite: how long a statement waits for a lock, and how long the checkpoint that empties
+#: the write-ahead log waits for readers (writers wait behind it meanwhile).
+BUSY_TIMEOUT_MS = 5000
+TRUNCATE_WAIT_MS = 100
+#: SQLite's write-ahead log is emptied once it is over this size.
+WAL_BYTES = 4 * 1024 * 1024
 
 metadata = MetaData()
 
@@ -144,7 +150,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA wal_autocheckpoint=0")  # the server checkpoints on another thread
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    cursor.execute(f"PRAGMA journal_size_limit={WAL_BYTES}")  # a log reset also shrinks it
     cursor.close()
 
 
@@ -192,13 +199,17 @@ def _aware(moment: datetime) -> datetime:
 class Store:
     """The repository: every write is one transaction."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, wal_bytes: int = WAL_BYTES) -> None:
         self.engine = engine
         self._local = threading.local()
         self._writers: list[Connection] = []
         self._writers_lock = threading.Lock()
         #: a SQLite file: one writer at a time, and the server runs its checkpoints
         self.local = engine.dialect.name == "sqlite"
+        #: the write-ahead log is emptied when it grows over this
+        self.wal_bytes = wal_bytes
+        self._frames = 0
+        self._page: int | None = None
 
     def create(self, row: TableRow) -> None:
         with self.engine.begin() as c:
@@ -266,12 +277,29 @@ class Store:
             raise
 
     def checkpoint(self) -> None:
-        """Copy SQLite's write-ahead log into the database file without blocking writers."""
+        """Copy SQLite's write-ahead log into the database file without blocking writers;
+        empty the log file too (a brief pause for writers) when it has grown over
+        ``wal_bytes`` or when nothing was written since the last checkpoint."""
         try:
             with self.engine.connect() as c:
-                c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+                _busy, frames, _copied = c.exec_driver_sql(
+                    "PRAGMA wal_checkpoint(PASSIVE)").one()
+                idle, self._frames = frames == self._frames, frames
+                if frames > 0 and (idle or frames * self._page_bytes(c) > self.wal_bytes):
+                    # wait for readers briefly only: writers wait while this one does
+                    c.exec_driver_sql(f"PRAGMA busy_timeout={TRUNCATE_WAIT_MS}")
+                    try:
+                        c.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+                    finally:
+                        c.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+                    self._frames = 0
         except Exception as e:
             raise StoreError(f"checkpoint failed: {e}") from e
+
+    def _page_bytes(self, c: Connection) -> int:
+        if self._page is None:
+            self._page = int(c.exec_driver_sql("PRAGMA page_size").scalar_one())
+        return self._page
 
     def close(self) -> None:
         """Close the appending connections (when no append is running)."""
