@@ -3,6 +3,7 @@ creation bounded per address, waiting tables that expire."""
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import re
 import time
@@ -17,7 +18,7 @@ from sqlalchemy import text as sql
 from pegs.server import create_app, limits
 from pegs.server.limits import Limits, new_code, new_token, token_hash, token_matches
 
-from .helpers import SHORT, new_table, start
+from .helpers import SHORT, LiveServer, new_table, run, start
 
 
 def test_codes_and_tokens_are_long_random_and_url_safe() -> None:
@@ -98,3 +99,21 @@ def test_waiting_tables_expire_and_free_the_server(tmp_path: Path) -> None:
                             {"c": waiting}) == 0
             assert c.scalar(sql("SELECT count(*) FROM pegs_seats WHERE code = :c"),
                             {"c": waiting}) == 0
+
+
+def test_simultaneous_creates_stay_within_the_waiting_cap(tmp_path: Path) -> None:
+    server = LiveServer(f"sqlite:///{tmp_path / 'pegs.db'}",
+                        Limits(creates_per_minute=0, max_waiting_per_address=3))
+    answers: list[int] = []
+
+    async def flood() -> None:
+        async with httpx.AsyncClient(base_url=server.url, timeout=20) as http:
+            made = await asyncio.gather(*(http.post("/api/tables", json={**SHORT, "name": "A"})
+                                          for _ in range(12)))
+        answers.extend(r.status_code for r in made)
+
+    try:
+        run(flood())
+    finally:
+        server.stop()
+    assert sorted(answers) == [201] * 3 + [429] * 9

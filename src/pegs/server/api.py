@@ -170,13 +170,18 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def creation_check(request: Request, hub: Hub, address: str) -> None:
-    """Refuse a new table to an address over its waiting-table cap or its creation rate."""
+def waiting_cap_check(hub: Hub, address: str) -> None:
+    """Refuse a new table to an address with as many waiting tables as it may have."""
     cap = hub.limits.max_waiting_per_address
     if cap and sum(1 for r in hub.rooms.values()
                    if r.status == "waiting" and r.creator == address) >= cap:
         raise TableError(429, "rate_limited", f"you have {cap} tables waiting for players, "
                          "the most one address may have: start or wait for one of them")
+
+
+def creation_check(request: Request, hub: Hub, address: str) -> None:
+    """Refuse a new table to an address over its waiting-table cap or its creation rate."""
+    waiting_cap_check(hub, address)
     creates: AddressRate = request.app.state.creates
     if not creates.hit(address):
         raise TableError(429, "rate_limited", f"too many new tables from your address (at "
@@ -204,7 +209,9 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict
                    0, seats, public=body.public, creator=address, created=datetime.now(UTC),
                    turn_seconds=body.turn_seconds, away_seconds=body.away_seconds,
                    bot_delay=body.bot_delay)
-    room = await hub.add(row)
+    async with request.app.state.creating:  # the cap counts the tables being stored too
+        waiting_cap_check(hub, address)
+        room = await hub.add(row)
     return {"code": room.code, "seat": 0, "token": token, "table": room.table_json()}
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import mimetypes
 import os
@@ -139,6 +140,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.creates = AddressRate(bounds.creates_per_minute)
+    app.state.creating = asyncio.Lock()
 
     max_body = bounds.max_body_bytes
     app.add_middleware(BodyLimit, max_body=max_body)
