@@ -7,8 +7,9 @@ plays from its own loopback addresses (127.0.1.x) in this process: two humans at
 two-seat pegoo table acting 0.1 s after each turn comes (each act timed to its ``event``),
 two tables of four heuristic bots (their moves a second read from the table's version),
 and one new table created at the end of each phase.  The attacker runs in a process of
-its own from 127.0.0.1.  First a phase without attack, then one phase per attack, each
-``--seconds`` long after the attack's setup (bounded by ``--setup-seconds``):
+its own from 127.0.0.x (one address per attack).  First a phase without attack, then one
+phase per attack, each ``--seconds`` long after the attack's setup (at most
+``--setup-seconds``):
 
 - ``create-flood``: eight loops creating tables as fast as the server answers;
 - ``spectator-churn``: an eight-seat North Carolina table the attacker plays to a position
@@ -62,7 +63,6 @@ ATTACKS = ("create-flood", "spectator-churn", "hint-flood", "squatting", "bloate
 #: The attacks run in this order whatever the command line says (the flood fills the
 #: server, so it comes last).
 ORDER = ("hint-flood", "spectator-churn", "squatting", "bloated-settings", "create-flood")
-ATTACKER = "127.0.0.1"
 MAX_SECONDS = 60.0
 #: Table options a server before issue 30 refuses.
 NEW_OPTIONS = ("public", "turn_seconds", "away_seconds", "bot_delay")
@@ -221,7 +221,9 @@ class Honest:
 # --- the attacker (a process of its own) -----------------------------------------------------
 def attacker(name: str, base: str, ready: Event, stop: Event, out: Any,
              setup_seconds: float) -> None:
-    summary = asyncio.run(ATTACK[name](base, ready, stop, setup_seconds))
+    # each attack from an address of its own, so one attack's limits do not mask the next
+    address = f"127.0.0.{10 + ORDER.index(name)}"
+    summary = asyncio.run(ATTACK[name](base, address, ready, stop, setup_seconds))
     out.put(summary)
 
 
@@ -235,9 +237,10 @@ async def until_stopped(stop: Event, loops: list[Callable[[], Awaitable[None]]])
     await asyncio.gather(*(repeat(step) for step in loops))
 
 
-async def create_flood(base: str, ready: Event, stop: Event, _setup: float) -> dict[str, Any]:
+async def create_flood(base: str, address: str, ready: Event, stop: Event,
+                       _setup: float) -> dict[str, Any]:
     answers: dict[int, int] = {}
-    async with http_client(base, ATTACKER) as http:
+    async with http_client(base, address) as http:
         async def step() -> None:
             if sum(answers.values()) >= 20000:
                 await asyncio.sleep(0.1)
@@ -250,18 +253,18 @@ async def create_flood(base: str, ready: Event, stop: Event, _setup: float) -> d
         listing = await http.get("/api/tables")
     shown = ", ".join(f"{n} x {code}" for code, n in sorted(answers.items()))
     return {"attack": f"{sum(answers.values())} creates: {shown}; the open list then "
-            f"weighs {len(listing.content) / 1024:.0f} KB", "answers": answers,
+            f"weighs {len(listing.content) / 1024:.1f} KB", "answers": answers,
             "list_bytes": len(listing.content)}
 
 
-async def spectator_churn(base: str, ready: Event, stop: Event,
+async def spectator_churn(base: str, address: str, ready: Event, stop: Event,
                           setup_seconds: float) -> dict[str, Any]:
     ws_url = base.replace("http://", "ws://")
-    async with http_client(base, ATTACKER) as http:
+    async with http_client(base, address) as http:
         code, tokens = await seated_table(
             http, {"preset": "north-carolina", "name": "Churn", "players": 8,
                    "turn_seconds": None, "away_seconds": None}, humans=8)
-    conns = [await hello(ws_url, code, t, ATTACKER) for t in tokens]
+    conns = [await hello(ws_url, code, t, address) for t in tokens]
     latest: dict[int, dict[str, Any]] = {}
     largest, parsing = [0], [True]
 
@@ -295,7 +298,7 @@ async def spectator_churn(base: str, ready: Event, stop: Event,
 
     async def churn() -> None:
         connects[0] += 1
-        ws = await hello(ws_url, code, None, ATTACKER)
+        ws = await hello(ws_url, code, None, address)
         try:
             first = await asyncio.wait_for(ws.recv(), 10)
             if '"type":"error"' in str(first)[:40]:
@@ -318,22 +321,23 @@ async def spectator_churn(base: str, ready: Event, stop: Event,
             "largest_bytes": largest[0]}
 
 
-async def hint_flood(base: str, ready: Event, stop: Event, _setup: float) -> dict[str, Any]:
+async def hint_flood(base: str, address: str, ready: Event, stop: Event,
+                     _setup: float) -> dict[str, Any]:
     ws_url = base.replace("http://", "ws://")
     flooders: list[ClientConnection] = []
-    async with http_client(base, ATTACKER) as http:
+    async with http_client(base, address) as http:
         for _ in range(5):
             code, tokens = await seated_table(
                 http, {"preset": "pegoo", "name": "Hints", "players": 2,
                        "turn_seconds": None, "away_seconds": None}, humans=2)
             for token in tokens:
-                ws = await hello(ws_url, code, token, ATTACKER)
+                ws = await hello(ws_url, code, token, address)
                 state = json.loads(await ws.recv())
                 while state["type"] != "state":
                     state = json.loads(await ws.recv())
                 await ws.close()
                 if legal_texts(state["legal"]):  # this seat is to act
-                    flooders += [await hello(ws_url, code, token, ATTACKER) for _ in range(4)]
+                    flooders += [await hello(ws_url, code, token, address) for _ in range(4)]
     answers: dict[str, int] = {}
     ids = itertools.count()
 
@@ -361,10 +365,11 @@ async def hint_flood(base: str, ready: Event, stop: Event, _setup: float) -> dic
             "answers": answers}
 
 
-async def squatting(base: str, ready: Event, stop: Event, _setup: float) -> dict[str, Any]:
+async def squatting(base: str, address: str, ready: Event, stop: Event,
+                    _setup: float) -> dict[str, Any]:
     joined: set[tuple[str, int]] = set()
     seen: set[str] = set()
-    async with http_client(base, ATTACKER) as http:
+    async with http_client(base, address) as http:
         async def step() -> None:
             await asyncio.sleep(0.2)
             for table in (await http.get("/api/tables")).json()["tables"]:
@@ -382,7 +387,7 @@ async def squatting(base: str, ready: Event, stop: Event, _setup: float) -> dict
             "tables_seen": len(seen), "seats_taken": len(joined)}
 
 
-async def bloated_settings(base: str, ready: Event, stop: Event,
+async def bloated_settings(base: str, address: str, ready: Event, stop: Event,
                            _setup: float) -> dict[str, Any]:
     bodies = [{"preset": "pegoo", "name": "Bloat",
                "settings": {"split_finish_with_partner": ["7"] * 12000}},
@@ -390,7 +395,7 @@ async def bloated_settings(base: str, ready: Event, stop: Event,
                "settings": {"split_finish_with_partner": [[]]}}]
     answers: dict[str, int] = {}
     largest = [0]
-    async with http_client(base, ATTACKER) as http:
+    async with http_client(base, address) as http:
         async def step() -> None:
             for body in bodies:
                 r = await http.post("/api/tables", json=body)
@@ -403,10 +408,10 @@ async def bloated_settings(base: str, ready: Event, stop: Event,
         await until_stopped(stop, [step])
     shown = ", ".join(f"{n} x {k}" for k, n in sorted(answers.items()))
     return {"attack": f"{sum(answers.values())} bloated creates: {shown}; largest answer "
-            f"{largest[0] / 1024:.0f} KB", "answers": answers, "largest_bytes": largest[0]}
+            f"{largest[0] / 1024:.1f} KB", "answers": answers, "largest_bytes": largest[0]}
 
 
-Attack = Callable[[str, Event, Event, float], Coroutine[Any, Any, dict[str, Any]]]
+Attack = Callable[[str, str, Event, Event, float], Coroutine[Any, Any, dict[str, Any]]]
 ATTACK: dict[str, Attack] = {
     "create-flood": create_flood, "spectator-churn": spectator_churn,
     "hint-flood": hint_flood, "squatting": squatting, "bloated-settings": bloated_settings,
