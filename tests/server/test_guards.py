@@ -49,9 +49,11 @@ def test_tokens_are_stored_hashed_and_compared_in_constant_time(
     assert not token_matches(tokens[0], None)
 
 
-def bounded_app(tmp_path: Path, **bounds: Any) -> TestClient:
-    return TestClient(create_app(f"sqlite:///{tmp_path / 'pegs.db'}", bot_delay=0,
-                                 limits=Limits(**bounds)))
+def bounded_app(where: Path | str, **bounds: Any) -> TestClient:
+    """An in-process server with these limits, on a database URL or a SQLite file in a
+    folder."""
+    url = where if isinstance(where, str) else f"sqlite:///{where / 'pegs.db'}"
+    return TestClient(create_app(url, bot_delay=0, limits=Limits(**bounds)))
 
 
 def create(client: TestClient) -> httpx.Response:
@@ -78,8 +80,8 @@ def test_waiting_tables_are_capped_per_address_until_one_starts(tmp_path: Path) 
         assert create(client).status_code == 201
 
 
-def test_waiting_tables_expire_and_free_the_server(tmp_path: Path) -> None:
-    with bounded_app(tmp_path, waiting_seconds=1.5, max_tables=2,
+def test_waiting_tables_expire_and_free_the_server(database_url: str) -> None:
+    with bounded_app(database_url, waiting_seconds=1.5, max_tables=2,
                      max_waiting_per_address=0) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
         playing, tokens = new_table(client, humans=1, bots=1)

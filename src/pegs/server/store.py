@@ -212,11 +212,13 @@ class Store:
         self._page: int | None = None
 
     def create(self, row: TableRow) -> None:
+        """Store a new table (``row.created`` is set to now if it has no time yet)."""
+        row.created = row.created or _now()
         with self.engine.begin() as c:
             c.execute(insert(tables).values(
                 code=row.code, settings=json.dumps(row.settings), seed=row.seed,
                 hints=row.hints, status=row.status, version=row.version, host=row.host,
-                created=row.created or _now(), public=row.public, creator=row.creator,
+                created=row.created, public=row.public, creator=row.creator,
                 turn_seconds=row.turn_seconds, away_seconds=row.away_seconds,
                 bot_delay=row.bot_delay,
             ))
