@@ -65,8 +65,9 @@ def test_table_creation_is_rate_limited_per_address(tmp_path: Path) -> None:
         assert [create(client).status_code for _ in range(3)] == [201] * 3
         r = create(client)
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
-        assert re.fullmatch(r"too many new tables from your address \(at most 3 a minute\): "
-                            r"try again in \d+ s", r.json()["error"]["message"])
+        wait = re.fullmatch(r"too many new tables from your address \(at most 3 a minute\): "
+                            r"try again in (\d+) s", r.json()["error"]["message"])
+        assert wait and 1 <= int(wait[1]) <= 60 and r.headers["retry-after"] == wait[1]
         assert len(client.app.state.hub.rooms) == 3  # type: ignore[attr-defined]
 
 
@@ -75,7 +76,8 @@ def test_waiting_tables_are_capped_per_address_until_one_starts(tmp_path: Path) 
         code, tokens = new_table(client, humans=1, bots=1)
         new_table(client, humans=1)
         r = create(client)
-        assert r.status_code == 429 and "2 tables waiting for players" in r.text
+        assert r.status_code == 429 and r.headers["retry-after"] == "60"
+        assert "2 tables waiting for players" in r.text and "24 hours" in r.text
         start(client, code, tokens[0])
         assert create(client).status_code == 201
 

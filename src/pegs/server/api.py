@@ -165,6 +165,14 @@ async def presets() -> dict[str, Any]:
     return {"presets": out, "allowed": ALLOWED, "bots": list(BOT_KINDS)}
 
 
+class RateLimited(TableError):
+    """429 ``rate_limited``, with the seconds to wait before trying again."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(429, "rate_limited", message)
+        self.retry_after = retry_after
+
+
 def client_address(request: Request) -> str:
     """The client's address as the server sees it (a proxy's, behind one)."""
     return request.client.host if request.client else "unknown"
@@ -175,8 +183,10 @@ def waiting_cap_check(hub: Hub, address: str) -> None:
     cap = hub.limits.max_waiting_per_address
     if cap and sum(1 for r in hub.rooms.values()
                    if r.status == "waiting" and r.creator == address) >= cap:
-        raise TableError(429, "rate_limited", f"you have {cap} tables waiting for players, "
-                         "the most one address may have: start or wait for one of them")
+        hours = hub.limits.waiting_seconds / 3600
+        raise RateLimited(f"you have {cap} tables waiting for players, the most one address "
+                          f"may have: start one of them, or wait until one expires "
+                          f"({hours:g} hours after its creation)", 60)
 
 
 def creation_check(request: Request, hub: Hub, address: str) -> None:
@@ -184,9 +194,9 @@ def creation_check(request: Request, hub: Hub, address: str) -> None:
     waiting_cap_check(hub, address)
     creates: AddressRate = request.app.state.creates
     if not creates.hit(address):
-        raise TableError(429, "rate_limited", f"too many new tables from your address (at "
-                         f"most {creates.per_minute} a minute): try again in "
-                         f"{creates.retry_after(address)} s")
+        wait = creates.retry_after(address)
+        raise RateLimited(f"too many new tables from your address (at most "
+                          f"{creates.per_minute} a minute): try again in {wait} s", wait)
 
 
 @router.post("/tables", status_code=201, summary="Create a table; the creator is host at seat 0")

@@ -151,7 +151,10 @@ def create_app(
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, e: TableError) -> JSONResponse:
-        return _error(e.status, e.code, e.message)
+        response = _error(e.status, e.code, e.message)
+        if isinstance(e, api.RateLimited):
+            response.headers["Retry-After"] = str(e.retry_after)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, e: RequestValidationError) -> JSONResponse:
