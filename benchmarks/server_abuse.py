@@ -9,7 +9,7 @@ two tables of four heuristic bots (their moves a second read from the table's ve
 and one new table created at the end of each phase.  The attacker runs in a process of
 its own from 127.0.0.x (one address per attack).  First a phase without attack, then one
 phase per attack, each ``--seconds`` long after the attack's setup (at most
-``--setup-seconds``):
+``--setup-seconds``), each attack making at most 20,000 requests or connects:
 
 - ``create-flood``: eight loops creating tables as fast as the server answers;
 - ``spectator-churn``: an eight-seat North Carolina table the attacker plays to a position
@@ -64,6 +64,8 @@ ATTACKS = ("create-flood", "spectator-churn", "hint-flood", "squatting", "bloate
 #: server, so it comes last).
 ORDER = ("hint-flood", "spectator-churn", "squatting", "bloated-settings", "create-flood")
 MAX_SECONDS = 60.0
+#: The most requests (or connects) one attack makes.
+MAX_STEPS = 20000
 #: Table options a server before issue 30 refuses.
 NEW_OPTIONS = ("public", "turn_seconds", "away_seconds", "bot_delay")
 BIG = 2**26  # the largest message a client reads (a big table's state is megabytes)
@@ -228,9 +230,16 @@ def attacker(name: str, base: str, ready: Event, stop: Event, out: Any,
 
 
 async def until_stopped(stop: Event, loops: list[Callable[[], Awaitable[None]]]) -> None:
-    """Run the loops (each repeats its step) until ``stop``; errors count as steps."""
+    """Run the loops (each repeats its step) until ``stop``, or until they have taken
+    :data:`MAX_STEPS` steps together (then idle); errors count as steps."""
+    steps = [0]
+
     async def repeat(step: Callable[[], Awaitable[None]]) -> None:
         while not stop.is_set():
+            if steps[0] >= MAX_STEPS:
+                await asyncio.sleep(0.1)
+                continue
+            steps[0] += 1
             with contextlib.suppress(Exception):
                 await step()
 
@@ -242,9 +251,6 @@ async def create_flood(base: str, address: str, ready: Event, stop: Event,
     answers: dict[int, int] = {}
     async with http_client(base, address) as http:
         async def step() -> None:
-            if sum(answers.values()) >= 20000:
-                await asyncio.sleep(0.1)
-                return
             r = await http.post("/api/tables", json={"preset": "pegoo", "name": "Flood"})
             answers[r.status_code] = answers.get(r.status_code, 0) + 1
 
