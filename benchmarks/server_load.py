@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     data = Path(tempfile.mkdtemp(prefix="pegs-load-"))
     port = free_port()
     command = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port),
-               "--bot-delay", "0"]
+               "--bot-delay", "0", "--creates-per-minute", "0", "--max-waiting", "0"]
     if args.database_url:
         command += ["--database-url", args.database_url]
     env = {**os.environ, "PEGS_DATA_DIR": str(data)}

@@ -206,7 +206,9 @@ def cmd_hint(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from .server.serve import serve  # the web stack loads only for this command
 
-    return serve(args.host, args.port, args.database_url, args.bot_delay, args.hint_seconds)
+    return serve(args.host, args.port, args.database_url, args.bot_delay, args.hint_seconds,
+                 creates_per_minute=args.creates_per_minute, max_waiting=args.max_waiting,
+                 waiting_hours=args.waiting_hours)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -239,6 +241,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="pause before each bot move (default 0.5)")
     p.add_argument("--hint-seconds", type=float, default=1.0, metavar="SECONDS",
                    help="search time of a hint (default 1)")
+    p.add_argument("--creates-per-minute", type=int, default=10, metavar="N",
+                   help="new tables one client address may create a minute (default 10; "
+                        "0: no limit)")
+    p.add_argument("--max-waiting", type=int, default=5, metavar="N",
+                   help="tables waiting for players one client address may have (default 5; "
+                        "0: no cap)")
+    p.add_argument("--waiting-hours", type=float, default=24.0, metavar="HOURS",
+                   help="a table nobody starts is removed after this (default 24)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("demo", help="play a whole seeded game between random bots")

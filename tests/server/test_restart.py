@@ -21,11 +21,13 @@ from .helpers import Player, auth, free_port, new_table, run, start
 
 
 @contextmanager
-def serve(database_url: str, data_dir: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+def serve(database_url: str, data_dir: Path, port: int,
+          *options: str) -> Iterator[subprocess.Popen[bytes]]:
     """``pegs serve`` in a subprocess (SQLite through PEGS_DATA_DIR, PostgreSQL by URL)."""
     env = {**os.environ, "PEGS_DATA_DIR": str(data_dir)}
     env.pop("PEGS_DATABASE_URL", None)
-    args = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port), "--bot-delay", "0"]
+    args = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port), "--bot-delay", "0",
+            *options]
     if not database_url.startswith("sqlite"):
         args += ["--database-url", database_url]
     process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL,
@@ -56,7 +58,7 @@ def test_sigkill_mid_game_then_restart_resumes_the_game(database_url: str,
     with serve(database_url, data, port) as process:
         http = httpx.Client(base_url=base, timeout=20)
         code, tokens = new_table(http, humans=2, bots=2)
-        waiting, _ = new_table(http, humans=1)
+        waiting, _ = new_table(http, humans=1, public=True)
         start(http, code, tokens[0])
         before = [Player(ws, code, token, seed=i, stop_at=30, pace=0.03)
                   for i, token in enumerate(tokens)]

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import text
 
 from pegs.cli import main
 from pegs.server.app import default_database_url
-from pegs.server.store import SeatRow, Store, TableRow, migrate, open_engine
+from pegs.server.store import MIGRATIONS, SeatRow, Store, TableRow, migrate, open_engine
 
 
 def test_the_database_lives_in_pegs_data_dir_unless_a_url_is_given(
@@ -28,6 +31,9 @@ def test_the_database_lives_in_pegs_data_dir_unless_a_url_is_given(
     (["--database-url", "sqlite:////no/such/folder/pegs.db"], "no such folder"),
     (["--bot-delay", "-1"], "--bot-delay must be 0 or more"),
     (["--hint-seconds", "0"], "--hint-seconds more than 0"),
+    (["--creates-per-minute", "-1"], "--creates-per-minute and --max-waiting must be 0"),
+    (["--max-waiting", "-3"], "--creates-per-minute and --max-waiting must be 0"),
+    (["--waiting-hours", "0"], "--waiting-hours more than 0"),
 ])
 def test_unusable_settings_are_refused_before_serving(
         args: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -52,5 +58,65 @@ def test_migrations_are_idempotent_and_checkpoints_empty_the_log(tmp_path: Path)
         busy, frames, copied = c.execute(text("PRAGMA wal_checkpoint(PASSIVE)")).one()
     assert busy == 0 and frames == copied
     assert [r.version for r in store.load(("playing",))] == [49]
+    store.close()
+    engine.dispose()
+
+
+def test_a_database_of_the_first_schema_is_upgraded_with_the_table_options(
+        tmp_path: Path) -> None:
+    engine = open_engine(f"sqlite:///{tmp_path / 'pegs.db'}")
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+        connection.execute(text(
+            "INSERT INTO pegs_tables (code, settings, seed, hints, status, version, host, "
+            "created) VALUES ('old', '{\"name\": \"pegoo\"}', 1, 1, 'waiting', 0, 0, "
+            "'2026-01-01 00:00:00')"))
+    migrate(engine)
+    [row] = Store(engine).load(("waiting",))
+    assert (row.public, row.creator, row.turn_seconds, row.away_seconds, row.bot_delay) == (
+        False, None, 120.0, 120.0, None)
+    assert row.created is not None and row.created.year == 2026
+    engine.dispose()
+
+
+def test_checkpoints_keep_the_write_ahead_log_bounded(tmp_path: Path) -> None:
+    engine = open_engine(f"sqlite:///{tmp_path / 'pegs.db'}")
+    migrate(engine)
+    limit = 256 * 1024
+    store = Store(engine, wal_bytes=limit)
+    store.create(TableRow("abc", {"name": "pegoo"}, 1, True, "playing", 0, 0, [SeatRow(0)]))
+    wal = tmp_path / "pegs.db-wal"
+    number = 0
+
+    def write(count: int) -> int:
+        """Append ``count`` actions, checkpointing every 20 as the server does; the largest
+        size the log reached."""
+        nonlocal number
+        largest = 0
+        for _ in range(count):
+            number += 1
+            store.append("abc", number, 0, "A: S>0.5 " + "x" * 300, "playing")
+            if number % 20 == 0:
+                store.checkpoint()
+                largest = max(largest, wal.stat().st_size)
+        return largest
+
+    # a reader holding its snapshot: no checkpoint can reach the end of the log, so it grows
+    reader = sqlite3.connect(tmp_path / "pegs.db", isolation_level=None)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM pegs_actions").fetchall()
+    assert write(200) > 2 * limit
+    reader.execute("COMMIT")
+    reader.close()
+    write(20)
+    assert wal.stat().st_size <= limit  # emptied once nothing holds it
+    assert write(600) <= 2 * limit  # and it stays bounded under steady writes
+    store.checkpoint()
+    store.checkpoint()  # nothing written since the last one: the log is emptied
+    assert wal.stat().st_size == 0
+    assert [r.version for r in store.load(("playing",))] == [number]
     store.close()
     engine.dispose()

@@ -5,21 +5,24 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..cue import cue_card
 from ..rules import PRESET_TITLES, PRESETS, Rules, RulesError
 from ..rules.settings import CONTROLS, HELP_ORDERS, JOKER_RULES, STUCK_RULES, TURN_ORDERS
+from . import table_settings
 from .hub import Hub
-from .limits import new_code, new_token, token_hash
+from .limits import AddressRate, new_code, new_token, token_hash
 from .rooms import BOT_KINDS, Room, TableError, bot_label
 from .store import SeatRow, TableRow
 
 router = APIRouter(prefix="/api")
+EPOCH = datetime.fromtimestamp(0, UTC)
 bearer = HTTPBearer(auto_error=False, description="the seat token from create or join")
 
 Name = Annotated[str, Field(min_length=1, max_length=40, description="display name")]
@@ -59,20 +62,42 @@ def _clean_name(value: str) -> str:
     return value
 
 
+#: Bounds of the table options (seconds).
+TURN_SECONDS = (10.0, 3600.0)
+AWAY_SECONDS = (10.0, 3600.0)
+BOT_DELAY = (0.0, 5.0)
+#: Open tables per page of ``GET /api/tables``: default and most.
+PAGE, MOST_PAGE = 20, 50
+
+
+def _seconds(low: float, high: float) -> Any:
+    return Field(strict=True, ge=low, le=high, allow_inf_nan=False)
+
+
 class CreateTable(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     preset: str = Field(description="one of the presets of GET /api/presets")
     name: Name
     players: int | None = Field(None, description="seats, 2-10 (default 4)")
     teams: int | None = Field(None, description="teams (0: everyone for themselves)")
     settings: dict[str, Any] = Field(default_factory=dict, description="setting overrides")
     hints: bool = Field(True, description="may players ask for hints")
+    public: bool = Field(False, description="listed by GET /api/tables for anyone to join "
+                         "(default: only those given the code)")
+    turn_seconds: Annotated[float, _seconds(*TURN_SECONDS)] | None = Field(
+        120.0, description="seconds a human has for a turn before the stand-in bot plays it "
+        "(10-3600, default 120; null: no timer)")
+    away_seconds: Annotated[float, _seconds(*AWAY_SECONDS)] | None = Field(
+        120.0, description="seconds a seat may have no connection before a stand-in bot "
+        "covers it (10-3600, default 120; null: never)")
+    bot_delay: Annotated[float, _seconds(*BOT_DELAY)] | None = Field(
+        None, description="the bots' pause before a move (0-5; default: the server's)")
 
     _name = field_validator("name")(_clean_name)
 
 
 class Join(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
     seat: int | None = Field(None, description="a free seat (default: the first free one)")
 
@@ -80,14 +105,15 @@ class Join(BaseModel):
 
 
 class Bots(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    seats: list[int] | None = Field(None, description="seats to fill (default: every empty)")
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seats: list[int] | None = Field(None, max_length=10,
+                                    description="seats to fill (default: every empty)")
     bot: BotKind = "heuristic"
     strength: Strength | None = Field(None, description="ismcts search time: easy/normal/strong")
 
 
 class StandIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     bot: BotKind = "heuristic"
     strength: Strength | None = None
 
@@ -139,37 +165,77 @@ async def presets() -> dict[str, Any]:
     return {"presets": out, "allowed": ALLOWED, "bots": list(BOT_KINDS)}
 
 
+class RateLimited(TableError):
+    """429 ``rate_limited``, with the seconds to wait before trying again."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(429, "rate_limited", message)
+        self.retry_after = retry_after
+
+
+def client_address(request: Request) -> str:
+    """The client's address as the server sees it (a proxy's, behind one)."""
+    return request.client.host if request.client else "unknown"
+
+
+def waiting_cap_check(hub: Hub, address: str) -> None:
+    """Refuse a new table to an address with as many waiting tables as it may have."""
+    cap = hub.limits.max_waiting_per_address
+    if cap and sum(1 for r in hub.rooms.values()
+                   if r.status == "waiting" and r.creator == address) >= cap:
+        hours = hub.limits.waiting_seconds / 3600
+        raise RateLimited(f"you have {cap} tables waiting for players, the most one address "
+                          f"may have: start one of them, or wait until one expires "
+                          f"({hours:g} hours after its creation)", 60)
+
+
+def creation_check(request: Request, hub: Hub, address: str) -> None:
+    """Refuse a new table to an address over its waiting-table cap or its creation rate."""
+    waiting_cap_check(hub, address)
+    creates: AddressRate = request.app.state.creates
+    if not creates.hit(address):
+        wait = creates.retry_after(address)
+        raise RateLimited(f"too many new tables from your address (at most "
+                          f"{creates.per_minute} a minute): try again in {wait} s", wait)
+
+
 @router.post("/tables", status_code=201, summary="Create a table; the creator is host at seat 0")
-async def create_table(body: CreateTable, hub: HubDep) -> dict[str, Any]:
+async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict[str, Any]:
+    address = client_address(request)
+    creation_check(request, hub, address)
     overrides: dict[str, Any] = dict(body.settings)
-    for key in ("name", "powers"):
-        if key in overrides:
-            raise TableError(400, "bad_settings", f"{key!r} is not a setting a table may change")
     if body.players is not None:
         overrides["players"] = body.players
     if body.teams is not None:
         overrides["teams"] = body.teams
-    if isinstance(overrides.get("split_finish_with_partner"), list):
-        overrides["split_finish_with_partner"] = tuple(overrides["split_finish_with_partner"])
     try:
-        rules = Rules.preset(body.preset, **overrides)
-    except (RulesError, TypeError, ValueError) as e:
-        raise TableError(400, "bad_settings", str(e)) from e
+        rules = table_settings.rules(body.preset, overrides)
+    except table_settings.SettingsError as e:
+        raise TableError(400, "bad_settings", str(e)) from None
     token = new_token()
     seats = [SeatRow(0, body.name, "human", token_hash(token))]
     seats += [SeatRow(s) for s in range(1, rules.players)]
     row = TableRow(new_code(), rules.settings(), secrets.randbits(62), body.hints, "waiting", 0,
-                   0, seats)
-    room = await hub.add(row)
+                   0, seats, public=body.public, creator=address, created=datetime.now(UTC),
+                   turn_seconds=body.turn_seconds, away_seconds=body.away_seconds,
+                   bot_delay=body.bot_delay)
+    async with request.app.state.creating:  # the cap counts the tables being stored too
+        waiting_cap_check(hub, address)
+        room = await hub.add(row)
     return {"code": room.code, "seat": 0, "token": token, "table": room.table_json()}
 
 
-@router.get("/tables", summary="Open tables: not started, with a free seat")
-async def open_tables(hub: HubDep) -> dict[str, Any]:
-    return {"tables": [
-        room.table_json() for room in hub.rooms.values()
-        if room.status == "waiting" and any(s.kind == "empty" for s in room.seats)
-    ]}
+@router.get("/tables", summary="Public tables to join: not started, with a free seat, "
+            "newest first, a page at a time")
+async def open_tables(hub: HubDep,
+                      limit: Annotated[int, Query(ge=1, le=MOST_PAGE)] = PAGE,
+                      offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+    listed = [room for room in hub.rooms.values()
+              if room.public and room.status == "waiting"
+              and any(s.kind == "empty" for s in room.seats)]
+    listed.sort(key=lambda r: (r.created or EPOCH, r.code), reverse=True)
+    return {"tables": [room.table_json() for room in listed[offset:offset + limit]],
+            "total": len(listed), "limit": limit, "offset": offset}
 
 
 @router.get("/tables/{code}", summary="A table: settings, seats, status, version")
@@ -241,6 +307,35 @@ async def leave(code: str, hub: HubDep, credentials: Credentials) -> dict[str, A
             raise TableError(409, "host_cannot_leave", "the host cannot leave the table")
         await room.save_seat(SeatRow(seat))
     return room.table_json()
+
+
+@router.post("/tables/{code}/seats/{seat}/remove",
+             summary="Host: empty a seat before the start (a player or a bot)")
+async def remove(code: str, seat: int, hub: HubDep, credentials: Credentials,
+                 ) -> dict[str, Any]:
+    room = await hub.room(code)
+    host_check(room, credentials)
+    async with room.lock:
+        waiting_check(room)
+        if not 0 <= seat < len(room.seats):
+            raise TableError(400, "bad_seat", f"seats are 0 to {len(room.seats) - 1}")
+        if seat == room.host:
+            raise TableError(409, "host_cannot_leave", "the host cannot leave the table")
+        if room.seats[seat].kind == "empty":
+            raise TableError(409, "seat_empty", f"seat {seat} is already empty")
+        await room.save_seat(SeatRow(seat))
+        drop_seat_connections(room, seat)
+    return room.table_json()
+
+
+def drop_seat_connections(room: Room, seat: int) -> None:
+    """Tell and disconnect a removed seat's connections (the room's own way when it has
+    one)."""
+    if hasattr(room, "drop_seat_connections"):
+        room.drop_seat_connections(seat)
+        return
+    for conn in [c for c in room.conns if c.seat == seat]:
+        room.detach(conn)
 
 
 @router.post("/tables/{code}/seats/{seat}/bot",

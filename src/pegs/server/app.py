@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import mimetypes
 import os
@@ -18,8 +19,9 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import api, rematch, summary, ws
+from .expiry import cutoff
 from .hub import Hub
-from .limits import Limits
+from .limits import AddressRate, Limits
 from .rooms import TableError
 from .store import Store, migrate, open_engine
 
@@ -113,12 +115,17 @@ def create_app(
     raised its garbage-collection thresholds)."""
     url = database_url or default_database_url()
     engine = open_engine(url)
+    bounds = limits or Limits()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         migrate(engine)
-        hub = Hub(Store(engine), limits or Limits(), bot_delay, hint_seconds, full_gc_seconds)
+        store = Store(engine)
+        hub = Hub(store, bounds, bot_delay, hint_seconds, full_gc_seconds)
         app.state.hub = hub
+        expired = await hub.run_db(store.expire_waiting, cutoff(hub))
+        if expired:
+            log.info("%d waiting tables expired while the server was down", len(expired))
         await hub.resume()
         try:
             yield
@@ -132,8 +139,10 @@ def create_app(
                     "docs/PROTOCOL.md.",
         lifespan=lifespan,
     )
+    app.state.creates = AddressRate(bounds.creates_per_minute)
+    app.state.creating = asyncio.Lock()
 
-    max_body = (limits or Limits()).max_body_bytes
+    max_body = bounds.max_body_bytes
     app.add_middleware(BodyLimit, max_body=max_body)
 
     @app.exception_handler(BodyTooLarge)
@@ -142,7 +151,10 @@ def create_app(
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, e: TableError) -> JSONResponse:
-        return _error(e.status, e.code, e.message)
+        response = _error(e.status, e.code, e.message)
+        if isinstance(e, api.RateLimited):
+            response.headers["Retry-After"] = str(e.retry_after)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, e: RequestValidationError) -> JSONResponse:
@@ -150,6 +162,10 @@ def create_app(
 
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, e: HTTPException) -> JSONResponse:
+        if e.status_code == 400 and e.__cause__ is not None:  # the body parser gave up
+            return _error(400, "malformed", "the body is JSON nested too deeply"
+                          if isinstance(e.__cause__, RecursionError)
+                          else "the body is not JSON this server can read")
         code = {404: "not_found", 405: "method_not_allowed"}.get(e.status_code, "http_error")
         return _error(e.status_code, code, str(e.detail))
 

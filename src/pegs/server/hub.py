@@ -9,6 +9,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from .expiry import expire_waiting
 from .limits import Limits
 from .rooms import Room, TableError
 from .store import Store, StoreError, TableRow
@@ -58,6 +59,7 @@ class Hub:
                 except StoreError:
                     log.exception("checkpoint failed")
             self.forget_finished()
+            await expire_waiting(self)
             if self.full_gc_seconds and loop.time() - collected >= self.full_gc_seconds:
                 gc.collect()
                 collected = loop.time()

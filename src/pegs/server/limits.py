@@ -1,12 +1,18 @@
-"""Guards for clients: message size, message rate, secret codes and tokens."""
+"""Guards for clients: message size, message rate, per-address rates, secret codes and
+tokens."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
 import time
 from dataclasses import dataclass
+
+from limits import RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 
 
 @dataclass(frozen=True)
@@ -22,6 +28,9 @@ class Limits:
     max_spectators: int = 50  # watching connections per table
     max_seat_connections: int = 4  # connections per seat (tabs, devices)
     outbox_size: int = 256
+    creates_per_minute: int = 10  # new tables per client address (0: no limit)
+    max_waiting_per_address: int = 5  # waiting tables one address created (0: no cap)
+    waiting_seconds: float = 24 * 3600.0  # a table nobody starts is removed after this
 
 
 class RateBucket:
@@ -44,6 +53,25 @@ class RateBucket:
             return False
         self.level -= 1.0
         return True
+
+
+class AddressRate:
+    """At most ``per_minute`` events per client address in any minute (a moving window, in
+    memory); 0 lets everything through."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self._item = RateLimitItemPerMinute(max(per_minute, 1))
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def hit(self, address: str) -> bool:
+        """Count one event of ``address``; False (and not counted) when it is over."""
+        return self.per_minute <= 0 or self._limiter.hit(self._item, address)
+
+    def retry_after(self, address: str) -> int:
+        """Whole seconds until ``address`` may have one more event."""
+        reset = self._limiter.get_window_stats(self._item, address).reset_time
+        return max(1, math.ceil(reset - time.time()))
 
 
 def new_code() -> str:

@@ -6,7 +6,7 @@ agreed) and ``next`` (the new table's code once it exists)."""
 from __future__ import annotations
 
 import secrets
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter
@@ -15,12 +15,8 @@ from .api import Credentials, HubDep, seat_by_token
 from .hub import Hub
 from .limits import new_code
 from .rooms import Room, TableError
-from .store import TableRow
 
 router = APIRouter(prefix="/api")
-
-_ROW_FIELDS = {f.name for f in fields(TableRow)}
-
 
 def everyone_agreed(room: Room) -> bool:
     """Whether every human seat has agreed (bot seats always do)."""
@@ -36,9 +32,7 @@ async def _start_rematch(hub: Hub, room: Room) -> str:
                      strength=s.strength if s.kind == "bot" else None) for s in room.seats]
     changes: dict[str, Any] = {"code": new_code(), "seed": secrets.randbits(62),
                                "status": "waiting", "version": 0, "seats": seats,
-                               "actions": []}
-    if "created" in _ROW_FIELDS:
-        changes["created"] = None  # the new table is created now
+                               "actions": [], "created": None}  # created now
     fresh = await hub.add(replace(rows[0], **changes))
     async with fresh.lock:
         await fresh.start()

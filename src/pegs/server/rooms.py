@@ -119,6 +119,9 @@ class Room:
         self.status = row.status
         self.host = row.host
         self.seats = row.seats
+        self.public, self.creator, self.created = row.public, row.creator, row.created
+        self.turn_seconds, self.away_seconds = row.turn_seconds, row.away_seconds
+        self.bot_delay = row.bot_delay
         self.state: GameState | None = None
         self.actions: list[Action] = []
         #: the public move log: one event per action, as spectators saw it
@@ -176,7 +179,9 @@ class Room:
             "code": self.code, "status": self.status, "host": self.host, "hints": self.hints,
             "version": self.version, "preset": self.rules.name, "players": self.rules.players,
             "teams": self.rules.teams, "settings": protocol.rules_json(self.rules),
-            "seats": [self.seat_json(s) for s in self.seats],
+            "seats": [self.seat_json(s) for s in self.seats], "public": self.public,
+            "turn_seconds": self.turn_seconds, "away_seconds": self.away_seconds,
+            "bot_delay": self.bot_delay,
             "next": self.next, "rematch": sorted(self.rematch),
         }
 

@@ -9,6 +9,7 @@ import sys
 import uvicorn
 
 from .app import create_app, default_database_url
+from .limits import Limits
 from .store import StoreError, migrate, open_engine
 
 GC_THRESHOLDS = (20000, 50, 100)
@@ -19,18 +20,26 @@ WS_MAX_FRAME = 64 * 1024
 
 
 def serve(host: str, port: int, database_url: str | None, bot_delay: float,
-          hint_seconds: float) -> int:
-    """Run the server until interrupted; 2 with a message if the database is unusable."""
+          hint_seconds: float, *, creates_per_minute: int = 10, max_waiting: int = 5,
+          waiting_hours: float = 24.0) -> int:
+    """Run the server until interrupted; 2 with a message if a setting or the database is
+    unusable."""
     if bot_delay < 0 or hint_seconds <= 0:
         print("pegs: --bot-delay must be 0 or more and --hint-seconds more than 0",
               file=sys.stderr)
         return 2
+    if creates_per_minute < 0 or max_waiting < 0 or not waiting_hours > 0:
+        print("pegs: --creates-per-minute and --max-waiting must be 0 (no limit) or more, "
+              "--waiting-hours more than 0", file=sys.stderr)
+        return 2
+    limits = Limits(creates_per_minute=creates_per_minute, max_waiting_per_address=max_waiting,
+                    waiting_seconds=waiting_hours * 3600)
     url = database_url or default_database_url()
     try:
         engine = open_engine(url)
         migrate(engine)
         engine.dispose()
-        app = create_app(url, bot_delay=bot_delay, hint_seconds=hint_seconds,
+        app = create_app(url, bot_delay=bot_delay, hint_seconds=hint_seconds, limits=limits,
                          full_gc_seconds=FULL_GC_SECONDS)
     except StoreError as e:
         print(f"pegs: {e}", file=sys.stderr)

@@ -23,6 +23,7 @@ from sqlalchemy import (
     Connection,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -31,6 +32,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
     select,
@@ -41,6 +43,12 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import ConnectionPoolEntry
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+#: SQLite: how long a statement waits for a lock, and how long the checkpoint that empties
+#: the write-ahead log waits for readers (writers wait behind it meanwhile).
+BUSY_TIMEOUT_MS = 5000
+TRUNCATE_WAIT_MS = 100
+#: SQLite's write-ahead log is emptied once it is over this size.
+WAL_BYTES = 4 * 1024 * 1024
 
 metadata = MetaData()
 
@@ -54,6 +62,11 @@ tables = Table(
     Column("version", Integer, nullable=False),
     Column("host", Integer, nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
+    Column("public", Boolean, nullable=False),
+    Column("creator", String(64), nullable=True),
+    Column("turn_seconds", Float, nullable=True),
+    Column("away_seconds", Float, nullable=True),
+    Column("bot_delay", Float, nullable=True),
 )
 
 seats = Table(
@@ -118,6 +131,17 @@ class TableRow:
     host: int
     seats: list[SeatRow]
     actions: list[str] = field(default_factory=list)
+    #: listed by ``GET /api/tables`` (only while waiting with a free seat)
+    public: bool = False
+    #: the creator's client address (for the per-address cap on waiting tables)
+    creator: str | None = None
+    created: datetime | None = None
+    #: seconds a human has for a turn before the stand-in bot plays it (None: no timer)
+    turn_seconds: float | None = 120.0
+    #: seconds a seat may have no connection before a stand-in bot covers it (None: never)
+    away_seconds: float | None = 120.0
+    #: the bots' pause before a move at this table (None: the server's ``--bot-delay``)
+    bot_delay: float | None = None
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
@@ -126,7 +150,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA wal_autocheckpoint=0")  # the server checkpoints on another thread
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    cursor.execute(f"PRAGMA journal_size_limit={WAL_BYTES}")  # a log reset also shrinks it
     cursor.close()
 
 
@@ -166,23 +191,36 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives back naive times (stored as UTC)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 class Store:
     """The repository: every write is one transaction."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, wal_bytes: int = WAL_BYTES) -> None:
         self.engine = engine
         self._local = threading.local()
         self._writers: list[Connection] = []
         self._writers_lock = threading.Lock()
         #: a SQLite file: one writer at a time, and the server runs its checkpoints
         self.local = engine.dialect.name == "sqlite"
+        #: the write-ahead log is emptied when it grows over this
+        self.wal_bytes = wal_bytes
+        self._frames = 0
+        self._page: int | None = None
 
     def create(self, row: TableRow) -> None:
+        """Store a new table (``row.created`` is set to now if it has no time yet)."""
+        row.created = row.created or _now()
         with self.engine.begin() as c:
             c.execute(insert(tables).values(
                 code=row.code, settings=json.dumps(row.settings), seed=row.seed,
                 hints=row.hints, status=row.status, version=row.version, host=row.host,
-                created=_now(),
+                created=row.created, public=row.public, creator=row.creator,
+                turn_seconds=row.turn_seconds, away_seconds=row.away_seconds,
+                bot_delay=row.bot_delay,
             ))
             if row.seats:
                 c.execute(insert(seats), [{"code": row.code, "seat": s.seat, **s.values()}
@@ -196,6 +234,22 @@ class Store:
     def set_status(self, code: str, status: str) -> None:
         with self.engine.begin() as c:
             c.execute(update(tables).where(tables.c.code == code).values(status=status))
+
+    def expire_waiting(self, before: datetime) -> list[str]:
+        """Delete the tables still waiting that were created before ``before`` (with their
+        seats: a waiting table has no actions); their codes."""
+        query = select(tables.c.code).where(tables.c.status == "waiting",
+                                            tables.c.created < before)
+        try:
+            with self.engine.begin() as c:
+                codes = list(c.scalars(query))
+                for start in range(0, len(codes), 500):
+                    chunk = codes[start:start + 500]
+                    c.execute(delete(seats).where(seats.c.code.in_(chunk)))
+                    c.execute(delete(tables).where(tables.c.code.in_(chunk)))
+        except Exception as e:
+            raise StoreError(f"cannot remove expired tables: {e}") from e
+        return codes
 
     def append(self, code: str, number: int, seat: int, action: str, status: str) -> None:
         """Action ``number`` (the table's new version) and the version, in one transaction;
@@ -225,12 +279,29 @@ class Store:
             raise
 
     def checkpoint(self) -> None:
-        """Copy SQLite's write-ahead log into the database file without blocking writers."""
+        """Copy SQLite's write-ahead log into the database file without blocking writers;
+        empty the log file too (a brief pause for writers) when it has grown over
+        ``wal_bytes`` or when nothing was written since the last checkpoint."""
         try:
             with self.engine.connect() as c:
-                c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+                _busy, frames, _copied = c.exec_driver_sql(
+                    "PRAGMA wal_checkpoint(PASSIVE)").one()
+                idle, self._frames = frames == self._frames, frames
+                if frames > 0 and (idle or frames * self._page_bytes(c) > self.wal_bytes):
+                    # wait for readers briefly only: writers wait while this one does
+                    c.exec_driver_sql(f"PRAGMA busy_timeout={TRUNCATE_WAIT_MS}")
+                    try:
+                        c.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+                    finally:
+                        c.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+                    self._frames = 0
         except Exception as e:
             raise StoreError(f"checkpoint failed: {e}") from e
+
+    def _page_bytes(self, c: Connection) -> int:
+        if self._page is None:
+            self._page = int(c.exec_driver_sql("PRAGMA page_size").scalar_one())
+        return self._page
 
     def close(self) -> None:
         """Close the appending connections (when no append is running)."""
@@ -257,7 +328,9 @@ class Store:
         with self.engine.connect() as c:
             rows = {
                 r.code: TableRow(r.code, json.loads(r.settings), r.seed, r.hints, r.status,
-                                 r.version, r.host, [])
+                                 r.version, r.host, [], [], r.public, r.creator,
+                                 _aware(r.created), r.turn_seconds, r.away_seconds,
+                                 r.bot_delay)
                 for r in c.execute(query)
             }
             if not rows:

@@ -1,0 +1,554 @@
+#!/usr/bin/env python3
+"""Abuse of ``pegs serve``: the five attacks of issue 30, and what an honest player sees.
+
+Starts a real server (a subprocess on a free loopback port, a temporary SQLite database,
+bots pausing 0.5 s before each move as ``pegs serve`` does by default).  The honest side
+plays from its own loopback addresses (127.0.1.x) in this process: two humans at a
+two-seat pegoo table acting 0.1 s after each turn comes (each act timed to its ``event``),
+two tables of four heuristic bots (their moves a second read from the table's version),
+and one new table created at the end of each phase.  The attacker runs in a process of
+its own from 127.0.0.x (one address per attack).  First a phase without attack, then one
+phase per attack, each ``--seconds`` long after the attack's setup (at most
+``--setup-seconds``), each attack making at most 20,000 requests or connects:
+
+- ``create-flood``: eight loops creating tables as fast as the server answers;
+- ``spectator-churn``: an eight-seat North Carolina table the attacker plays to a position
+  with many legal actions and then stalls, while four loops connect a spectator, read its
+  first message and disconnect;
+- ``hint-flood``: five two-seat tables the attacker stalls, four connections of each
+  table's seat to act asking for hints in a loop (20 connections);
+- ``squatting``: the attacker reads the open list and joins every free seat it sees,
+  while an honest host creates a table for friends;
+- ``bloated-settings``: tables asked with 12,000 entries in ``split_finish_with_partner``
+  or ``[[]]`` in it.
+
+Prints, per phase, the honest human move's round trip (p50, p99), the bot tables' moves a
+second, whether the honest create succeeded, and what the attack achieved.  The client
+side of the protocol adapts to servers before and after issue 30 (new table options are
+dropped when refused, both forms of the legal listing are read).
+
+    .venv/bin/python benchmarks/server_abuse.py                  # about 2 minutes
+    .venv/bin/python benchmarks/server_abuse.py --seconds 5 --attacks hint-flood
+    .venv/bin/python benchmarks/server_abuse.py --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib
+import itertools
+import json
+import multiprocessing
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from multiprocessing.synchronize import Event
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+ATTACKS = ("create-flood", "spectator-churn", "hint-flood", "squatting", "bloated-settings")
+#: The attacks run in this order whatever the command line says (the flood fills the
+#: server, so it comes last).
+ORDER = ("hint-flood", "spectator-churn", "squatting", "bloated-settings", "create-flood")
+MAX_SECONDS = 60.0
+#: The most requests (or connects) one attack makes.
+MAX_STEPS = 20000
+#: Table options a server before issue 30 refuses.
+NEW_OPTIONS = ("public", "turn_seconds", "away_seconds", "bot_delay")
+BIG = 2**26  # the largest message a client reads (a big table's state is megabytes)
+_addresses = itertools.count(1)
+
+
+def honest_address() -> str:
+    """A loopback address of its own for each honest client (per-address limits apply to
+    the attacker's only)."""
+    n = next(_addresses)
+    return f"127.0.{1 + n // 250}.{1 + n % 250}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def http_client(base: str, address: str) -> httpx.AsyncClient:
+    return httpx.AsyncClient(base_url=base, timeout=30,
+                             transport=httpx.AsyncHTTPTransport(local_address=address))
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def legal_texts(legal: Any) -> list[str]:
+    """The action texts of a state's ``legal`` (a list of actions, or the compact form)."""
+    if not legal:
+        return []
+    if isinstance(legal, list):
+        return [a["text"] for a in legal]
+    protocol = importlib.import_module("pegs.server.protocol")  # the compact form's reader
+    texts: list[str] = vars(protocol)["legal_texts"](legal)
+    return texts
+
+
+async def create(http: httpx.AsyncClient, body: dict[str, Any]) -> httpx.Response:
+    """Create a table; without the new options if this server does not know them."""
+    r = await http.post("/api/tables", json=body)
+    if r.status_code == 422 and any(k in body for k in NEW_OPTIONS):
+        r = await http.post("/api/tables", json={k: v for k, v in body.items()
+                                                 if k not in NEW_OPTIONS})
+    return r
+
+
+async def seated_table(http: httpx.AsyncClient, body: dict[str, Any], humans: int,
+                       bots: bool = False) -> tuple[str, list[str]]:
+    """A started table: the creator and ``humans - 1`` joins, bots in the other seats."""
+    r = await create(http, body)
+    r.raise_for_status()
+    code, tokens = r.json()["code"], [r.json()["token"]]
+    for i in range(1, humans):
+        r = await http.post(f"/api/tables/{code}/join", json={"name": f"P{i}"})
+        r.raise_for_status()
+        tokens.append(r.json()["token"])
+    if bots:
+        r = await http.post(f"/api/tables/{code}/bots", json={}, headers=auth(tokens[0]))
+        r.raise_for_status()
+    r = await http.post(f"/api/tables/{code}/start", headers=auth(tokens[0]))
+    r.raise_for_status()
+    return code, tokens
+
+
+async def hello(ws_url: str, code: str, token: str | None, address: str) -> ClientConnection:
+    ws = await connect(f"{ws_url}/ws/{code}", max_size=BIG, ping_interval=None,
+                       local_addr=(address, 0))
+    await ws.send(json.dumps({"type": "hello", "token": token} if token
+                             else {"type": "hello", "spectator": True}))
+    return ws
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+# --- the honest side ---------------------------------------------------------------------
+@dataclass
+class Honest:
+    base: str
+    phase: str = "setup"
+    trips: dict[str, list[float]] = field(default_factory=dict)
+    bot_tables: list[str] = field(default_factory=list)
+
+    @property
+    def ws(self) -> str:
+        return self.base.replace("http://", "ws://")
+
+    async def players(self) -> None:
+        """Two humans playing quick games, one after another."""
+        while True:
+            async with http_client(self.base, honest_address()) as http:
+                code, tokens = await seated_table(
+                    http, {"preset": "pegoo", "name": "Honest", "players": 2}, humans=2)
+            await asyncio.gather(*(self.player(code, t, seed) for seed, t in enumerate(tokens)))
+
+    async def player(self, code: str, token: str, seed: int) -> None:
+        rng = random.Random(seed)
+        sent: dict[int, tuple[float, str]] = {}
+        acted: set[int] = set()
+        async with await hello(self.ws, code, token, honest_address()) as ws:
+            n = 0
+            while True:
+                message = json.loads(await ws.recv())
+                now = time.monotonic()
+                if message["type"] == "event" and message["version"] in sent:
+                    began, phase = sent.pop(message["version"])
+                    if phase == self.phase:
+                        self.trips.setdefault(phase, []).append(now - began)
+                if message["type"] != "state":
+                    continue
+                view = message["view"]
+                if view is not None and view["outcome"] is not None:
+                    return
+                texts = legal_texts(message["legal"])
+                if texts and message["version"] not in acted:
+                    acted.add(message["version"])
+                    await asyncio.sleep(0.1)
+                    n += 1
+                    sent[message["version"] + 1] = (time.monotonic(), self.phase)
+                    await ws.send(json.dumps({"type": "act", "id": n, "action": rng.choice(texts),
+                                              "version": message["version"]}))
+
+    async def versions(self) -> dict[str, tuple[str, int]]:
+        async with http_client(self.base, honest_address()) as http:
+            out = {}
+            for code in self.bot_tables:
+                table = (await http.get(f"/api/tables/{code}")).json()
+                out[code] = (table["status"], table["version"])
+            return out
+
+    async def refill_bot_tables(self, want: int) -> None:
+        """Keep ``want`` bot-only tables playing (the host's seat handed to a bot)."""
+        now = await self.versions()
+        self.bot_tables = [c for c in self.bot_tables if now[c][0] == "playing"]
+        while len(self.bot_tables) < want:
+            async with http_client(self.base, honest_address()) as http:
+                code, tokens = await seated_table(
+                    http, {"preset": "pegoo", "name": "Host", "players": 4}, humans=1,
+                    bots=True)
+                r = await http.post(f"/api/tables/{code}/seats/0/bot", json={},
+                                    headers=auth(tokens[0]))
+                r.raise_for_status()
+            self.bot_tables.append(code)
+
+    async def can_create(self) -> int:
+        async with http_client(self.base, honest_address()) as http:
+            return (await create(http, {"preset": "pegoo", "name": "Late"})).status_code
+
+
+# --- the attacker (a process of its own) -----------------------------------------------------
+def attacker(name: str, base: str, ready: Event, stop: Event, out: Any,
+             setup_seconds: float) -> None:
+    # each attack from an address of its own, so one attack's limits do not mask the next
+    address = f"127.0.0.{10 + ORDER.index(name)}"
+    summary = asyncio.run(ATTACK[name](base, address, ready, stop, setup_seconds))
+    out.put(summary)
+
+
+async def until_stopped(stop: Event, loops: list[Callable[[], Awaitable[None]]]) -> None:
+    """Run the loops (each repeats its step) until ``stop``, or until they have taken
+    :data:`MAX_STEPS` steps together (then idle); errors count as steps."""
+    steps = [0]
+
+    async def repeat(step: Callable[[], Awaitable[None]]) -> None:
+        while not stop.is_set():
+            if steps[0] >= MAX_STEPS:
+                await asyncio.sleep(0.1)
+                continue
+            steps[0] += 1
+            with contextlib.suppress(Exception):
+                await step()
+
+    await asyncio.gather(*(repeat(step) for step in loops))
+
+
+async def create_flood(base: str, address: str, ready: Event, stop: Event,
+                       _setup: float) -> dict[str, Any]:
+    answers: dict[int, int] = {}
+    async with http_client(base, address) as http:
+        async def step() -> None:
+            r = await http.post("/api/tables", json={"preset": "pegoo", "name": "Flood"})
+            answers[r.status_code] = answers.get(r.status_code, 0) + 1
+
+        ready.set()
+        await until_stopped(stop, [step] * 8)
+        listing = await http.get("/api/tables")
+    shown = ", ".join(f"{n} x {code}" for code, n in sorted(answers.items()))
+    return {"attack": f"{sum(answers.values())} creates: {shown}; the open list then "
+            f"weighs {len(listing.content) / 1024:.1f} KB", "answers": answers,
+            "list_bytes": len(listing.content)}
+
+
+async def spectator_churn(base: str, address: str, ready: Event, stop: Event,
+                          setup_seconds: float) -> dict[str, Any]:
+    ws_url = base.replace("http://", "ws://")
+    async with http_client(base, address) as http:
+        code, tokens = await seated_table(
+            http, {"preset": "north-carolina", "name": "Churn", "players": 8,
+                   "turn_seconds": None, "away_seconds": None}, humans=8)
+    conns = [await hello(ws_url, code, t, address) for t in tokens]
+    latest: dict[int, dict[str, Any]] = {}
+    largest, parsing = [0], [True]
+
+    async def read(seat: int) -> None:  # the newest state of each seat (while setting up)
+        with contextlib.suppress(Exception):
+            async for raw in conns[seat]:
+                largest[0] = max(largest[0], len(raw))
+                if parsing[0] and str(raw).startswith('{"type":"state"'):
+                    latest[seat] = json.loads(raw)
+
+    readers = [asyncio.create_task(read(seat)) for seat in range(8)]
+    # play at random until the seat to act has many legal actions (or the setup time ends)
+    rng, deadline = random.Random(1), time.monotonic() + setup_seconds
+    most, actions, version = 0, 0, -1
+    while time.monotonic() < deadline and most < 1000:
+        acting = [m for m in latest.values() if m["version"] > version
+                  and legal_texts(m["legal"])]
+        if not acting:
+            await asyncio.sleep(0.01)
+            continue
+        version = acting[0]["version"]
+        texts = legal_texts(acting[0]["legal"])
+        most = len(texts)
+        if most < 1000:
+            await conns[acting[0]["seat"]].send(json.dumps(
+                {"type": "act", "id": version, "version": version,
+                 "action": rng.choice(texts)}))
+            actions += 1
+    parsing[0] = False
+    connects = [0, 0]
+
+    async def churn() -> None:
+        connects[0] += 1
+        ws = await hello(ws_url, code, None, address)
+        try:
+            first = await asyncio.wait_for(ws.recv(), 10)
+            if '"type":"error"' in str(first)[:40]:
+                connects[1] += 1
+        finally:
+            await ws.close()
+
+    ready.set()
+    began = time.monotonic()
+    await until_stopped(stop, [churn] * 4)
+    rate = connects[0] / (time.monotonic() - began)
+    for ws in conns:
+        await ws.close()
+    for task in readers:
+        task.cancel()
+    return {"attack": f"{connects[0]} spectator connects ({rate:.0f}/s, {connects[1]} "
+            f"refused) at an 8-seat North Carolina table after {actions} actions, its seat to "
+            f"act offered {most} actions; largest message {largest[0] / 1024:.0f} KB",
+            "connects": connects[0], "refused": connects[1], "legal": most,
+            "largest_bytes": largest[0]}
+
+
+async def hint_flood(base: str, address: str, ready: Event, stop: Event,
+                     _setup: float) -> dict[str, Any]:
+    ws_url = base.replace("http://", "ws://")
+    flooders: list[ClientConnection] = []
+    async with http_client(base, address) as http:
+        for _ in range(5):
+            code, tokens = await seated_table(
+                http, {"preset": "pegoo", "name": "Hints", "players": 2,
+                       "turn_seconds": None, "away_seconds": None}, humans=2)
+            for token in tokens:
+                ws = await hello(ws_url, code, token, address)
+                state = json.loads(await ws.recv())
+                while state["type"] != "state":
+                    state = json.loads(await ws.recv())
+                await ws.close()
+                if legal_texts(state["legal"]):  # this seat is to act
+                    flooders += [await hello(ws_url, code, token, address) for _ in range(4)]
+    answers: dict[str, int] = {}
+    ids = itertools.count()
+
+    def loop(ws: ClientConnection) -> Callable[[], Awaitable[None]]:
+        async def step() -> None:
+            msg_id = next(ids)
+            await ws.send(json.dumps({"type": "hint", "id": msg_id}))
+            while True:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                if message.get("id") == msg_id:
+                    break
+            kind = message["type"] if message["type"] == "hint" else message["code"]
+            answers[kind] = answers.get(kind, 0) + 1
+            if kind != "hint":
+                await asyncio.sleep(0.05)  # refused: ask again soon
+
+        return step
+
+    ready.set()
+    await until_stopped(stop, [loop(ws) for ws in flooders])
+    for ws in flooders:
+        await ws.close()
+    shown = ", ".join(f"{n} x {k}" for k, n in sorted(answers.items()))
+    return {"attack": f"{len(flooders)} connections asking hints: {shown}",
+            "answers": answers}
+
+
+async def squatting(base: str, address: str, ready: Event, stop: Event,
+                    _setup: float) -> dict[str, Any]:
+    joined: set[tuple[str, int]] = set()
+    seen: set[str] = set()
+    async with http_client(base, address) as http:
+        async def step() -> None:
+            await asyncio.sleep(0.2)
+            for table in (await http.get("/api/tables")).json()["tables"]:
+                seen.add(table["code"])
+                for seat in table["seats"]:
+                    if seat["kind"] == "empty":
+                        r = await http.post(f"/api/tables/{table['code']}/join",
+                                            json={"name": "Squatter", "seat": seat["seat"]})
+                        if r.status_code == 200:
+                            joined.add((table["code"], seat["seat"]))
+
+        ready.set()
+        await until_stopped(stop, [step])
+    return {"attack": f"listed {len(seen)} tables, took {len(joined)} seats",
+            "tables_seen": len(seen), "seats_taken": len(joined)}
+
+
+async def bloated_settings(base: str, address: str, ready: Event, stop: Event,
+                           _setup: float) -> dict[str, Any]:
+    bodies = [{"preset": "pegoo", "name": "Bloat",
+               "settings": {"split_finish_with_partner": ["7"] * 12000}},
+              {"preset": "pegoo", "name": "Bloat",
+               "settings": {"split_finish_with_partner": [[]]}}]
+    answers: dict[str, int] = {}
+    largest = [0]
+    async with http_client(base, address) as http:
+        async def step() -> None:
+            for body in bodies:
+                r = await http.post("/api/tables", json=body)
+                key = f"{r.status_code} {r.json().get('error', {}).get('code', 'created')}"
+                answers[key] = answers.get(key, 0) + 1
+                largest[0] = max(largest[0], len(r.content))
+            await asyncio.sleep(0.05)
+
+        ready.set()
+        await until_stopped(stop, [step])
+    shown = ", ".join(f"{n} x {k}" for k, n in sorted(answers.items()))
+    return {"attack": f"{sum(answers.values())} bloated creates: {shown}; largest answer "
+            f"{largest[0] / 1024:.1f} KB", "answers": answers, "largest_bytes": largest[0]}
+
+
+Attack = Callable[[str, str, Event, Event, float], Coroutine[Any, Any, dict[str, Any]]]
+ATTACK: dict[str, Attack] = {
+    "create-flood": create_flood, "spectator-churn": spectator_churn,
+    "hint-flood": hint_flood, "squatting": squatting, "bloated-settings": bloated_settings,
+}
+
+
+# --- the phases ----------------------------------------------------------------------------
+async def phase(honest: Honest, name: str, seconds: float, setup_seconds: float,
+                ) -> dict[str, Any]:
+    """One measured phase (``name`` "none": no attack)."""
+    await honest.refill_bot_tables(2)
+    process = None
+    context = multiprocessing.get_context("spawn")
+    ready, stop, out = context.Event(), context.Event(), context.Queue()
+    if name != "none":
+        process = context.Process(target=attacker, daemon=True,
+                                  args=(name, honest.base, ready, stop, out, setup_seconds))
+        process.start()
+        deadline = time.monotonic() + setup_seconds + 30
+        while not ready.is_set():
+            if not process.is_alive() or time.monotonic() > deadline:
+                raise SystemExit(f"the {name} attack could not be set up")
+            await asyncio.sleep(0.1)
+    private = None
+    if name == "squatting":  # an honest host's table for friends, made as the server does
+        async with http_client(honest.base, honest_address()) as http:
+            private = (await create(http, {"preset": "pegoo", "name": "Host"})).json()["code"]
+    honest.phase = name
+    began = time.monotonic()
+    moved, playing = 0, 0.0  # bot moves, and seconds of bot tables in play
+    before, then = await honest.versions(), time.monotonic()
+    while then - began < seconds:  # sampled each second: a table may finish meanwhile
+        await asyncio.sleep(min(1.0, seconds - (then - began)))
+        after, now = await honest.versions(), time.monotonic()
+        for code, (status, version) in after.items():
+            if status == before[code][0] == "playing":
+                moved += version - before[code][1]
+                playing += now - then
+        before, then = after, now
+    created = await honest.can_create()
+    honest.phase = "between"
+    result: dict[str, Any] = {"phase": name, "honest_create": created}
+    if private is not None:
+        async with http_client(honest.base, honest_address()) as http:
+            seats = (await http.get(f"/api/tables/{private}")).json()["seats"]
+        result["honest_seats_squatted"] = sum(s["name"] == "Squatter" for s in seats)
+    if process is not None:
+        stop.set()
+        result.update(await asyncio.to_thread(out.get, True, 120))
+        process.join(30)
+    trips = [t * 1000 for t in honest.trips.get(name, [])]
+    result.update({"moves": len(trips), "p50_ms": percentile(trips, 0.5),
+                   "p99_ms": percentile(trips, 0.99),
+                   "bot_moves_per_second": moved / playing if playing else float("nan")})
+    return result
+
+
+async def drive(base: str, attacks: list[str], seconds: float,
+                setup_seconds: float) -> list[dict[str, Any]]:
+    honest = Honest(base)
+    players = asyncio.create_task(honest.players())
+    try:
+        return [await phase(honest, name, seconds, setup_seconds)
+                for name in ["none", *attacks]]
+    finally:
+        players.cancel()
+
+
+def start_server(data: Path, port: int, options: list[str]) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port),
+               "--bot-delay", "0.5", *options]
+    env = {**os.environ, "PEGS_DATA_DIR": str(data)}
+    env.pop("PEGS_DATABASE_URL", None)
+    with (data / "server.log").open("wb") as log:
+        server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1)
+            return server
+        except httpx.TransportError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("the server did not start: "
+                                 + (data / "server.log").read_text()[-2000:]) from None
+            time.sleep(0.1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0,
+                        help=f"seconds measured per phase (at most {MAX_SECONDS:g})")
+    parser.add_argument("--setup-seconds", type=float, default=30.0,
+                        help="most seconds an attack may take to set up (default 30)")
+    parser.add_argument("--attacks", nargs="+", choices=ATTACKS, default=list(ATTACKS))
+    parser.add_argument("--server-option", action="append", default=[], metavar="OPTION",
+                        help="pass an option to pegs serve (repeatable), e.g. "
+                             "--server-option=--hint-seconds=0.5")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if not 0 < args.seconds <= MAX_SECONDS or not 0 < args.setup_seconds <= MAX_SECONDS:
+        parser.error(f"--seconds and --setup-seconds must be more than 0 and at most "
+                     f"{MAX_SECONDS:g}")
+    attacks = [a for a in ORDER if a in args.attacks]
+    data = Path(tempfile.mkdtemp(prefix="pegs-abuse-"))
+    port = free_port()
+    server = start_server(data, port, args.server_option)
+    try:
+        results = asyncio.run(drive(f"http://127.0.0.1:{port}", attacks, args.seconds,
+                                    args.setup_seconds))
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(data, ignore_errors=True)
+    if args.json:
+        print(json.dumps({"seconds": args.seconds, "phases": results}))
+        return 0
+    print(f"{args.seconds:g} s per phase; honest human move round trip, bot tables' moves a "
+          "second, and an honest create at the end of the phase")
+    print(f"{'attack':<17} {'moves':>5} {'p50 ms':>8} {'p99 ms':>8} {'bot mv/s':>8} "
+          f"{'create':>6}  what the attack did")
+    for r in results:
+        did = r.get("attack", "-")
+        if "honest_seats_squatted" in r:
+            did += f"; strangers took {r['honest_seats_squatted']} seats of an honest table"
+        print(f"{r['phase']:<17} {r['moves']:>5} {r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f} "
+              f"{r['bot_moves_per_second']:>8.2f} {r['honest_create']:>6}  {did}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
