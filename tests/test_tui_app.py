@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, RichLog, Static
 
@@ -361,3 +362,35 @@ def test_a_finished_team_game_shows_the_winning_team(tmp_path: Path) -> None:
     expected = f"Team {outcome.team} wins after {len(actions)} actions: {a} and {b}."
     assert app.finished == expected
     assert prompt == f"Game over. {expected}"
+
+
+def test_choice_keys_typed_before_the_turn_choose_nothing(tmp_path: Path) -> None:
+    session = Session(Rules.preset("pegoo"), 5, ("human", "random", "random", "random"),
+                      tmp_path / "g.json")
+    app = PegsApp(session, delay=0)
+
+    def typed_before_the_turn(key: str) -> events.Key:
+        event = events.Key(key, key if len(key) == 1 else None)
+        event.time = app.clock.since - 0.5  # typed, then read only once the turn began
+        return event
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            assert app.options_view.has_focus
+            for key in ("1", "enter", "space"):
+                app.post_message(typed_before_the_turn(key))
+                await pilot.pause()
+                assert app.picker is not None and app.picker.chosen == ()
+            await pilot.press("t")
+            app.notation_input.value = str(session.state.legal_actions()[0])
+            app.post_message(typed_before_the_turn("enter"))
+            await pilot.pause()
+            assert "Wait" in text_of(app, "#message")
+            assert app.notation_input.value and session.state.ply == 0
+            await pilot.press("1")  # a number in the move box is text, not a choice
+            assert app.picker.chosen == () and app.notation_input.value.endswith("1")
+            await pilot.press("escape", "1")  # on the list, typed in the turn: a choice
+            await until(pilot, lambda: session.state.ply > 0 or app.picker.chosen != ())
+
+    asyncio.run(run())

@@ -29,14 +29,17 @@ from .board import LEGEND, render, seat_style
 from .choose import Choice, Picker, peg_label
 from .screens import CoverScreen, TextScreen
 from .session import Session, SetupError
+from .turn_keys import ChoiceList, MoveBox, TurnClock
 
 PACE_STEP = 0.25
 
 KEYS = """Keys
 
-  1-9, Enter   choose an option (arrows move through the list)
-  Escape       back to the previous choice
-  t            type a move in the engine's notation, e.g.  7: 0.5>0.9, 0.12>0.15
+  1-9, Enter   choose an option (arrows move through the list); keys typed
+               before your turn are dropped, so nothing is chosen for you
+  Escape       back to the previous choice (from the move box: back to the list)
+  t            type a move in the engine's notation, e.g.  7: 0.5>0.9, 0.12>0.15;
+               it plays only when you press Enter
   h            hint: the move the strongest bot would play for you
   c            the cue card of the rules being played
   + / -        bots move slower / faster (0 s is instant)
@@ -73,7 +76,6 @@ class PegsApp(App[None]):
         Binding("minus", "pace(-1)", "Faster"),
         Binding("question_mark", "keys", "Keys"),
         Binding("q", "leave", "Save & quit"),
-        *(Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)),
     ]
 
     def __init__(self, session: Session, delay: float = 0.8, hint_seconds: float = 1.0) -> None:
@@ -88,6 +90,7 @@ class PegsApp(App[None]):
         self.touched: set[tuple[int, int]] = set()
         self.finished = ""
         self.thinking = False
+        self.clock = TurnClock()
 
     # --- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -97,9 +100,9 @@ class PegsApp(App[None]):
         self.status_view = Static(id="status")
         self.hand_view = Static(id="hand")
         self.prompt_view = Static(id="prompt")
-        self.options_view = OptionList(id="options")
-        self.notation_input = Input(placeholder="t: type a move, e.g. 7: 0.5>0.9, 0.12>0.15",
-                                    id="notation")
+        self.options_view = ChoiceList(self.clock, id="options")
+        self.notation_input = MoveBox(self.clock, id="notation",
+                                      placeholder="t: type a move, e.g. 7: 0.5>0.9, 0.12>0.15")
         self.message_view = Static(id="message")
         self.log_view = RichLog(id="log", wrap=True, markup=False, max_lines=500)
         with Horizontal(id="main"):
@@ -129,12 +132,14 @@ class PegsApp(App[None]):
             # (the seed stays off the screen: it would tell every hand)
             log.write(f"New game, saved as it goes to {self.session.path}. "
                       "Press ? for the keys.")
+        self.options_view.focus()
         self.advance()
 
     # --- the flow of turns ------------------------------------------------------------------
     def advance(self) -> None:
         """Set up whatever comes next: the end, a bot's move or a human's choice."""
         self.picker = None
+        self.clock.close()
         state = self.session.state
         if state.is_over():
             self.finish()
@@ -161,7 +166,9 @@ class PegsApp(App[None]):
         self.picker = Picker.build(state.legal_actions(), state.geo, state.pegs,
                                    state.turn, self.say)
         self.refresh_all()
-        self.options_view.focus()
+        self.clock.open()
+        if not self.notation_input.has_focus:  # a move being typed keeps the box
+            self.options_view.focus()
 
     async def bot_turn(self) -> None:
         """Bots move until a human is to act or the game ends, each at the chosen pace
@@ -306,7 +313,8 @@ class PegsApp(App[None]):
         prompt = self.prompt_view
         options = self.options_view
         options.clear_options()
-        options.display = self.picker is not None and not self.finished
+        # shown (empty) during the bots' turns too, so that it keeps the focus
+        options.display = not self.finished
         if self.finished:
             prompt.update(Text(f"Game over. {self.finished}"))
             return
@@ -353,8 +361,15 @@ class PegsApp(App[None]):
         event.stop()
         self.choose(event.option_index + 1)
 
-    def action_pick(self, number: int) -> None:
-        self.choose(number)
+    def on_choice_list_numbered(self, event: ChoiceList.Numbered) -> None:
+        event.stop()
+        self.choose(event.number)
+
+    def on_move_box_early(self, event: MoveBox.Early) -> None:
+        event.stop()
+        seat = self.session.to_act
+        self.tell(f"Wait: it is {seat_name(seat)}'s turn ({self.session.seats[seat]}); "
+                  "press Enter again on your turn.", error=True)
 
     def action_go_back(self) -> None:
         notation = self.notation_input
