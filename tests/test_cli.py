@@ -362,3 +362,57 @@ def test_conformance_on_the_project_scenarios() -> None:
         assert "preset not implemented" in line, line
     assert passed > 0
     assert proc.returncode == (1 if fails else 0)
+
+
+# --- files that cannot be read or written ----------------------------------------------------
+
+
+def one_line_error(proc: subprocess.CompletedProcess[str]) -> str:
+    no_traceback(proc)
+    assert proc.returncode != 0, proc.stdout
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("where", ["missing-folder", "a-folder", "full-disk"])
+def test_demo_refuses_a_save_it_cannot_write_before_playing(tmp_path: Path,
+                                                            where: str) -> None:
+    target = {"missing-folder": str(tmp_path / "nope" / "game.json"),
+              "a-folder": str(tmp_path), "full-disk": "/dev/full"}[where]
+    proc = pegs("demo", "--seed", "2", "--save", target)
+    line = one_line_error(proc)
+    assert line.startswith(f"pegs: cannot save the record to {target}")
+    assert "Seat" not in proc.stdout  # refused before the game, not after it
+    assert not (tmp_path / "nope").exists()
+
+
+@pytest.mark.parametrize("command", [
+    ["replay", "{deep}"], ["hint", "{deep}"], ["play", "--resume", "{deep}"],
+    ["simulate", "--games", "1", "--jobs", "1", "--quiet", "--out", "{deep}"],
+])
+def test_deeply_nested_json_is_a_one_line_error(tmp_path: Path, command: list[str]) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 200_000 + "\n")
+    proc = pegs(*(arg.format(deep=deep) for arg in command))
+    assert "nests lists or objects too deeply" in one_line_error(proc)
+    assert deep.read_text() == "[" * 200_000 + "\n"  # left as it was
+
+
+def test_deeply_nested_scenario_file_fails_cleanly(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("{\"a\": " * 100_000)
+    proc = pegs("conformance", str(deep))
+    no_traceback(proc)
+    assert proc.returncode == 1
+    assert "nests lists or objects too deeply" in proc.stdout
+
+
+@pytest.mark.parametrize("seconds", ["inf", "nan", "-1", "0"])
+def test_hint_refuses_a_search_time_that_is_not_a_positive_number(
+        tmp_path: Path, seconds: str) -> None:
+    path = tmp_path / "game.json"
+    assert pegs("demo", "--seed", "2", "--quiet", "--max-turns", "5",
+                "--save", str(path)).returncode == 0
+    line = one_line_error(pegs("hint", str(path), "--time", seconds))
+    assert line.startswith("pegs: --time must be a number of seconds above 0")

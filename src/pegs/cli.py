@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import signal
 import sys
 from collections.abc import Sequence
@@ -62,8 +63,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     state = GameState.new(rules, args.seed)
     bots = [make_bot("random", args.seed * 1000 + seat) for seat in range(rules.players)]
-    print(f"{rules.name}, {rules.players} players, seed {args.seed}: {describe_table(rules)}")
     record = Record(rules, args.seed)
+    if args.save:
+        record.save(args.save)  # a record that cannot be written is told before the game
+    print(f"{rules.name}, {rules.players} players, seed {args.seed}: {describe_table(rules)}")
     while not state.is_over() and state.ply < args.max_turns:
         seat = state.current_player
         action = bots[seat].choose(view(state, seat), state.legal_actions())
@@ -193,6 +196,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
+    if not (math.isfinite(args.time) and args.time > 0):
+        print(f"pegs: --time must be a number of seconds above 0, not {args.time:g}",
+              file=sys.stderr)
+        return 2
     record = load(args.file)
     try:
         suggestion = hint(record, args.seat, args.time)

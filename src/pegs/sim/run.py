@@ -59,6 +59,7 @@ from typing import Any, TextIO
 
 from ..bots import make_bot
 from ..bots.base import BOTS
+from ..jsonfile import JsonError, parse_json
 from ..rules import GameState, Rules, view
 
 DEFAULT_MAX_ACTIONS = 30000
@@ -325,16 +326,15 @@ def read_results(path: Path, config: Config) -> dict[int, dict[str, Any]]:
         if not raw.strip():
             continue
         try:
-            line = json.loads(raw)
-        except json.JSONDecodeError as e:
+            line = parse_json(raw, f"{path} line {number}")
+        except JsonError as e:
             if number == len(lines):  # the last line, without its newline: a cut write
                 print(f"pegs: dropping the unfinished last line of {path}", file=sys.stderr)
                 text = text[: len(text) - len(raw)]
                 with path.open("r+", encoding="utf-8") as f:
                     f.truncate(len(text.encode("utf-8")))
                 break
-            raise SimulationError(f"{path} line {number} is not JSON ({e.msg}); "
-                                  "is it a pegs simulate results file?") from e
+            raise SimulationError(f"{e}; is it a pegs simulate results file?") from e
         if not isinstance(line, dict) or any(k not in line for k in LINE_KEYS) or not (
             isinstance(line["game"], int) and line["game"] >= 0
         ):

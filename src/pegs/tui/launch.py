@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import secrets
 import sys
 from pathlib import Path
@@ -71,10 +72,11 @@ def add_play_options(p: argparse.ArgumentParser) -> None:
 
 def build_session(args: argparse.Namespace, rules: Rules | None) -> Session:
     """The game asked for: resumed from --resume, or new with ``rules``."""
-    if args.think <= 0 or args.hint_time <= 0:
-        raise SetupError("--think and --hint-time must be more than 0 seconds")
-    if args.delay < 0:
-        raise SetupError("--delay cannot be negative")
+    for option, seconds in (("--think", args.think), ("--hint-time", args.hint_time)):
+        if not (math.isfinite(seconds) and seconds > 0):
+            raise SetupError(f"{option} must be a number of seconds above 0, not {seconds:g}")
+    if not (math.isfinite(args.delay) and args.delay >= 0):
+        raise SetupError(f"--delay must be 0 or more seconds, not {args.delay:g}")
     save = Path(args.save) if args.save else None
     if save is not None and save.exists() and not (
             args.resume and save.resolve() == Path(args.resume).resolve()):
