@@ -416,3 +416,30 @@ def test_hint_refuses_a_search_time_that_is_not_a_positive_number(
                 "--save", str(path)).returncode == 0
     line = one_line_error(pegs("hint", str(path), "--time", seconds))
     assert line.startswith("pegs: --time must be a number of seconds above 0")
+
+
+# --- simulate seats and options --------------------------------------------------------------
+
+SMALL_RUN = ("--games", "1", "--jobs", "1", "--max-actions", "20")
+
+
+@pytest.mark.parametrize(("table", "seats", "expanded"), [
+    (("--players", "4", "--teams", "2"), "heuristic,random",
+     "heuristic,random,heuristic,random"),
+    (("--players", "6", "--teams", "3"), "random,heuristic,random",
+     "random,heuristic,random,random,heuristic,random"),
+    (("--players", "4", "--teams", "2"), "random,random,heuristic,heuristic",
+     "random,random,heuristic,heuristic"),
+])
+def test_simulate_seats_are_one_bot_per_team_or_per_seat(
+        table: tuple[str, ...], seats: str, expanded: str) -> None:
+    proc = pegs("simulate", "--rules", "basic", *table, "--seats", seats, *SMALL_RUN)
+    assert proc.returncode == 0, proc.stderr
+    assert f"seats {expanded} rotated" in proc.stderr
+
+
+def test_simulate_seats_of_no_size_are_refused_naming_the_sizes() -> None:
+    proc = pegs("simulate", "--rules", "basic", "--players", "4", "--teams", "2",
+                "--seats", "random,random,heuristic", *SMALL_RUN)
+    line = one_line_error(proc)
+    assert "one bot for everyone, one per team (2) or one per seat (4)" in line

@@ -129,7 +129,7 @@ def _interrupt(signum: int, frame: object) -> None:
 def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
-        seats = sim_run.expand_seats(args.seats.split(","), rules.players)
+        seats = sim_run.expand_seats(args.seats.split(","), rules.players, rules.teams)
         config = sim_run.Config(
             rules, seats, args.games, args.seed,
             sim_run.parse_bot_options(args.bot_option), args.max_actions,
@@ -253,7 +253,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
     p.add_argument("--save", metavar="FILE", help="write the game record to FILE")
     p.add_argument("--quiet", action="store_true", help="print only the result")
-    p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, help=argparse.SUPPRESS)
+    p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, metavar="N",
+                   help="stop after N turns, e.g. to try pegs hint on a game in progress "
+                        f"(default {DEFAULT_MAX_TURNS})")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("replay", help="replay a game record, verifying every action")
@@ -288,8 +290,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_table_options(p)
     p.add_argument("--seats", default="random", metavar="BOT[,BOT...]",
-                   help="bot per seat, comma-separated: one for everyone or one per seat "
-                        "(random, heuristic, ismcts; default random)")
+                   help="bots, comma-separated: one for everyone, one per team (seat s "
+                        "plays entry s mod teams) or one per seat (random, heuristic, "
+                        "ismcts; default random)")
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--jobs", type=int, default=None,
                    help="worker processes (default: one per CPU; 1 plays in this process)")

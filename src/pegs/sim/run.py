@@ -7,7 +7,8 @@ seeding of ``pegs demo``, so a game of random bots can be watched with
 settings, never on the number of workers or the order in which games finish; bots limited
 by time (``ismcts.seconds``) are the exception, as their search depends on the machine.
 
-Seating: ``--seats`` lists one bot kind for everyone or one per seat.  Unless rotation is
+Seating: ``--seats`` lists one bot kind for everyone, one per team (teammates get the
+same kind) or one per seat.  Unless rotation is
 turned off, game ``i`` shifts that list by ``i mod players``: seat ``s`` plays entry
 ``(s + i) mod players``.  Over any ``players`` consecutive games every entry sits in every
 seat once, so each bot kind plays first (seat 0) equally often and the seat effect and
@@ -115,8 +116,10 @@ def parse_bot_options(items: Iterable[str]) -> BotOptions:
     return out
 
 
-def expand_seats(kinds: Sequence[str], players: int) -> tuple[str, ...]:
-    """One bot kind per seat from a list of one (everyone) or ``players`` kinds."""
+def expand_seats(kinds: Sequence[str], players: int, teams: int = 0) -> tuple[str, ...]:
+    """One bot kind per seat from a list of one (everyone), ``teams`` (one per team: seat
+    ``s`` plays entry ``s mod teams``, as teams are ``seat mod teams``) or ``players``
+    kinds."""
     kinds = [k.strip() for k in kinds]
     if not kinds or any(not k for k in kinds):
         raise SimulationError("--seats needs bot names separated by commas, e.g. "
@@ -126,10 +129,13 @@ def expand_seats(kinds: Sequence[str], players: int) -> tuple[str, ...]:
             raise SimulationError(f"unknown bot {kind!r} in --seats; bots are: {', '.join(BOTS)}")
     if len(kinds) == 1:
         return tuple(kinds) * players
+    if teams and len(kinds) == teams:
+        return tuple(kinds[s % teams] for s in range(players))
     if len(kinds) != players:
+        per_team = f", one per team ({teams})" if teams > 1 else ""
         raise SimulationError(
             f"--seats lists {len(kinds)} bots for {players} players: give one bot for "
-            f"everyone or exactly one per seat")
+            f"everyone{per_team} or one per seat ({players})")
     return tuple(kinds)
 
 
