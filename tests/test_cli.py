@@ -443,3 +443,51 @@ def test_simulate_seats_of_no_size_are_refused_naming_the_sizes() -> None:
                 "--seats", "random,random,heuristic", *SMALL_RUN)
     line = one_line_error(proc)
     assert "one bot for everyone, one per team (2) or one per seat (4)" in line
+
+
+@pytest.mark.parametrize(("option", "says"), [
+    ("ismcts.nosuch=1", "ismcts has no option 'nosuch'"),
+    ("ismcts.seconds=abc", "ismcts option seconds (number or none) cannot be 'abc'"),
+    ("ismcts.clock=gpu", "ismcts option clock (wall or cpu) cannot be 'gpu'"),
+    ("random.doubt_rate=yes", "random option doubt_rate (number) cannot be True"),
+])
+def test_a_wrong_bot_option_lists_the_bots_options_and_types(option: str, says: str) -> None:
+    kind = option.split(".")[0]
+    proc = pegs("simulate", "--seats", kind, "--bot-option", option, *SMALL_RUN)
+    line = one_line_error(proc)
+    assert says in line
+    assert "its options: " in line and " (number" in line.split("its options: ")[1]
+
+
+def test_the_listed_bot_options_are_the_bots_constructor_arguments() -> None:
+    import ast
+
+    from pegs.bots.heuristic import WEIGHT_NAMES
+    from pegs.bots.options import OPTIONS
+
+    def arguments(module: str, cls: str) -> list[tuple[str, str]]:
+        tree = ast.parse((ROOT / "src" / "pegs" / "bots" / module).read_text())
+        init = next(f for c in tree.body if isinstance(c, ast.ClassDef) and c.name == cls
+                    for f in c.body if isinstance(f, ast.FunctionDef) and f.name == "__init__")
+        return [(a.arg, ast.unparse(a.annotation or ast.Constant(None)))
+                for a in init.args.args[2:]]  # after self and seed
+
+    def declared(kind: str) -> list[tuple[str, str]]:
+        spell = {int: "int", float: "float", str: "str"}
+        return [(o.name, spell[o.kind] + (" | None" if o.optional else ""))
+                for o in OPTIONS[kind]]
+
+    assert declared("ismcts") == arguments("ismcts.py", "IsmctsBot")
+    assert declared("random") == arguments("random_bot.py", "RandomBot")
+    assert {o.name for o in OPTIONS["heuristic"]} == WEIGHT_NAMES
+
+
+def test_plot_names_the_file_it_writes_and_refuses_a_bad_format_first(tmp_path: Path) -> None:
+    proc = pegs("simulate", "--plot", "myplot", *SMALL_RUN, "--quiet", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "plot written to myplot.png" in proc.stdout
+    assert (tmp_path / "myplot.png").stat().st_size > 0
+    proc = pegs("simulate", "--plot", "p.docx", "--out", "r.jsonl", *SMALL_RUN, cwd=tmp_path)
+    line = one_line_error(proc)
+    assert line.startswith("pegs: --plot p.docx: cannot draw a plot as .docx") and "png" in line
+    assert not (tmp_path / "r.jsonl").exists()  # refused before any game

@@ -126,6 +126,16 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def plot_file(name: str) -> Path:
+    """The file ``--plot NAME`` writes (SimulationError for a format that cannot be drawn)."""
+    from .sim import plots  # matplotlib is imported only when a plot is asked for
+
+    try:
+        return plots.plot_file(name)
+    except ValueError as e:
+        raise sim_run.SimulationError(f"--plot {name}: {e}") from e
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
@@ -135,7 +145,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             sim_run.parse_bot_options(args.bot_option), args.max_actions,
             rotate=not args.no_rotate, duplicate=args.duplicate,
         )
-        for option, name in (("--out", args.out), ("--plot", args.plot)):
+        plot = plot_file(args.plot) if args.plot else None
+        for option, name in (("--out", args.out), ("--plot", plot)):
             if name and not Path(name).resolve().parent.is_dir():
                 raise sim_run.SimulationError(f"{option} {name}: no such folder")
         rotation = "rotated each game" if not args.no_rotate else "fixed"
@@ -175,17 +186,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
               "the seat rotation is not exactly balanced", file=sys.stderr)
     summary = sim_stats.summarize(result.results, rules.players, rules.teams)
     print(sim_stats.format_summary(summary))
-    if args.plot and result.results:
-        from .sim import plots  # matplotlib is imported only when a plot is asked for
+    if plot and result.results:
+        from .sim import plots
 
         try:
-            plots.plot_summary(summary, args.plot, title=(
+            plots.plot_summary(summary, plot, title=(
                 f"{rules.name}, {rules.players} players: {','.join(seats)} "
                 f"({len(result.results)} games)"))
         except (OSError, ValueError) as e:
-            print(f"pegs: cannot write the plot {args.plot}: {e}", file=sys.stderr)
+            print(f"pegs: cannot write the plot {plot}: {e}", file=sys.stderr)
             return 2
-        print(f"plot written to {args.plot}")
+        print(f"plot written to {plot}")
     return 130 if result.interrupted else 0
 
 
@@ -300,7 +311,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE.jsonl",
                    help="results file, one JSON line per game; resumed if it exists")
     p.add_argument("--plot", metavar="FILE.png",
-                   help="draw win rates with 95%% intervals and game lengths to FILE")
+                   help="draw win rates with 95%% intervals and game lengths to FILE (its "
+                        "extension names the format, .png when it has none)")
     p.add_argument("--bot-option", action="append", default=[], metavar="BOT.NAME=VALUE",
                    help="an option for one bot kind, e.g. ismcts.seconds=1 (repeatable)")
     p.add_argument("--max-actions", type=int, default=sim_run.DEFAULT_MAX_ACTIONS,

@@ -60,6 +60,7 @@ from typing import Any, TextIO
 
 from ..bots import make_bot
 from ..bots.base import BOTS
+from ..bots.options import check_option
 from ..jsonfile import JsonError, parse_json
 from ..rules import GameState, Rules, view
 
@@ -112,7 +113,11 @@ def parse_bot_options(items: Iterable[str]) -> BotOptions:
         if kind not in BOTS:
             raise SimulationError(f"--bot-option {item!r}: unknown bot {kind!r}; "
                                   f"bots are: {', '.join(BOTS)}")
-        out.setdefault(kind, {})[name.strip()] = option_value(value.strip())
+        try:
+            checked = check_option(kind, name.strip(), option_value(value.strip()))
+        except ValueError as e:
+            raise SimulationError(f"--bot-option {item!r}: {e}") from e
+        out.setdefault(kind, {})[name.strip()] = checked
     return out
 
 
