@@ -491,3 +491,54 @@ def test_plot_names_the_file_it_writes_and_refuses_a_bad_format_first(tmp_path: 
     line = one_line_error(proc)
     assert line.startswith("pegs: --plot p.docx: cannot draw a plot as .docx") and "png" in line
     assert not (tmp_path / "r.jsonl").exists()  # refused before any game
+
+
+# --- small things ------------------------------------------------------------------------------
+
+
+def test_version() -> None:
+    proc = pegs("--version")
+    assert proc.returncode == 0 and re.fullmatch(r"pegs \d+\.\d+\.\d+\S*\n", proc.stdout)
+
+
+def test_conformance_on_a_folder_without_scenarios_says_so(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    proc = pegs("conformance", str(tmp_path / "empty"))
+    assert proc.returncode == 1
+    assert proc.stderr == f"pegs: no scenario files (*.json) in {tmp_path / 'empty'}\n"
+
+
+def test_a_game_without_teams_ends_naming_the_winner() -> None:
+    proc = pegs("demo", "--players", "3", "--teams", "0", "--seed", "4")
+    last = proc.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"Seat \d \(\w+, \w\) wins after \d+ turns\.", last), last
+    numbered = [ln for ln in proc.stdout.splitlines() if re.match(r"\s*\d+\. Seat \d", ln)]
+    assert f"wins after {len(numbered)} turns" in last
+
+
+def test_demo_and_replay_do_not_count_doubt_decisions_as_turns(tmp_path: Path) -> None:
+    path = tmp_path / "bj.json"
+    demo = pegs("demo", "--rules", "bluffing-joker", "--seed", "3", "--quiet",
+                "--save", str(path))
+    actions = json.loads(path.read_text())["actions"]
+    decisions = [a for a in actions if a.split(" ")[0] in ("doubt", "pass")
+                 or a.startswith("send ")]
+    assert decisions
+    turns = len(actions) - len(decisions)
+    words = f"after {turns} turns ({len(actions)} actions with the doubt decisions)"
+    assert words in demo.stdout
+    assert words in pegs("replay", str(path), "--quiet").stdout
+
+
+@pytest.mark.parametrize(("command", "words"), [
+    (["rules", "--help"], ["--players PLAYERS  number of seats", "--teams TEAMS",
+                           "number of teams", "--set NAME=VALUE", "override any setting"]),
+    (["replay", "--help"], ["FILE", "a game record (JSON)"]),
+    (["hint", "--help"], ["RECORD", "a game record (JSON) of a game in progress"]),
+])
+def test_help_explains_every_argument(command: list[str], words: list[str]) -> None:
+    proc = pegs(*command)
+    assert proc.returncode == 0
+    text = " ".join(proc.stdout.split())
+    for w in words:
+        assert " ".join(w.split()) in text, w

@@ -141,3 +141,20 @@ def test_keys_typed_during_the_bots_turn_choose_nothing(tmux: list[str],
     saved = load(record)
     assert [str(a).split(":")[0] for a in saved.actions][:1] == ["Q"]
     assert len(saved.actions) == 2  # the move chosen and the bot's answer: nothing more
+
+
+def test_resuming_a_finished_game_notes_ignored_options_and_leaves_the_file(
+        tmux: list[str], tmp_path: Path) -> None:
+    record = tmp_path / "done.json"
+    demo = subprocess.run([sys.executable, "-m", "pegs.cli", "demo", "--players", "2",
+                           "--teams", "0", "--seed", "2", "--quiet", "--save", str(record)],
+                          capture_output=True, text=True, timeout=120)
+    assert demo.returncode == 0, demo.stderr
+    before = (record.read_bytes(), record.stat().st_mtime_ns)
+    start(tmux, tmp_path, ["--resume", str(record), "--rules", "basic", "--players", "2"])
+    wait_for(tmux, "Game over.", "--rules basic ignored: the resumed game keeps its own table")
+    keys(tmux, "q")
+    shown = wait_for(tmux, "PLAY-EXITED")
+    assert "pegs: note: --rules basic ignored" in shown
+    assert "Traceback" not in shown
+    assert (record.read_bytes(), record.stat().st_mtime_ns) == before

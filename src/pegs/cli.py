@@ -9,23 +9,29 @@ import math
 import signal
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
 
 from .bots import make_bot
-from .conformance import run_paths
+from .conformance import run_paths, scenario_files
 from .cue import cue_card
 from .hint import DEFAULT_SECONDS, HintError, format_hint, hint
 from .notation import announce, seat_name
 from .record import Record, RecordError, load
-from .rules import PRESETS, GameState, Rules, RulesError, view
+from .rules import PRESETS, Action, GameState, Rules, RulesError, view
 from .sim import run as sim_run
 from .sim import stats as sim_stats
 
 DEFAULT_MAX_TURNS = 20000
+DEFAULT_PRESET = "pegoo"
 
 
 def _add_table_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", default="pegoo", choices=PRESETS, help="preset (default: pegoo)")
+    p.add_argument("--rules", choices=PRESETS, help="preset (default: pegoo)")
+    _add_size_options(p)
+
+
+def _add_size_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, help="number of seats, 2-10 (default 4)")
     p.add_argument("--teams", type=int, help="number of teams (0: everyone for themselves)")
     p.add_argument(
@@ -45,7 +51,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         if not eq:
             raise RulesError(f"--set needs NAME=VALUE, not {item!r}")
         overrides[name.strip()] = sim_run.option_value(value.strip())
-    return Rules.preset(args.rules, **overrides)
+    return Rules.preset(args.rules or DEFAULT_PRESET, **overrides)
 
 
 def describe_table(rules: Rules) -> str:
@@ -59,6 +65,15 @@ def describe_table(rules: Rules) -> str:
     return ", ".join(seat_name(s) for s in range(rules.players))
 
 
+def length_words(actions: Sequence[Action]) -> str:
+    """``812 turns``, or ``300 turns (340 actions with the doubt decisions)`` when seats
+    decided on doubts (Bluffing Joker)."""
+    turns = sum(not a.decision for a in actions)
+    if turns == len(actions):
+        return f"{turns} turns"
+    return f"{turns} turns ({len(actions)} actions with the doubt decisions)"
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     state = GameState.new(rules, args.seed)
@@ -67,20 +82,25 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.save:
         record.save(args.save)  # a record that cannot be written is told before the game
     print(f"{rules.name}, {rules.players} players, seed {args.seed}: {describe_table(rules)}")
-    while not state.is_over() and state.ply < args.max_turns:
+    turns = 0
+    while not state.is_over() and turns < args.max_turns:
         seat = state.current_player
         action = bots[seat].choose(view(state, seat), state.legal_actions())
         if not args.quiet:
             print(f"{state.ply + 1:4}. {seat_name(seat)}: {announce(state, action)}")
         record.actions.append(action)
+        turns += not action.decision
         state = state.apply(action)
+    length = length_words(record.actions)
     outcome = state.outcome()
     if outcome is None:
-        print(f"No winner after {state.ply} turns (stopped at --max-turns).")
+        print(f"No winner after {length} (stopped at --max-turns).")
     else:
         who = " and ".join(seat_name(s) for s in outcome.seats)
-        label = f"Team {outcome.team}" if rules.teams else "Winner"
-        print(f"{label} wins after {state.ply} turns: {who}.")
+        if rules.teams:
+            print(f"Team {outcome.team} wins after {length}: {who}.")
+        else:
+            print(f"{who} wins after {length}.")
     if args.save:
         record.save(args.save)
         print(f"Record saved to {args.save} (replay it with: pegs replay {args.save})")
@@ -98,10 +118,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     assert state is not None
     outcome = state.outcome()
     if outcome is None:
-        print(f"Game in progress after {state.ply} turns; {seat_name(state.turn)} to play.")
+        print(f"Game in progress after {length_words(record.actions)}; "
+              f"{seat_name(state.turn)} to play.")
     else:
         who = " and ".join(seat_name(s) for s in outcome.seats)
-        print(f"Won after {state.ply} turns by {who}.")
+        print(f"Won after {length_words(record.actions)} by {who}.")
     print(f"All {len(record.actions)} actions verified.")
     return 0
 
@@ -112,6 +133,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
+    for path in map(Path, args.paths):
+        if path.is_dir() and not any(scenario_files([path])):
+            print(f"pegs: no scenario files (*.json) in {path}", file=sys.stderr)
     results = run_paths(args.paths)
     passed = sum(r.passed for r in results)
     for r in results:
@@ -227,10 +251,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(args.host, args.port, args.database_url, args.bot_delay, args.hint_seconds)
 
 
+def package_version() -> str:
+    try:
+        return metadata.version("pegs")
+    except metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pegs", description="Pegs and Jokers family of card-and-peg race games."
     )
+    parser.add_argument("--version", action="version", version=f"pegs {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     from .tui.launch import DESCRIPTION, EXAMPLES, add_play_options
@@ -270,15 +302,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("replay", help="replay a game record, verifying every action")
-    p.add_argument("file")
+    p.add_argument("file", metavar="FILE",
+                   help="a game record (JSON) from pegs demo --save, pegs play or the server")
     p.add_argument("--quiet", action="store_true", help="print only the verdict")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("rules", help="print a preset's cue card")
     p.add_argument("rules", choices=PRESETS, metavar="PRESET", help=", ".join(PRESETS))
-    p.add_argument("--players", type=int)
-    p.add_argument("--teams", type=int)
-    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    _add_size_options(p)
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("conformance", help="run rules-conformance scenario files")
@@ -328,7 +359,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("hint", help="suggest a move for the seat to act in a game record")
-    p.add_argument("file", metavar="RECORD_FILE")
+    p.add_argument("file", metavar="RECORD",
+                   help="a game record (JSON) of a game in progress, e.g. from pegs play")
     p.add_argument("--seat", type=int, help="the seat asking (must be the seat to act)")
     p.add_argument("--time", type=float, default=DEFAULT_SECONDS,
                    help=f"seconds of search for the ismcts bot (default {DEFAULT_SECONDS:g})")

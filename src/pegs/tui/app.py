@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -25,7 +26,7 @@ from ..hint import HintError
 from ..hint import choose as hint_choose
 from ..notation import CARD_WORDS, SEAT_COLOURS, announce, seat_name
 from ..rules import PRESET_TITLES, Action, IllegalActionError, NotationError, View
-from .board import LEGEND, render, seat_style
+from .board import legend, render, seat_style
 from .choose import Choice, Picker, peg_label
 from .screens import CoverScreen, TextScreen
 from .session import Session, SetupError
@@ -78,8 +79,10 @@ class PegsApp(App[None]):
         Binding("q", "leave", "Save & quit"),
     ]
 
-    def __init__(self, session: Session, delay: float = 0.8, hint_seconds: float = 1.0) -> None:
+    def __init__(self, session: Session, delay: float = 0.8, hint_seconds: float = 1.0,
+                 notes: Sequence[str] = ()) -> None:
         super().__init__()
+        self.notes = tuple(notes)
         self.session = session
         self.delay = max(0.0, delay)
         self.hint_seconds = hint_seconds
@@ -108,7 +111,7 @@ class PegsApp(App[None]):
         with Horizontal(id="main"):
             with ScrollableContainer(id="board-box"):
                 yield self.board_view
-                yield Static(LEGEND, id="legend")
+                yield Static(legend(self.session.rules.holes_per_side), id="legend")
             with VerticalScroll(id="side"):
                 yield self.status_view
                 yield self.hand_view
@@ -132,6 +135,8 @@ class PegsApp(App[None]):
             # (the seed stays off the screen: it would tell every hand)
             log.write(f"New game, saved as it goes to {self.session.path}. "
                       "Press ? for the keys.")
+        for note in self.notes:
+            log.write(f"Note: {note}")
         self.options_view.focus()
         self.advance()
 
