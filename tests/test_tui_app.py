@@ -394,3 +394,68 @@ def test_choice_keys_typed_before_the_turn_choose_nothing(tmp_path: Path) -> Non
             await until(pilot, lambda: session.state.ply > 0 or app.picker.chosen != ())
 
     asyncio.run(run())
+
+
+def whole_on_screen(app: PegsApp, widget_id: str) -> bool:
+    region = app.query_one(widget_id).region
+    return region.height > 0 and app.screen.region.contains_region(region)
+
+
+def test_a_small_window_lists_the_pegs_and_keeps_the_move_box_and_footer(
+        tmp_path: Path) -> None:
+    session = Session(Rules.preset("pegoo", players=10), 5, ("human",) + ("random",) * 9,
+                      tmp_path / "g.json")
+    app = PegsApp(session, delay=0)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            await pilot.pause()
+            assert app.has_class("-compact")
+            assert not app.board_view.display or app.board_view.region.height == 0
+            seats = text_of(app, "#seats")
+            assert "R Red    t0 you    6 cards\n    S S S S" in seats
+            assert "T Teal   t1 easy   5 cards" in seats
+            for widget in ("#notation", "Footer", "#options"):
+                assert whole_on_screen(app, widget), widget
+            await pilot.press("1")  # the first card: still playable from the list
+            await until(pilot, lambda: session.state.ply > 0 or app.picker.chosen != ())
+            await pilot.resize_terminal(130, 40)
+            await until(pilot, lambda: not app.has_class("-compact"))
+            await pilot.pause()
+            assert app.board_view.region.height > 0 and not app.seats_view.region.height
+
+    asyncio.run(run())
+
+
+def test_a_big_board_starts_at_the_players_side_and_scrolls_by_keys(tmp_path: Path) -> None:
+    session = Session(Rules.preset("pegoo", players=10), 5, ("random",) * 3 + ("human",)
+                      + ("random",) * 6, tmp_path / "g.json")
+    app = PegsApp(session, delay=0)
+    geo = session.state.geo
+
+    def in_view(cell: tuple[int, int]) -> bool:
+        row, col = cell
+        box = app.board_box
+        seen = box.scrollable_content_region
+        top, left = box.scroll_offset.y, box.scroll_offset.x
+        return top <= row < top + seen.height and left <= 1 + 2 * col < left + seen.width
+
+    async def run() -> None:
+        async with app.run_test(size=(130, 40)) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            await pilot.pause()
+            lay = layout(geo)
+            assert app.board_box.max_scroll_y > 0  # the board is bigger than the window
+            assert all(in_view(c) for c in (*lay.start[3], *lay.home[3]))
+            before = app.board_box.scroll_offset
+            await pilot.press("b")
+            assert app.board_box.has_focus
+            await pilot.press("up", "up")
+            await until(pilot, lambda: app.board_box.scroll_offset.y == before.y - 2)
+            await pilot.press("end")
+            await until(pilot, lambda: app.board_box.scroll_offset.y == app.board_box.max_scroll_y)
+            await pilot.press("escape")
+            assert app.options_view.has_focus
+
+    asyncio.run(run())

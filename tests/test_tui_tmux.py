@@ -158,3 +158,17 @@ def test_resuming_a_finished_game_notes_ignored_options_and_leaves_the_file(
     assert "pegs: note: --rules basic ignored" in shown
     assert "Traceback" not in shown
     assert (record.read_bytes(), record.stat().st_mtime_ns) == before
+
+
+def test_an_80_by_24_terminal_shows_the_pegs_the_move_box_and_the_keys(
+        tmux: list[str], tmp_path: Path) -> None:
+    record = tmp_path / "small.json"
+    start(tmux, tmp_path, ["--players", "6", "--teams", "3", "--seed", "5", "--delay", "0",
+                           "--save", str(record)], size="80x24")
+    shown = wait_for(tmux, "Choose a card", LIST_TITLE, "t: type a move", "q Quit",
+                     "R Red    t0 you", "    S S S S")
+    assert "G Green  t0 normal 5 cards" in shown
+    choose_until_moved(tmux, "Enter", "Seat 0 (Red, R): ")
+    keys(tmux, "q")
+    wait_for(tmux, "PLAY-EXITED")
+    assert load(record).actions

@@ -15,9 +15,11 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, ScrollableContainer, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
+from textual.geometry import Region
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
@@ -26,13 +28,17 @@ from ..hint import HintError
 from ..hint import choose as hint_choose
 from ..notation import CARD_WORDS, SEAT_COLOURS, announce, seat_name
 from ..rules import PRESET_TITLES, Action, IllegalActionError, NotationError, View
-from .board import legend, render, seat_style
+from .board import layout, legend, render, seat_style
 from .choose import Choice, Picker, peg_label
 from .screens import CoverScreen, TextScreen
-from .session import Session, SetupError
+from .session import STRENGTHS, Session, SetupError
 from .turn_keys import ChoiceList, MoveBox, TurnClock
 
 PACE_STEP = 0.25
+STRENGTH_OF = {bot: word for word, bot in STRENGTHS.items()}
+#: Below this size the board is listed by seat instead of drawn (see ``PegsApp.fit``).
+COMPACT_WIDTH = 100
+COMPACT_HEIGHT = 30
 
 KEYS = """Keys
 
@@ -41,6 +47,7 @@ KEYS = """Keys
   Escape       back to the previous choice (from the move box: back to the list)
   t            type a move in the engine's notation, e.g.  7: 0.5>0.9, 0.12>0.15;
                it plays only when you press Enter
+  b            the board: arrows scroll it (Escape: back to the options)
   h            hint: the move the strongest bot would play for you
   c            the cue card of the rules being played
   + / -        bots move slower / faster (0 s is instant)
@@ -55,12 +62,24 @@ class PegsApp(App[None]):
     """One game of Pegs and Jokers at the terminal."""
 
     TITLE = "Pegs & Jokers"
+    ENABLE_COMMAND_PALETTE = False  # its footer entry would push the game's keys off an
+    # 80-column footer
     CSS = """
     #main { height: 1fr; }
     #board-box { width: 1fr; height: 1fr; overflow: auto auto; }
+    #board-box:focus { background: $boost; }
     #board { width: auto; padding: 0 1; }
+    #seats { display: none; width: auto; padding: 0 1; }
     #side { width: 52; height: 1fr; }
+    #side-top { height: 1fr; }
     #status { height: auto; }
+    PegsApp.-compact #board, PegsApp.-compact #legend, PegsApp.-compact #status {
+        display: none;
+    }
+    PegsApp.-compact #seats { display: block; }
+    PegsApp.-compact #side { width: 48; }
+    PegsApp.-compact #hand { margin-top: 0; }
+    PegsApp.-compact #log { height: 4; }
     #hand { height: auto; margin-top: 1; }
     #prompt { height: auto; margin-top: 1; text-style: bold; }
     #options { height: auto; max-height: 16; }
@@ -71,12 +90,13 @@ class PegsApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "go_back", "Back"),
         Binding("t", "type_move", "Type"),
+        Binding("b", "board", "Board"),
         Binding("h", "hint", "Hint"),
-        Binding("c", "cue", "Cue card"),
+        Binding("c", "cue", "Cue"),
         Binding("plus,equals_sign", "pace(1)", "Slower"),
         Binding("minus", "pace(-1)", "Faster"),
         Binding("question_mark", "keys", "Keys"),
-        Binding("q", "leave", "Save & quit"),
+        Binding("q", "leave", "Quit"),
     ]
 
     def __init__(self, session: Session, delay: float = 0.8, hint_seconds: float = 1.0,
@@ -108,15 +128,19 @@ class PegsApp(App[None]):
                                       placeholder="t: type a move, e.g. 7: 0.5>0.9, 0.12>0.15")
         self.message_view = Static(id="message")
         self.log_view = RichLog(id="log", wrap=True, markup=False, max_lines=500)
+        self.seats_view = Static(id="seats")
+        self.board_box = ScrollableContainer(id="board-box")
         with Horizontal(id="main"):
-            with ScrollableContainer(id="board-box"):
+            with self.board_box:
                 yield self.board_view
                 yield Static(legend(self.session.rules.holes_per_side), id="legend")
-            with VerticalScroll(id="side"):
-                yield self.status_view
-                yield self.hand_view
-                yield self.prompt_view
-                yield self.options_view
+                yield self.seats_view
+            with Vertical(id="side"):
+                with VerticalScroll(id="side-top"):
+                    yield self.status_view
+                    yield self.hand_view
+                    yield self.prompt_view
+                    yield self.options_view
                 yield self.notation_input
                 yield self.message_view
         yield self.log_view
@@ -138,7 +162,40 @@ class PegsApp(App[None]):
         for note in self.notes:
             log.write(f"Note: {note}")
         self.options_view.focus()
+        self.fit(self.size.width, self.size.height)
         self.advance()
+        self.call_after_refresh(self.show_own_side)
+
+    # --- the window -------------------------------------------------------------------------
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size.width, event.size.height)
+        self.call_after_refresh(self.show_own_side)
+
+    def fit(self, width: int, height: int) -> None:
+        """The compact layout (the seats and their pegs as a list instead of the drawing)
+        when the window is too small for the board beside the choices."""
+        self.set_class(width < COMPACT_WIDTH or height < COMPACT_HEIGHT, "-compact")
+
+    def show_own_side(self) -> None:
+        """Scroll the board so that the side of the seat being shown (the human's) is in
+        view: its start, its home and its stretch of the ring."""
+        seat = self.shown_seat if self.shown_seat >= 0 else -1
+        if seat < 0 and len(self.session.humans) == 1:
+            seat = self.session.humans[0]
+        if seat < 0 or self.has_class("-compact"):
+            return
+        geo = self.session.state.geo
+        lay = layout(geo)
+        h = geo.holes_per_side
+        side = geo.side_of[seat]
+        cells = [*lay.start[seat], *lay.home[seat], *lay.ring[side * h:(side + 1) * h]]
+        top = min(r for r, _ in cells)
+        left = min(c for _, c in cells)
+        bottom = max(r for r, _ in cells)
+        right = max(c for _, c in cells)
+        self.board_box.scroll_to_region(
+            Region(1 + 2 * left, top, 2 * (right - left) + 2, bottom - top + 1),
+            animate=False, center=True, force=True)
 
     # --- the flow of turns ------------------------------------------------------------------
     def advance(self) -> None:
@@ -166,6 +223,8 @@ class PegsApp(App[None]):
 
     def reveal(self, seat: int) -> None:
         """Show ``seat``'s hand and its choices."""
+        if self.hot_seat and seat != self.revealed:
+            self.call_after_refresh(self.show_own_side)
         self.revealed = self.shown_seat = seat
         state = self.session.state
         self.picker = Picker.build(state.legal_actions(), state.geo, state.pegs,
@@ -263,6 +322,7 @@ class PegsApp(App[None]):
         seen = self.session.view_for(self.shown_seat)
         self.refresh_board(seen)
         self.status_view.update(self.status_text(seen))
+        self.seats_view.update(self.seats_text(seen))
         self.hand_view.update(self.hand_text(seen))
         self.refresh_choices(seen)
 
@@ -302,6 +362,29 @@ class PegsApp(App[None]):
                         f"{home}/{rules.pegs} home\n")
         top = f", top {seen.discards[-1]}" if seen.discards else ""
         text.append(f"Draw pile {seen.draw_pile_size} cards; discards {len(seen.discards)}{top}\n")
+        pace = "instant" if self.delay == 0 else f"{self.delay:g} s a move"
+        text.append(f"Bots: {pace} (+/-)")
+        return text
+
+    def seats_text(self, seen: View) -> Text:
+        """The compact layout's table: each seat with its cards and where its pegs are."""
+        session, rules = self.session, self.session.rules
+        geo = session.state.geo
+        teams = f"{rules.teams} teams" if rules.teams else "no teams"
+        text = Text(f"{rules.name}, {teams}\n")
+        for seat in range(rules.players):
+            mark = "▶ " if seat == seen.current_player else "  "
+            kind = STRENGTH_OF.get(session.seats[seat], session.seats[seat])
+            if session.is_human(seat) and not self.hot_seat:
+                kind = "you"
+            team = f" t{geo.team_of[seat]}" if rules.teams else ""
+            text.append(mark)
+            text.append(f"{SEAT_COLOURS[seat][1]} {SEAT_COLOURS[seat][0]:<6}", seat_style(seat))
+            text.append(f"{team} {kind:<6} {seen.hand_sizes[seat]} cards\n    ")
+            text.append(" ".join(geo.name(p) for p in sorted(seen.pegs[seat])) + "\n")
+        top = f", top {seen.discards[-1]}" if seen.discards else ""
+        text.append(f"Draw pile {seen.draw_pile_size}{top}\n")
+        text.append("S start, s.h side s hole h,\nHk home hole k\n", style="dim")
         pace = "instant" if self.delay == 0 else f"{self.delay:g} s a move"
         text.append(f"Bots: {pace} (+/-)")
         return text
@@ -377,13 +460,18 @@ class PegsApp(App[None]):
                   "press Enter again on your turn.", error=True)
 
     def action_go_back(self) -> None:
-        notation = self.notation_input
-        if notation.has_focus:
+        if self.notation_input.has_focus or self.board_box.has_focus:
             self.options_view.focus()
+            self.tell("")
             return
         if self.picker is not None:
             self.picker = self.picker.back()
             self.refresh_all()
+
+    def action_board(self) -> None:
+        self.board_box.focus()
+        self.tell("Arrows, Page Up/Down, Home and End scroll the board; Escape goes back "
+                  "to the options.")
 
     def action_type_move(self) -> None:
         self.notation_input.focus()
