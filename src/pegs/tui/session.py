@@ -18,7 +18,8 @@ from typing import Any
 import platformdirs
 
 from ..bots import Bot, make_bot
-from ..notation import announce, seat_name
+from ..hint import announce_any
+from ..notation import seat_name
 from ..record import Record, RecordError, from_json, read_data
 from ..rules import Action, GameState, Rules, View, view
 
@@ -162,7 +163,8 @@ class Session:
         """
         before = self.state
         action = before.canonical(action)
-        words = f"{seat_name(before.current_player)}: {announce(before, action)}"
+        # the words shared by the page, the terminal and hints (decisions included)
+        words = f"{seat_name(before.current_player)}: {announce_any(before, action)}"
         self.state = before.apply(action)
         self.actions.append(action)
         self.recent = [*self.recent[1 - RECENT:], words]
