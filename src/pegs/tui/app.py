@@ -80,6 +80,8 @@ class PegsApp(App[None]):
     PegsApp.-compact #side { width: 48; }
     PegsApp.-compact #hand { margin-top: 0; }
     PegsApp.-compact #log { height: 4; }
+    PegsApp.-compact #side-top { overflow-y: hidden; }
+    PegsApp.-compact #options { height: 1fr; max-height: 100%; min-height: 4; }
     #hand { height: auto; margin-top: 1; }
     #prompt { height: auto; margin-top: 1; text-style: bold; }
     #options { height: auto; max-height: 16; }
