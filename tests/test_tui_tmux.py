@@ -8,6 +8,7 @@ the tests slower.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -77,16 +78,22 @@ def type_text(tmux: list[str], text: str) -> None:
         keys(tmux, "-l", ch)
 
 
-def choose_until_moved(tmux: list[str], key: str, moved: str) -> str:
+RED_MOVED = re.compile(r"^Seat 0 \(Red, R\): \S", re.MULTILINE)  # a log line of Red's
+
+
+def choose_until_moved(tmux: list[str], key: str, moved: str | re.Pattern[str]) -> str:
     """Press ``key`` on the option list, each time once the screen has answered the last
-    press, until ``moved`` shows."""
+    press, until ``moved`` (a text or a pattern) shows."""
+    def done(shown: str) -> bool:
+        return moved in shown if isinstance(moved, str) else bool(moved.search(shown))
+
     shown = wait_for(tmux, LIST_TITLE)
     for _ in range(6):
-        if moved in shown:
+        if done(shown):
             return shown
         keys(tmux, key)
         shown = wait_until(tmux, lambda now, before=shown: now != before, "an answer")
-    return wait_for(tmux, moved)
+    return wait_until(tmux, done, f"{moved!r} shown")
 
 
 def test_play_in_a_real_terminal(tmux: list[str], tmp_path: Path) -> None:
@@ -105,7 +112,7 @@ def test_play_in_a_real_terminal(tmux: list[str], tmp_path: Path) -> None:
     keys(tmux, "Enter")
     wait_for(tmux, "Not legal")
     keys(tmux, "Escape")
-    choose_until_moved(tmux, "Enter", "Seat 0 (Red, R): ")
+    choose_until_moved(tmux, "Enter", RED_MOVED)
     keys(tmux, "q")
     shown = wait_for(tmux, "PLAY-EXITED")
     assert "Continue with: pegs play --resume" in shown
@@ -119,7 +126,7 @@ def test_keys_typed_during_the_bots_turn_choose_nothing(tmux: list[str],
                                                         tmp_path: Path) -> None:
     record = tmp_path / "ahead.json"
     start(tmux, tmp_path, ["--players", "2", "--teams", "0", "--seats", "human,easy",
-                           "--seed", "5", "--delay", "2", "--save", str(record)])
+                           "--seed", "5", "--delay", "4", "--save", str(record)])
     wait_for(tmux, "Choose a card", LIST_TITLE)
     choose_until_moved(tmux, "1", "thinking")
     keys(tmux, "1")  # on the list during the bot's turn: nothing to choose
@@ -168,7 +175,7 @@ def test_an_80_by_24_terminal_shows_the_pegs_the_move_box_and_the_keys(
     shown = wait_for(tmux, "Choose a card", LIST_TITLE, "t: type a move", "q Quit",
                      "R Red    t0 you", "    S S S S")
     assert "G Green  t0 normal 5 cards" in shown
-    choose_until_moved(tmux, "Enter", "Seat 0 (Red, R): ")
+    choose_until_moved(tmux, "Enter", RED_MOVED)
     keys(tmux, "q")
     wait_for(tmux, "PLAY-EXITED")
     assert load(record).actions
