@@ -542,3 +542,20 @@ def test_help_explains_every_argument(command: list[str], words: list[str]) -> N
     text = " ".join(proc.stdout.split())
     for w in words:
         assert " ".join(w.split()) in text, w
+
+
+def test_simulate_drops_only_a_cut_results_line_never_a_foreign_file(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    out.write_text("[" * 200_000)  # no newline: the last line, but no results line
+    line = one_line_error(pegs("simulate", "--out", str(out), *SMALL_RUN, "--quiet"))
+    assert "nests lists or objects too deeply" in line
+    assert out.read_text() == "[" * 200_000
+    assert pegs("simulate", "--out", str(out.with_name("ok.jsonl")), *SMALL_RUN,
+                "--games", "2").returncode == 0
+    whole = out.with_name("ok.jsonl").read_text()
+    first, second = whole.splitlines()
+    out.write_text(first + "\n" + second[:40])  # a write cut short by a crash
+    proc = pegs("simulate", "--out", str(out), *SMALL_RUN, "--games", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "dropping the unfinished last line" in proc.stderr
+    assert len(out.read_text().splitlines()) == 2

@@ -74,6 +74,11 @@ LINE_KEYS = (
 
 BotOptions = dict[str, dict[str, Any]]
 
+#: How every results line begins (``game`` is its first key), so that a cut last line can be
+#: told from a file that is not a results file.
+CUT_LINE_START = '{"game": '
+
+
 
 class SimulationError(ValueError):
     """A simulation that cannot start: bad seats, options or results file."""
@@ -322,7 +327,8 @@ def _difference(line: Mapping[str, Any], expected: Mapping[str, Any]) -> str:
 def read_results(path: Path, config: Config) -> dict[int, dict[str, Any]]:
     """The games already in the results file (by game number), checked against ``config``.
 
-    A last line cut short (no newline, not JSON) is removed from the file; any other bad
+    A last line cut short (no newline, not JSON, begun as a results line) is removed from
+    the file; any other bad
     line, or a line made with other settings, raises :class:`SimulationError`.
     """
     if not path.exists():
@@ -339,7 +345,7 @@ def read_results(path: Path, config: Config) -> dict[int, dict[str, Any]]:
         try:
             line = parse_json(raw, f"{path} line {number}")
         except JsonError as e:
-            if number == len(lines):  # the last line, without its newline: a cut write
+            if number == len(lines) and raw.startswith(CUT_LINE_START):  # a cut write
                 print(f"pegs: dropping the unfinished last line of {path}", file=sys.stderr)
                 text = text[: len(text) - len(raw)]
                 with path.open("r+", encoding="utf-8") as f:
