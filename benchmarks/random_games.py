@@ -243,10 +243,19 @@ def own_time_by_module(table: StatsTable) -> dict[str, float]:
     return dict(sorted(totals.items(), key=lambda kv: -kv[1]))
 
 
+def profile_label(func: Any) -> Label:
+    """The label cProfile gives ``func``: by its code object for a Python function; a
+    compiled method (mypyc) has none and is profiled as a built-in, by its repr
+    (``<method 'legal_actions' of 'GameState' objects>``)."""
+    code = getattr(func, "__code__", None)
+    if code is not None:
+        return (code.co_filename, code.co_firstlineno, code.co_name)
+    return ("~", 0, repr(func))
+
+
 def inclusive_time(table: StatsTable, func: Any) -> float:
-    """Cumulative time of a Python function, found by its code object."""
-    code = func.__code__
-    stats = table.get((code.co_filename, code.co_firstlineno, code.co_name))
+    """Cumulative time of a function, Python or compiled."""
+    stats = table.get(profile_label(func))
     return stats[3] if stats else 0.0
 
 

@@ -362,3 +362,200 @@ def test_conformance_on_the_project_scenarios() -> None:
         assert "preset not implemented" in line, line
     assert passed > 0
     assert proc.returncode == (1 if fails else 0)
+
+
+# --- files that cannot be read or written ----------------------------------------------------
+
+
+def one_line_error(proc: subprocess.CompletedProcess[str]) -> str:
+    no_traceback(proc)
+    assert proc.returncode != 0, proc.stdout
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("where", ["missing-folder", "a-folder", "full-disk"])
+def test_demo_refuses_a_save_it_cannot_write_before_playing(tmp_path: Path,
+                                                            where: str) -> None:
+    target = {"missing-folder": str(tmp_path / "nope" / "game.json"),
+              "a-folder": str(tmp_path), "full-disk": "/dev/full"}[where]
+    proc = pegs("demo", "--seed", "2", "--save", target)
+    line = one_line_error(proc)
+    assert line.startswith(f"pegs: cannot save the record to {target}")
+    assert "Seat" not in proc.stdout  # refused before the game, not after it
+    assert not (tmp_path / "nope").exists()
+
+
+@pytest.mark.parametrize("command", [
+    ["replay", "{deep}"], ["hint", "{deep}"], ["play", "--resume", "{deep}"],
+    ["simulate", "--games", "1", "--jobs", "1", "--quiet", "--out", "{deep}"],
+])
+def test_deeply_nested_json_is_a_one_line_error(tmp_path: Path, command: list[str]) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 200_000 + "\n")
+    proc = pegs(*(arg.format(deep=deep) for arg in command))
+    assert "nests lists or objects too deeply" in one_line_error(proc)
+    assert deep.read_text() == "[" * 200_000 + "\n"  # left as it was
+
+
+def test_deeply_nested_scenario_file_fails_cleanly(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("{\"a\": " * 100_000)
+    proc = pegs("conformance", str(deep))
+    no_traceback(proc)
+    assert proc.returncode == 1
+    assert "nests lists or objects too deeply" in proc.stdout
+
+
+@pytest.mark.parametrize("seconds", ["inf", "nan", "-1", "0"])
+def test_hint_refuses_a_search_time_that_is_not_a_positive_number(
+        tmp_path: Path, seconds: str) -> None:
+    path = tmp_path / "game.json"
+    assert pegs("demo", "--seed", "2", "--quiet", "--max-turns", "5",
+                "--save", str(path)).returncode == 0
+    line = one_line_error(pegs("hint", str(path), "--time", seconds))
+    assert line.startswith("pegs: --time must be a number of seconds above 0")
+
+
+# --- simulate seats and options --------------------------------------------------------------
+
+SMALL_RUN = ("--games", "1", "--jobs", "1", "--max-actions", "20")
+
+
+@pytest.mark.parametrize(("table", "seats", "expanded"), [
+    (("--players", "4", "--teams", "2"), "heuristic,random",
+     "heuristic,random,heuristic,random"),
+    (("--players", "6", "--teams", "3"), "random,heuristic,random",
+     "random,heuristic,random,random,heuristic,random"),
+    (("--players", "4", "--teams", "2"), "random,random,heuristic,heuristic",
+     "random,random,heuristic,heuristic"),
+])
+def test_simulate_seats_are_one_bot_per_team_or_per_seat(
+        table: tuple[str, ...], seats: str, expanded: str) -> None:
+    proc = pegs("simulate", "--rules", "basic", *table, "--seats", seats, *SMALL_RUN)
+    assert proc.returncode == 0, proc.stderr
+    assert f"seats {expanded} rotated" in proc.stderr
+
+
+def test_simulate_seats_of_no_size_are_refused_naming_the_sizes() -> None:
+    proc = pegs("simulate", "--rules", "basic", "--players", "4", "--teams", "2",
+                "--seats", "random,random,heuristic", *SMALL_RUN)
+    line = one_line_error(proc)
+    assert "one bot for everyone, one per team (2) or one per seat (4)" in line
+
+
+@pytest.mark.parametrize(("option", "says"), [
+    ("ismcts.nosuch=1", "ismcts has no option 'nosuch'"),
+    ("ismcts.seconds=abc", "ismcts option seconds (number or none) cannot be 'abc'"),
+    ("ismcts.clock=gpu", "ismcts option clock (wall or cpu) cannot be 'gpu'"),
+    ("random.doubt_rate=yes", "random option doubt_rate (number) cannot be True"),
+])
+def test_a_wrong_bot_option_lists_the_bots_options_and_types(option: str, says: str) -> None:
+    kind = option.split(".")[0]
+    proc = pegs("simulate", "--seats", kind, "--bot-option", option, *SMALL_RUN)
+    line = one_line_error(proc)
+    assert says in line
+    assert "its options: " in line and " (number" in line.split("its options: ")[1]
+
+
+def test_the_listed_bot_options_are_the_bots_constructor_arguments() -> None:
+    import ast
+
+    from pegs.bots.heuristic import WEIGHT_NAMES
+    from pegs.bots.options import OPTIONS
+
+    def arguments(module: str, cls: str) -> list[tuple[str, str]]:
+        tree = ast.parse((ROOT / "src" / "pegs" / "bots" / module).read_text())
+        init = next(f for c in tree.body if isinstance(c, ast.ClassDef) and c.name == cls
+                    for f in c.body if isinstance(f, ast.FunctionDef) and f.name == "__init__")
+        return [(a.arg, ast.unparse(a.annotation or ast.Constant(None)))
+                for a in init.args.args[2:]]  # after self and seed
+
+    def declared(kind: str) -> list[tuple[str, str]]:
+        spell = {int: "int", float: "float", str: "str"}
+        return [(o.name, spell[o.kind] + (" | None" if o.optional else ""))
+                for o in OPTIONS[kind]]
+
+    assert declared("ismcts") == arguments("ismcts.py", "IsmctsBot")
+    assert declared("random") == arguments("random_bot.py", "RandomBot")
+    assert {o.name for o in OPTIONS["heuristic"]} == WEIGHT_NAMES
+
+
+def test_plot_names_the_file_it_writes_and_refuses_a_bad_format_first(tmp_path: Path) -> None:
+    proc = pegs("simulate", "--plot", "myplot", *SMALL_RUN, "--quiet", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "plot written to myplot.png" in proc.stdout
+    assert (tmp_path / "myplot.png").stat().st_size > 0
+    proc = pegs("simulate", "--plot", "p.docx", "--out", "r.jsonl", *SMALL_RUN, cwd=tmp_path)
+    line = one_line_error(proc)
+    assert line.startswith("pegs: --plot p.docx: cannot draw a plot as .docx") and "png" in line
+    assert not (tmp_path / "r.jsonl").exists()  # refused before any game
+
+
+# --- small things ------------------------------------------------------------------------------
+
+
+def test_version() -> None:
+    proc = pegs("--version")
+    assert proc.returncode == 0 and re.fullmatch(r"pegs \d+\.\d+\.\d+\S*\n", proc.stdout)
+
+
+def test_conformance_on_a_folder_without_scenarios_says_so(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    proc = pegs("conformance", str(tmp_path / "empty"))
+    assert proc.returncode == 1
+    assert proc.stderr == f"pegs: no scenario files (*.json) in {tmp_path / 'empty'}\n"
+
+
+def test_a_game_without_teams_ends_naming_the_winner() -> None:
+    proc = pegs("demo", "--players", "3", "--teams", "0", "--seed", "4")
+    last = proc.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"Seat \d \(\w+, \w\) wins after \d+ turns\.", last), last
+    numbered = [ln for ln in proc.stdout.splitlines() if re.match(r"\s*\d+\. Seat \d", ln)]
+    assert f"wins after {len(numbered)} turns" in last
+
+
+def test_demo_and_replay_do_not_count_doubt_decisions_as_turns(tmp_path: Path) -> None:
+    path = tmp_path / "bj.json"
+    demo = pegs("demo", "--rules", "bluffing-joker", "--seed", "3", "--quiet",
+                "--save", str(path))
+    actions = json.loads(path.read_text())["actions"]
+    decisions = [a for a in actions if a.split(" ")[0] in ("doubt", "pass")
+                 or a.startswith("send ")]
+    assert decisions
+    turns = len(actions) - len(decisions)
+    words = f"after {turns} turns ({len(actions)} actions with the doubt decisions)"
+    assert words in demo.stdout
+    assert words in pegs("replay", str(path), "--quiet").stdout
+
+
+@pytest.mark.parametrize(("command", "words"), [
+    (["rules", "--help"], ["--players PLAYERS  number of seats", "--teams TEAMS",
+                           "number of teams", "--set NAME=VALUE", "override any setting"]),
+    (["replay", "--help"], ["FILE", "a game record (JSON)"]),
+    (["hint", "--help"], ["RECORD", "a game record (JSON) of a game in progress"]),
+])
+def test_help_explains_every_argument(command: list[str], words: list[str]) -> None:
+    proc = pegs(*command)
+    assert proc.returncode == 0
+    text = " ".join(proc.stdout.split())
+    for w in words:
+        assert " ".join(w.split()) in text, w
+
+
+def test_simulate_drops_only_a_cut_results_line_never_a_foreign_file(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    out.write_text("[" * 200_000)  # no newline: the last line, but no results line
+    line = one_line_error(pegs("simulate", "--out", str(out), *SMALL_RUN, "--quiet"))
+    assert "nests lists or objects too deeply" in line
+    assert out.read_text() == "[" * 200_000
+    assert pegs("simulate", "--out", str(out.with_name("ok.jsonl")), *SMALL_RUN,
+                "--games", "2").returncode == 0
+    whole = out.with_name("ok.jsonl").read_text()
+    first, second = whole.splitlines()
+    out.write_text(first + "\n" + second[:40])  # a write cut short by a crash
+    proc = pegs("simulate", "--out", str(out), *SMALL_RUN, "--games", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "dropping the unfinished last line" in proc.stderr
+    assert len(out.read_text().splitlines()) == 2

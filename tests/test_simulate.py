@@ -205,10 +205,10 @@ def test_a_last_line_cut_short_is_dropped(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--seats", "random,random"], "2 bots for 4 players"),
+        (["--seats", "random,random,random"], "3 bots for 4 players"),
         (["--seats", "random,robot,random,random"], "unknown bot 'robot'"),
-        (["--bot-option", "random.no_such_option=1"], "bot 'random' with no_such_option=1"),
-        (["--bot-option", "heuristic.x=1"], "plays no seat"),
+        (["--bot-option", "random.no_such_option=1"], "random has no option 'no_such_option'"),
+        (["--bot-option", "heuristic.hole=1"], "plays no seat"),
         (["--bot-option", "seconds=1"], "BOT.NAME=VALUE"),
         (["--games", "0"], "--games must be 1 or more"),
         (["--jobs", "0"], "--jobs must be 1 or more"),

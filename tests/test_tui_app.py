@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, RichLog, Static
 
@@ -361,3 +362,100 @@ def test_a_finished_team_game_shows_the_winning_team(tmp_path: Path) -> None:
     expected = f"Team {outcome.team} wins after {len(actions)} actions: {a} and {b}."
     assert app.finished == expected
     assert prompt == f"Game over. {expected}"
+
+
+def test_choice_keys_typed_before_the_turn_choose_nothing(tmp_path: Path) -> None:
+    session = Session(Rules.preset("pegoo"), 5, ("human", "random", "random", "random"),
+                      tmp_path / "g.json")
+    app = PegsApp(session, delay=0)
+
+    def typed_before_the_turn(key: str) -> events.Key:
+        event = events.Key(key, key if len(key) == 1 else None)
+        event.time = app.clock.since - 0.5  # typed, then read only once the turn began
+        return event
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            assert app.options_view.has_focus
+            for key in ("1", "enter", "space"):
+                app.post_message(typed_before_the_turn(key))
+                await pilot.pause()
+                assert app.picker is not None and app.picker.chosen == ()
+            await pilot.press("t")
+            app.notation_input.value = str(session.state.legal_actions()[0])
+            app.post_message(typed_before_the_turn("enter"))
+            await pilot.pause()
+            assert "Wait" in text_of(app, "#message")
+            assert app.notation_input.value and session.state.ply == 0
+            await pilot.press("1")  # a number in the move box is text, not a choice
+            assert app.picker.chosen == () and app.notation_input.value.endswith("1")
+            await pilot.press("escape", "1")  # on the list, typed in the turn: a choice
+            await until(pilot, lambda: session.state.ply > 0 or app.picker.chosen != ())
+
+    asyncio.run(run())
+
+
+def whole_on_screen(app: PegsApp, widget_id: str) -> bool:
+    region = app.query_one(widget_id).region
+    return region.height > 0 and app.screen.region.contains_region(region)
+
+
+def test_a_small_window_lists_the_pegs_and_keeps_the_move_box_and_footer(
+        tmp_path: Path) -> None:
+    session = Session(Rules.preset("pegoo", players=10), 5, ("human",) + ("random",) * 9,
+                      tmp_path / "g.json")
+    app = PegsApp(session, delay=0)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            await pilot.pause()
+            assert app.has_class("-compact")
+            assert not app.board_view.display or app.board_view.region.height == 0
+            seats = text_of(app, "#seats")
+            assert "R Red    t0 you    6 cards\n    S S S S" in seats
+            assert "T Teal   t1 easy   5 cards" in seats
+            for widget in ("#notation", "Footer", "#options"):
+                assert whole_on_screen(app, widget), widget
+            await pilot.press("1")  # the first card: still playable from the list
+            await until(pilot, lambda: session.state.ply > 0 or app.picker.chosen != ())
+            await pilot.resize_terminal(130, 40)
+            await until(pilot, lambda: not app.has_class("-compact"))
+            await pilot.pause()
+            assert app.board_view.region.height > 0 and not app.seats_view.region.height
+
+    asyncio.run(run())
+
+
+def test_a_big_board_starts_at_the_players_side_and_scrolls_by_keys(tmp_path: Path) -> None:
+    session = Session(Rules.preset("pegoo", players=10), 5, ("random",) * 3 + ("human",)
+                      + ("random",) * 6, tmp_path / "g.json")
+    app = PegsApp(session, delay=0)
+    geo = session.state.geo
+
+    def in_view(cell: tuple[int, int]) -> bool:
+        row, col = cell
+        box = app.board_box
+        seen = box.scrollable_content_region
+        top, left = box.scroll_offset.y, box.scroll_offset.x
+        return top <= row < top + seen.height and left <= 1 + 2 * col < left + seen.width
+
+    async def run() -> None:
+        async with app.run_test(size=(130, 40)) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            await pilot.pause()
+            lay = layout(geo)
+            assert app.board_box.max_scroll_y > 0  # the board is bigger than the window
+            assert all(in_view(c) for c in (*lay.start[3], *lay.home[3]))
+            before = app.board_box.scroll_offset
+            await pilot.press("b")
+            assert app.board_box.has_focus
+            await pilot.press("up", "up")
+            await until(pilot, lambda: app.board_box.scroll_offset.y == before.y - 2)
+            await pilot.press("end")
+            await until(pilot, lambda: app.board_box.scroll_offset.y == app.board_box.max_scroll_y)
+            await pilot.press("escape")
+            assert app.options_view.has_focus
+
+    asyncio.run(run())

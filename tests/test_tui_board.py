@@ -149,3 +149,12 @@ def test_the_option_under_the_cursor_is_pointed_at() -> None:
         assert lines[row][2 * col - 1] == POINTER
     assert sum(line.count(POINTER) for line in lines) == 3
     assert POINTER not in render(geo, pegs).plain
+
+
+def test_the_legend_names_the_marks_of_the_board_in_play() -> None:
+    from pegs.tui.board import legend
+
+    assert "○ 5, 10, 15, 20   ◇ 17: 8 back from the out-hole" in legend(20)
+    short = legend(18)
+    assert "○ 5, 10   ◇ 15: 8 back from the out-hole" in short and "20" not in short
+    assert "○ 5, 10, 15, 20, 25   ◇ 22: 8 back" in legend(25)

@@ -110,7 +110,10 @@ def test_play_command_errors_are_clear(tmp_path: Path) -> None:
         (("--seats", "human,wizard,easy,easy"), "unknown seat 'wizard'"),
         (("--players", "3", "--seats", "human,easy"), "one entry per seat"),
         (("--resume", str(tmp_path / "nothing.json")), "cannot read"),
-        (("--delay", "-1"), "--delay cannot be negative"),
+        (("--delay", "-1"), "--delay must be 0 or more seconds, not -1"),
+        (("--delay", "inf"), "--delay must be 0 or more seconds, not inf"),
+        (("--think", "nan"), "--think must be a number of seconds above 0, not nan"),
+        (("--hint-time", "0"), "--hint-time must be a number of seconds above 0, not 0"),
         (("--save", str(existing)), "already exists: continue it with --resume"),
         (("--players", "11"), "players"),
     ]:
@@ -141,3 +144,21 @@ def test_the_words_after_the_screen_closes(tmp_path: Path) -> None:
         "Team 0 wins after 9 actions: Seat 0 (Red, R).",
         f"Record saved to {path} (replay it with: pegs replay {path})",
     ]
+
+
+def test_the_log_words_every_action_as_announce_any_does(tmp_path: Path) -> None:
+    from pegs.hint import announce_any
+    from pegs.notation import seat_name
+
+    rules = Rules.preset("bluffing-joker", players=2, teams=0)
+    record_path = tmp_path / "bj.json"
+    proc = pegs("demo", "--rules", "bluffing-joker", "--players", "2", "--teams", "0",
+                "--seed", "3", "--max-turns", "60", "--quiet", "--save", str(record_path))
+    assert proc.returncode == 0, proc.stderr
+    actions = load(record_path).actions
+    assert any(a.decision for a in actions)
+    session = Session(rules, 3, ("random", "random"), tmp_path / "g.json")
+    for action in actions:
+        before = session.state
+        words = session.play(action)
+        assert words == f"{seat_name(before.current_player)}: {announce_any(before, action)}"

@@ -1,19 +1,26 @@
-"""Smoke test: ``pegs play`` in a real terminal (tmux on a private socket), driven by keys."""
+"""``pegs play`` in a real terminal (tmux on a private socket), driven by keys.
+
+Every step waits for what it needs on the screen (a text, the focus shown by the title of
+the option list or of the move box), never for a fixed time, so a busy machine only makes
+the tests slower.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from pegs.record import load
+from pegs.tui.turn_keys import BOX_TITLE, LIST_TITLE
 
 
 @pytest.fixture
@@ -29,56 +36,83 @@ def tmux() -> Iterator[list[str]]:
         Path(socket).unlink(missing_ok=True)
 
 
+def start(tmux: list[str], tmp_path: Path, options: list[str], size: str = "160x50") -> None:
+    """Run ``pegs play OPTIONS`` in a pane of ``size`` (it stays open after the game)."""
+    command = [sys.executable, "-m", "pegs.cli", "play", *options]
+    # COLUMNS and LINES from the test's own environment would override the pane's size
+    shell = (f"env -u COLUMNS -u LINES PEGS_DATA_DIR={shlex.quote(str(tmp_path / 'data'))} "
+             f"{shlex.join(command)}; echo PLAY-EXITED; sleep 60")
+    x, y = size.split("x")
+    subprocess.run([*tmux, "new-session", "-d", "-s", "play", "-x", x, "-y", y, shell],
+                   check=True, timeout=10)
+    subprocess.run([*tmux, "resize-window", "-t", "play", "-x", x, "-y", y],
+                   check=True, timeout=10)
+
+
 def screen(tmux: list[str]) -> str:
     return subprocess.run([*tmux, "capture-pane", "-p", "-t", "play"], capture_output=True,
                           text=True, timeout=10).stdout
 
 
-def wait_for(tmux: list[str], text: str, seconds: float = 30) -> str:
+def wait_until(tmux: list[str], test: Callable[[str], bool], what: str,
+               seconds: float = 60) -> str:
     end = time.monotonic() + seconds
     while True:
         shown = screen(tmux)
-        if text in shown:
+        if test(shown):
             return shown
-        assert time.monotonic() < end, f"{text!r} never appeared; the screen:\n{shown}"
-        time.sleep(0.2)
+        assert time.monotonic() < end, f"{what} never happened; the screen:\n{shown}"
+        time.sleep(0.1)
+
+
+def wait_for(tmux: list[str], *texts: str) -> str:
+    return wait_until(tmux, lambda shown: all(t in shown for t in texts), f"{texts!r} shown")
 
 
 def keys(tmux: list[str], *names: str) -> None:
     subprocess.run([*tmux, "send-keys", "-t", "play", *names], check=True, timeout=10)
 
 
+def type_text(tmux: list[str], text: str) -> None:
+    for ch in text:
+        keys(tmux, "-l", ch)
+
+
+RED_MOVED = re.compile(r"^Seat 0 \(Red, R\): \S", re.MULTILINE)  # a log line of Red's
+
+
+def choose_until_moved(tmux: list[str], key: str, moved: str | re.Pattern[str]) -> str:
+    """Press ``key`` on the option list, each time once the screen has answered the last
+    press, until ``moved`` (a text or a pattern) shows."""
+    def done(shown: str) -> bool:
+        return moved in shown if isinstance(moved, str) else bool(moved.search(shown))
+
+    shown = wait_for(tmux, LIST_TITLE)
+    for _ in range(6):
+        if done(shown):
+            return shown
+        keys(tmux, key)
+        shown = wait_until(tmux, lambda now, before=shown: now != before, "an answer")
+    return wait_until(tmux, done, f"{moved!r} shown")
+
+
 def test_play_in_a_real_terminal(tmux: list[str], tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    command = [
-        sys.executable, "-m", "pegs.cli", "play", "--players", "2", "--teams", "0",
-        "--seats", "human,easy", "--seed", "13", "--delay", "0", "--save", str(record),
-    ]
-    # COLUMNS and LINES from the test's own environment would override the pane's size
-    shell = (f"env -u COLUMNS -u LINES PEGS_DATA_DIR={shlex.quote(str(tmp_path / 'data'))} "
-             f"{shlex.join(command)}; echo PLAY-EXITED; sleep 60")
-    subprocess.run([*tmux, "new-session", "-d", "-s", "play", "-x", "160", "-y", "50", shell],
-                   check=True, timeout=10)
-    subprocess.run([*tmux, "resize-window", "-t", "play", "-x", "160", "-y", "50"],
-                   check=True, timeout=10)
-    for words in ("Choose a card", "Red R", "Blue B", "Hand of Seat 0 (Red, R)", "Draw pile",
-                  "8 back from the out-hole", "New game, saved as it goes"):
-        wait_for(tmux, words)
+    start(tmux, tmp_path, ["--players", "2", "--teams", "0", "--seats", "human,easy",
+                           "--seed", "13", "--delay", "0", "--save", str(record)])
+    wait_for(tmux, "Choose a card", "Red R", "Blue B", "Hand of Seat 0 (Red, R)", "Draw pile",
+             "8 back from the out-hole", "New game, saved as it goes", LIST_TITLE)
     keys(tmux, "c")
     wait_for(tmux, "press any key to close")
     keys(tmux, "Space")
-    wait_for(tmux, "Choose a card")
+    wait_for(tmux, "Choose a card", LIST_TITLE)
     keys(tmux, "t")
-    for ch in "K: S>3.9":
-        keys(tmux, "-l", ch)
+    wait_for(tmux, BOX_TITLE)
+    type_text(tmux, "K: S>3.9")
     keys(tmux, "Enter")
     wait_for(tmux, "Not legal")
     keys(tmux, "Escape")
-    time.sleep(0.5)  # an Escape followed at once by Enter reads as Alt+Enter
-    for _ in range(3):
-        keys(tmux, "Enter")
-        time.sleep(0.3)
-    wait_for(tmux, "Seat 0 (Red, R): ")
+    choose_until_moved(tmux, "Enter", RED_MOVED)
     keys(tmux, "q")
     shown = wait_for(tmux, "PLAY-EXITED")
     assert "Continue with: pegs play --resume" in shown
@@ -86,3 +120,62 @@ def test_play_in_a_real_terminal(tmux: list[str], tmp_path: Path) -> None:
     saved = load(record)
     assert saved.actions and saved.seed == 13
     assert not (tmp_path / "data").exists()  # --save was used: nothing else written
+
+
+def test_keys_typed_during_the_bots_turn_choose_nothing(tmux: list[str],
+                                                        tmp_path: Path) -> None:
+    record = tmp_path / "ahead.json"
+    start(tmux, tmp_path, ["--players", "2", "--teams", "0", "--seats", "human,easy",
+                           "--seed", "5", "--delay", "4", "--save", str(record)])
+    wait_for(tmux, "Choose a card", LIST_TITLE)
+    choose_until_moved(tmux, "1", "thinking")
+    keys(tmux, "1")  # on the list during the bot's turn: nothing to choose
+    keys(tmux, "1")
+    keys(tmux, "Enter")
+    keys(tmux, "t")
+    wait_for(tmux, BOX_TITLE, "thinking")
+    type_text(tmux, "11: 1.1")
+    shown = wait_until(tmux, lambda now: "thinking" not in now and "Choose a card" in now,
+                       "the human's turn")
+    assert BOX_TITLE in shown  # the turn did not take the focus from the box
+    type_text(tmux, ">1.11 111")
+    wait_for(tmux, "11: 1.1>1.11 111", BOX_TITLE)
+    keys(tmux, "Escape")
+    wait_for(tmux, LIST_TITLE)
+    keys(tmux, "q")
+    shown = wait_for(tmux, "PLAY-EXITED")
+    assert "Traceback" not in shown
+    saved = load(record)
+    assert [str(a).split(":")[0] for a in saved.actions][:1] == ["Q"]
+    assert len(saved.actions) == 2  # the move chosen and the bot's answer: nothing more
+
+
+def test_resuming_a_finished_game_notes_ignored_options_and_leaves_the_file(
+        tmux: list[str], tmp_path: Path) -> None:
+    record = tmp_path / "done.json"
+    demo = subprocess.run([sys.executable, "-m", "pegs.cli", "demo", "--players", "2",
+                           "--teams", "0", "--seed", "2", "--quiet", "--save", str(record)],
+                          capture_output=True, text=True, timeout=120)
+    assert demo.returncode == 0, demo.stderr
+    before = (record.read_bytes(), record.stat().st_mtime_ns)
+    start(tmux, tmp_path, ["--resume", str(record), "--rules", "basic", "--players", "2"])
+    wait_for(tmux, "Game over.", "--rules basic ignored: the resumed game keeps its own table")
+    keys(tmux, "q")
+    shown = wait_for(tmux, "PLAY-EXITED")
+    assert "pegs: note: --rules basic ignored" in shown
+    assert "Traceback" not in shown
+    assert (record.read_bytes(), record.stat().st_mtime_ns) == before
+
+
+def test_an_80_by_24_terminal_shows_the_pegs_the_move_box_and_the_keys(
+        tmux: list[str], tmp_path: Path) -> None:
+    record = tmp_path / "small.json"
+    start(tmux, tmp_path, ["--players", "6", "--teams", "3", "--seed", "5", "--delay", "0",
+                           "--save", str(record)], size="80x24")
+    shown = wait_for(tmux, "Choose a card", LIST_TITLE, "t: type a move", "q Quit",
+                     "R Red    t0 you", "    S S S S")
+    assert "G Green  t0 normal 5 cards" in shown
+    choose_until_moved(tmux, "Enter", RED_MOVED)
+    keys(tmux, "q")
+    wait_for(tmux, "PLAY-EXITED")
+    assert load(record).actions

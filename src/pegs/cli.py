@@ -5,26 +5,33 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import signal
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
 
 from .bots import make_bot
-from .conformance import run_paths
+from .conformance import run_paths, scenario_files
 from .cue import cue_card
 from .hint import DEFAULT_SECONDS, HintError, format_hint, hint
 from .notation import announce, seat_name
 from .record import Record, RecordError, load
-from .rules import PRESETS, GameState, Rules, RulesError, view
+from .rules import PRESETS, Action, GameState, Rules, RulesError, view
 from .sim import run as sim_run
 from .sim import stats as sim_stats
 
 DEFAULT_MAX_TURNS = 20000
+DEFAULT_PRESET = "pegoo"
 
 
 def _add_table_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", default="pegoo", choices=PRESETS, help="preset (default: pegoo)")
+    p.add_argument("--rules", choices=PRESETS, help="preset (default: pegoo)")
+    _add_size_options(p)
+
+
+def _add_size_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, help="number of seats, 2-10 (default 4)")
     p.add_argument("--teams", type=int, help="number of teams (0: everyone for themselves)")
     p.add_argument(
@@ -44,7 +51,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         if not eq:
             raise RulesError(f"--set needs NAME=VALUE, not {item!r}")
         overrides[name.strip()] = sim_run.option_value(value.strip())
-    return Rules.preset(args.rules, **overrides)
+    return Rules.preset(args.rules or DEFAULT_PRESET, **overrides)
 
 
 def describe_table(rules: Rules) -> str:
@@ -58,26 +65,42 @@ def describe_table(rules: Rules) -> str:
     return ", ".join(seat_name(s) for s in range(rules.players))
 
 
+def length_words(actions: Sequence[Action]) -> str:
+    """``812 turns``, or ``300 turns (340 actions with the doubt decisions)`` when seats
+    decided on doubts (Bluffing Joker)."""
+    turns = sum(not a.decision for a in actions)
+    if turns == len(actions):
+        return f"{turns} turns"
+    return f"{turns} turns ({len(actions)} actions with the doubt decisions)"
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     state = GameState.new(rules, args.seed)
     bots = [make_bot("random", args.seed * 1000 + seat) for seat in range(rules.players)]
-    print(f"{rules.name}, {rules.players} players, seed {args.seed}: {describe_table(rules)}")
     record = Record(rules, args.seed)
-    while not state.is_over() and state.ply < args.max_turns:
+    if args.save:
+        record.save(args.save)  # a record that cannot be written is told before the game
+    print(f"{rules.name}, {rules.players} players, seed {args.seed}: {describe_table(rules)}")
+    turns = 0
+    while not state.is_over() and turns < args.max_turns:
         seat = state.current_player
         action = bots[seat].choose(view(state, seat), state.legal_actions())
         if not args.quiet:
             print(f"{state.ply + 1:4}. {seat_name(seat)}: {announce(state, action)}")
         record.actions.append(action)
+        turns += not action.decision
         state = state.apply(action)
+    length = length_words(record.actions)
     outcome = state.outcome()
     if outcome is None:
-        print(f"No winner after {state.ply} turns (stopped at --max-turns).")
+        print(f"No winner after {length} (stopped at --max-turns).")
     else:
         who = " and ".join(seat_name(s) for s in outcome.seats)
-        label = f"Team {outcome.team}" if rules.teams else "Winner"
-        print(f"{label} wins after {state.ply} turns: {who}.")
+        if rules.teams:
+            print(f"Team {outcome.team} wins after {length}: {who}.")
+        else:
+            print(f"{who} wins after {length}.")
     if args.save:
         record.save(args.save)
         print(f"Record saved to {args.save} (replay it with: pegs replay {args.save})")
@@ -95,10 +118,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     assert state is not None
     outcome = state.outcome()
     if outcome is None:
-        print(f"Game in progress after {state.ply} turns; {seat_name(state.turn)} to play.")
+        print(f"Game in progress after {length_words(record.actions)}; "
+              f"{seat_name(state.turn)} to play.")
     else:
         who = " and ".join(seat_name(s) for s in outcome.seats)
-        print(f"Won after {state.ply} turns by {who}.")
+        print(f"Won after {length_words(record.actions)} by {who}.")
     print(f"All {len(record.actions)} actions verified.")
     return 0
 
@@ -109,6 +133,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
+    for path in map(Path, args.paths):
+        if path.is_dir() and not any(scenario_files([path])):
+            print(f"pegs: no scenario files (*.json) in {path}", file=sys.stderr)
     results = run_paths(args.paths)
     passed = sum(r.passed for r in results)
     for r in results:
@@ -123,16 +150,27 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def plot_file(name: str) -> Path:
+    """The file ``--plot NAME`` writes (SimulationError for a format that cannot be drawn)."""
+    from .sim import plots  # matplotlib is imported only when a plot is asked for
+
+    try:
+        return plots.plot_file(name)
+    except ValueError as e:
+        raise sim_run.SimulationError(f"--plot {name}: {e}") from e
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
-        seats = sim_run.expand_seats(args.seats.split(","), rules.players)
+        seats = sim_run.expand_seats(args.seats.split(","), rules.players, rules.teams)
         config = sim_run.Config(
             rules, seats, args.games, args.seed,
             sim_run.parse_bot_options(args.bot_option), args.max_actions,
             rotate=not args.no_rotate, duplicate=args.duplicate,
         )
-        for option, name in (("--out", args.out), ("--plot", args.plot)):
+        plot = plot_file(args.plot) if args.plot else None
+        for option, name in (("--out", args.out), ("--plot", plot)):
             if name and not Path(name).resolve().parent.is_dir():
                 raise sim_run.SimulationError(f"{option} {name}: no such folder")
         rotation = "rotated each game" if not args.no_rotate else "fixed"
@@ -172,17 +210,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
               "the seat rotation is not exactly balanced", file=sys.stderr)
     summary = sim_stats.summarize(result.results, rules.players, rules.teams)
     print(sim_stats.format_summary(summary))
-    if args.plot and result.results:
-        from .sim import plots  # matplotlib is imported only when a plot is asked for
+    if plot and result.results:
+        from .sim import plots
 
         try:
-            plots.plot_summary(summary, args.plot, title=(
+            plots.plot_summary(summary, plot, title=(
                 f"{rules.name}, {rules.players} players: {','.join(seats)} "
                 f"({len(result.results)} games)"))
         except (OSError, ValueError) as e:
-            print(f"pegs: cannot write the plot {args.plot}: {e}", file=sys.stderr)
+            print(f"pegs: cannot write the plot {plot}: {e}", file=sys.stderr)
             return 2
-        print(f"plot written to {args.plot}")
+        print(f"plot written to {plot}")
     return 130 if result.interrupted else 0
 
 
@@ -193,6 +231,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
+    if not (math.isfinite(args.time) and args.time > 0):
+        print(f"pegs: --time must be a number of seconds above 0, not {args.time:g}",
+              file=sys.stderr)
+        return 2
     record = load(args.file)
     try:
         suggestion = hint(record, args.seat, args.time)
@@ -211,10 +253,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
                  waiting_hours=args.waiting_hours)
 
 
+def package_version() -> str:
+    try:
+        return metadata.version("pegs")
+    except metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pegs", description="Pegs and Jokers family of card-and-peg race games."
     )
+    parser.add_argument("--version", action="version", version=f"pegs {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     from .tui.launch import DESCRIPTION, EXAMPLES, add_play_options
@@ -256,19 +306,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
     p.add_argument("--save", metavar="FILE", help="write the game record to FILE")
     p.add_argument("--quiet", action="store_true", help="print only the result")
-    p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, help=argparse.SUPPRESS)
+    p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, metavar="N",
+                   help="stop after N turns, e.g. to try pegs hint on a game in progress "
+                        f"(default {DEFAULT_MAX_TURNS})")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("replay", help="replay a game record, verifying every action")
-    p.add_argument("file")
+    p.add_argument("file", metavar="FILE",
+                   help="a game record (JSON) from pegs demo --save, pegs play or the server")
     p.add_argument("--quiet", action="store_true", help="print only the verdict")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("rules", help="print a preset's cue card")
     p.add_argument("rules", choices=PRESETS, metavar="PRESET", help=", ".join(PRESETS))
-    p.add_argument("--players", type=int)
-    p.add_argument("--teams", type=int)
-    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    _add_size_options(p)
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("conformance", help="run rules-conformance scenario files")
@@ -291,8 +342,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_table_options(p)
     p.add_argument("--seats", default="random", metavar="BOT[,BOT...]",
-                   help="bot per seat, comma-separated: one for everyone or one per seat "
-                        "(random, heuristic, ismcts; default random)")
+                   help="bots, comma-separated: one for everyone, one per team (seat s "
+                        "plays entry s mod teams) or one per seat (random, heuristic, "
+                        "ismcts; default random)")
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--jobs", type=int, default=None,
                    help="worker processes (default: one per CPU; 1 plays in this process)")
@@ -300,7 +352,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE.jsonl",
                    help="results file, one JSON line per game; resumed if it exists")
     p.add_argument("--plot", metavar="FILE.png",
-                   help="draw win rates with 95%% intervals and game lengths to FILE")
+                   help="draw win rates with 95%% intervals and game lengths to FILE (its "
+                        "extension names the format, .png when it has none)")
     p.add_argument("--bot-option", action="append", default=[], metavar="BOT.NAME=VALUE",
                    help="an option for one bot kind, e.g. ismcts.seconds=1 (repeatable)")
     p.add_argument("--max-actions", type=int, default=sim_run.DEFAULT_MAX_ACTIONS,
@@ -316,7 +369,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("hint", help="suggest a move for the seat to act in a game record")
-    p.add_argument("file", metavar="RECORD_FILE")
+    p.add_argument("file", metavar="RECORD",
+                   help="a game record (JSON) of a game in progress, e.g. from pegs play")
     p.add_argument("--seat", type=int, help="the seat asking (must be the seat to act)")
     p.add_argument("--time", type=float, default=DEFAULT_SECONDS,
                    help=f"seconds of search for the ismcts bot (default {DEFAULT_SECONDS:g})")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .jsonfile import JsonError, read_json
 from .rules import IMPLEMENTED, PRESETS, START, GameState, Rules, geometry, parse_rank
 from .rules.errors import NotationError, RulesError
 
@@ -44,9 +45,9 @@ def scenario_files(paths: Iterable[str | Path]) -> Iterator[Path]:
 
 def load(path: Path) -> list[Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ScenarioError(f"cannot read {path}: {e}") from e
+        data = read_json(path, "a JSON scenario file")
+    except JsonError as e:
+        raise ScenarioError(str(e)) from e
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list):

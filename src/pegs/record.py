@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .jsonfile import JsonError, read_json
 from .rules import Action, GameState, Rules
 from .rules.errors import IllegalActionError, NotationError, RulesError
 from .rules.view import HIDDEN
@@ -77,7 +78,8 @@ class Record:
         return out
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+        """Write the record to ``path`` (:class:`RecordError` if it cannot be written)."""
+        write_record(path, self.to_json())
 
     def states(self) -> Iterator[tuple[GameState, Action | None]]:
         """Each state with the action played from it (None for the last state)."""
@@ -137,12 +139,35 @@ def from_json(data: Any) -> Record:
     return Record(rules, seed, actions, names)
 
 
+def read_data(path: str | Path) -> Any:
+    """The JSON data of a record file, not yet checked (:class:`RecordError` if unreadable)."""
+    try:
+        return read_json(path, "a JSON game record")
+    except JsonError as e:
+        raise RecordError(str(e)) from e
+
+
 def load(path: str | Path) -> Record:
     """Read and verify a record file."""
+    return from_json(read_data(path))
+
+
+def check_writable(path: str | Path) -> None:
+    """:class:`RecordError` unless a record can be written at ``path`` (its folder exists,
+    it is not a folder itself); checked before a game, so that no game is played for
+    nothing."""
+    where = Path(path)
+    if where.is_dir():
+        raise RecordError(f"cannot save the record to {path}: it is a folder; name a file")
+    if not where.resolve().parent.is_dir():
+        raise RecordError(f"cannot save the record to {path}: the folder "
+                          f"{where.parent} does not exist")
+
+
+def write_record(path: str | Path, data: dict[str, Any]) -> None:
+    """Write record data to ``path`` (:class:`RecordError` if it cannot be written)."""
+    check_writable(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        Path(path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror or e}") from e
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise RecordError(f"{path} is not a JSON game record: {e}") from e
-    return from_json(data)
+        raise RecordError(f"cannot save the record to {path}: {e.strerror or e}") from e

@@ -17,6 +17,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
+from matplotlib.backend_bases import FigureCanvasBase
 from matplotlib.ticker import MaxNLocator
 
 from .stats import Rate, Summary
@@ -42,6 +43,19 @@ def _rates(ax: Axes, rates: Sequence[Rate], expected: float, title: str,
         ax.annotate(f"{100 * r.rate:.1f}%", (x, r.interval[1]), textcoords="offset points",
                     xytext=(0, 4), ha="center", fontsize=8)
     ax.legend(loc="upper right", fontsize=8, framealpha=0.9)
+
+
+def plot_file(name: str) -> Path:
+    """The file a plot asked for as ``name`` is written to (``.png`` added to a name without
+    an extension); ValueError if matplotlib cannot write the format its extension names."""
+    path = Path(name)
+    if not path.suffix:
+        return path.with_name(path.name + ".png")
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if path.suffix[1:].lower() not in formats:
+        raise ValueError(f"cannot draw a plot as {path.suffix} (use one of: "
+                         f"{', '.join(sorted(formats))})")
+    return path
 
 
 def plot_summary(summary: Summary, path: str | Path, title: str = "") -> None:

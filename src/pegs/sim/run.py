@@ -7,7 +7,8 @@ seeding of ``pegs demo``, so a game of random bots can be watched with
 settings, never on the number of workers or the order in which games finish; bots limited
 by time (``ismcts.seconds``) are the exception, as their search depends on the machine.
 
-Seating: ``--seats`` lists one bot kind for everyone or one per seat.  Unless rotation is
+Seating: ``--seats`` lists one bot kind for everyone, one per team (teammates get the
+same kind) or one per seat.  Unless rotation is
 turned off, game ``i`` shifts that list by ``i mod players``: seat ``s`` plays entry
 ``(s + i) mod players``.  Over any ``players`` consecutive games every entry sits in every
 seat once, so each bot kind plays first (seat 0) equally often and the seat effect and
@@ -59,6 +60,8 @@ from typing import Any, TextIO
 
 from ..bots import make_bot
 from ..bots.base import BOTS
+from ..bots.options import check_option
+from ..jsonfile import JsonError, parse_json
 from ..rules import GameState, Rules, view
 
 DEFAULT_MAX_ACTIONS = 30000
@@ -70,6 +73,11 @@ LINE_KEYS = (
 )
 
 BotOptions = dict[str, dict[str, Any]]
+
+#: How every results line begins (``game`` is its first key), so that a cut last line can be
+#: told from a file that is not a results file.
+CUT_LINE_START = '{"game": '
+
 
 
 class SimulationError(ValueError):
@@ -110,12 +118,18 @@ def parse_bot_options(items: Iterable[str]) -> BotOptions:
         if kind not in BOTS:
             raise SimulationError(f"--bot-option {item!r}: unknown bot {kind!r}; "
                                   f"bots are: {', '.join(BOTS)}")
-        out.setdefault(kind, {})[name.strip()] = option_value(value.strip())
+        try:
+            checked = check_option(kind, name.strip(), option_value(value.strip()))
+        except ValueError as e:
+            raise SimulationError(f"--bot-option {item!r}: {e}") from e
+        out.setdefault(kind, {})[name.strip()] = checked
     return out
 
 
-def expand_seats(kinds: Sequence[str], players: int) -> tuple[str, ...]:
-    """One bot kind per seat from a list of one (everyone) or ``players`` kinds."""
+def expand_seats(kinds: Sequence[str], players: int, teams: int = 0) -> tuple[str, ...]:
+    """One bot kind per seat from a list of one (everyone), ``teams`` (one per team: seat
+    ``s`` plays entry ``s mod teams``, as teams are ``seat mod teams``) or ``players``
+    kinds."""
     kinds = [k.strip() for k in kinds]
     if not kinds or any(not k for k in kinds):
         raise SimulationError("--seats needs bot names separated by commas, e.g. "
@@ -125,10 +139,13 @@ def expand_seats(kinds: Sequence[str], players: int) -> tuple[str, ...]:
             raise SimulationError(f"unknown bot {kind!r} in --seats; bots are: {', '.join(BOTS)}")
     if len(kinds) == 1:
         return tuple(kinds) * players
+    if teams and len(kinds) == teams:
+        return tuple(kinds[s % teams] for s in range(players))
     if len(kinds) != players:
+        per_team = f", one per team ({teams})" if teams > 1 else ""
         raise SimulationError(
             f"--seats lists {len(kinds)} bots for {players} players: give one bot for "
-            f"everyone or exactly one per seat")
+            f"everyone{per_team} or one per seat ({players})")
     return tuple(kinds)
 
 
@@ -310,7 +327,8 @@ def _difference(line: Mapping[str, Any], expected: Mapping[str, Any]) -> str:
 def read_results(path: Path, config: Config) -> dict[int, dict[str, Any]]:
     """The games already in the results file (by game number), checked against ``config``.
 
-    A last line cut short (no newline, not JSON) is removed from the file; any other bad
+    A last line cut short (no newline, not JSON, begun as a results line) is removed from
+    the file; any other bad
     line, or a line made with other settings, raises :class:`SimulationError`.
     """
     if not path.exists():
@@ -325,16 +343,15 @@ def read_results(path: Path, config: Config) -> dict[int, dict[str, Any]]:
         if not raw.strip():
             continue
         try:
-            line = json.loads(raw)
-        except json.JSONDecodeError as e:
-            if number == len(lines):  # the last line, without its newline: a cut write
+            line = parse_json(raw, f"{path} line {number}")
+        except JsonError as e:
+            if number == len(lines) and raw.startswith(CUT_LINE_START):  # a cut write
                 print(f"pegs: dropping the unfinished last line of {path}", file=sys.stderr)
                 text = text[: len(text) - len(raw)]
                 with path.open("r+", encoding="utf-8") as f:
                     f.truncate(len(text.encode("utf-8")))
                 break
-            raise SimulationError(f"{path} line {number} is not JSON ({e.msg}); "
-                                  "is it a pegs simulate results file?") from e
+            raise SimulationError(f"{e}; is it a pegs simulate results file?") from e
         if not isinstance(line, dict) or any(k not in line for k in LINE_KEYS) or not (
             isinstance(line["game"], int) and line["game"] >= 0
         ):

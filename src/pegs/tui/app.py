@@ -11,12 +11,15 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, ScrollableContainer, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
+from textual.geometry import Region
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
@@ -25,18 +28,26 @@ from ..hint import HintError
 from ..hint import choose as hint_choose
 from ..notation import CARD_WORDS, SEAT_COLOURS, announce, seat_name
 from ..rules import PRESET_TITLES, Action, IllegalActionError, NotationError, View
-from .board import LEGEND, render, seat_style
+from .board import layout, legend, render, seat_style
 from .choose import Choice, Picker, peg_label
 from .screens import CoverScreen, TextScreen
-from .session import Session, SetupError
+from .session import STRENGTHS, Session, SetupError
+from .turn_keys import ChoiceList, MoveBox, TurnClock
 
 PACE_STEP = 0.25
+STRENGTH_OF = {bot: word for word, bot in STRENGTHS.items()}
+#: Below this size the board is listed by seat instead of drawn (see ``PegsApp.fit``).
+COMPACT_WIDTH = 100
+COMPACT_HEIGHT = 30
 
 KEYS = """Keys
 
-  1-9, Enter   choose an option (arrows move through the list)
-  Escape       back to the previous choice
-  t            type a move in the engine's notation, e.g.  7: 0.5>0.9, 0.12>0.15
+  1-9, Enter   choose an option (arrows move through the list); keys typed
+               before your turn are dropped, so nothing is chosen for you
+  Escape       back to the previous choice (from the move box: back to the list)
+  t            type a move in the engine's notation, e.g.  7: 0.5>0.9, 0.12>0.15;
+               it plays only when you press Enter
+  b            the board: arrows scroll it (Escape: back to the options)
   h            hint: the move the strongest bot would play for you
   c            the cue card of the rules being played
   + / -        bots move slower / faster (0 s is instant)
@@ -51,12 +62,26 @@ class PegsApp(App[None]):
     """One game of Pegs and Jokers at the terminal."""
 
     TITLE = "Pegs & Jokers"
+    ENABLE_COMMAND_PALETTE = False  # its footer entry would push the game's keys off an
+    # 80-column footer
     CSS = """
     #main { height: 1fr; }
     #board-box { width: 1fr; height: 1fr; overflow: auto auto; }
+    #board-box:focus { background: $boost; }
     #board { width: auto; padding: 0 1; }
+    #seats { display: none; width: auto; padding: 0 1; }
     #side { width: 52; height: 1fr; }
+    #side-top { height: 1fr; }
     #status { height: auto; }
+    PegsApp.-compact #board, PegsApp.-compact #legend, PegsApp.-compact #status {
+        display: none;
+    }
+    PegsApp.-compact #seats { display: block; }
+    PegsApp.-compact #side { width: 48; }
+    PegsApp.-compact #hand { margin-top: 0; }
+    PegsApp.-compact #log { height: 4; }
+    PegsApp.-compact #side-top { overflow-y: hidden; }
+    PegsApp.-compact #options { height: 1fr; max-height: 100%; min-height: 4; }
     #hand { height: auto; margin-top: 1; }
     #prompt { height: auto; margin-top: 1; text-style: bold; }
     #options { height: auto; max-height: 16; }
@@ -67,17 +92,19 @@ class PegsApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "go_back", "Back"),
         Binding("t", "type_move", "Type"),
+        Binding("b", "board", "Board"),
         Binding("h", "hint", "Hint"),
-        Binding("c", "cue", "Cue card"),
+        Binding("c", "cue", "Cue"),
         Binding("plus,equals_sign", "pace(1)", "Slower"),
         Binding("minus", "pace(-1)", "Faster"),
         Binding("question_mark", "keys", "Keys"),
-        Binding("q", "leave", "Save & quit"),
-        *(Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)),
+        Binding("q", "leave", "Quit"),
     ]
 
-    def __init__(self, session: Session, delay: float = 0.8, hint_seconds: float = 1.0) -> None:
+    def __init__(self, session: Session, delay: float = 0.8, hint_seconds: float = 1.0,
+                 notes: Sequence[str] = ()) -> None:
         super().__init__()
+        self.notes = tuple(notes)
         self.session = session
         self.delay = max(0.0, delay)
         self.hint_seconds = hint_seconds
@@ -88,6 +115,7 @@ class PegsApp(App[None]):
         self.touched: set[tuple[int, int]] = set()
         self.finished = ""
         self.thinking = False
+        self.clock = TurnClock()
 
     # --- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -97,20 +125,24 @@ class PegsApp(App[None]):
         self.status_view = Static(id="status")
         self.hand_view = Static(id="hand")
         self.prompt_view = Static(id="prompt")
-        self.options_view = OptionList(id="options")
-        self.notation_input = Input(placeholder="t: type a move, e.g. 7: 0.5>0.9, 0.12>0.15",
-                                    id="notation")
+        self.options_view = ChoiceList(self.clock, id="options")
+        self.notation_input = MoveBox(self.clock, id="notation",
+                                      placeholder="t: type a move, e.g. 7: 0.5>0.9, 0.12>0.15")
         self.message_view = Static(id="message")
         self.log_view = RichLog(id="log", wrap=True, markup=False, max_lines=500)
+        self.seats_view = Static(id="seats")
+        self.board_box = ScrollableContainer(id="board-box")
         with Horizontal(id="main"):
-            with ScrollableContainer(id="board-box"):
+            with self.board_box:
                 yield self.board_view
-                yield Static(LEGEND, id="legend")
-            with VerticalScroll(id="side"):
-                yield self.status_view
-                yield self.hand_view
-                yield self.prompt_view
-                yield self.options_view
+                yield Static(legend(self.session.rules.holes_per_side), id="legend")
+                yield self.seats_view
+            with Vertical(id="side"):
+                with VerticalScroll(id="side-top"):
+                    yield self.status_view
+                    yield self.hand_view
+                    yield self.prompt_view
+                    yield self.options_view
                 yield self.notation_input
                 yield self.message_view
         yield self.log_view
@@ -129,12 +161,49 @@ class PegsApp(App[None]):
             # (the seed stays off the screen: it would tell every hand)
             log.write(f"New game, saved as it goes to {self.session.path}. "
                       "Press ? for the keys.")
+        for note in self.notes:
+            log.write(f"Note: {note}")
+        self.options_view.focus()
+        self.fit(self.size.width, self.size.height)
         self.advance()
+        self.call_after_refresh(self.show_own_side)
+
+    # --- the window -------------------------------------------------------------------------
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size.width, event.size.height)
+        self.call_after_refresh(self.show_own_side)
+
+    def fit(self, width: int, height: int) -> None:
+        """The compact layout (the seats and their pegs as a list instead of the drawing)
+        when the window is too small for the board beside the choices."""
+        self.set_class(width < COMPACT_WIDTH or height < COMPACT_HEIGHT, "-compact")
+
+    def show_own_side(self) -> None:
+        """Scroll the board so that the side of the seat being shown (the human's) is in
+        view: its start, its home and its stretch of the ring."""
+        seat = self.shown_seat if self.shown_seat >= 0 else -1
+        if seat < 0 and len(self.session.humans) == 1:
+            seat = self.session.humans[0]
+        if seat < 0 or self.has_class("-compact"):
+            return
+        geo = self.session.state.geo
+        lay = layout(geo)
+        h = geo.holes_per_side
+        side = geo.side_of[seat]
+        cells = [*lay.start[seat], *lay.home[seat], *lay.ring[side * h:(side + 1) * h]]
+        top = min(r for r, _ in cells)
+        left = min(c for _, c in cells)
+        bottom = max(r for r, _ in cells)
+        right = max(c for _, c in cells)
+        self.board_box.scroll_to_region(
+            Region(1 + 2 * left, top, 2 * (right - left) + 2, bottom - top + 1),
+            animate=False, center=True, force=True)
 
     # --- the flow of turns ------------------------------------------------------------------
     def advance(self) -> None:
         """Set up whatever comes next: the end, a bot's move or a human's choice."""
         self.picker = None
+        self.clock.close()
         state = self.session.state
         if state.is_over():
             self.finish()
@@ -156,12 +225,16 @@ class PegsApp(App[None]):
 
     def reveal(self, seat: int) -> None:
         """Show ``seat``'s hand and its choices."""
+        if self.hot_seat and seat != self.revealed:
+            self.call_after_refresh(self.show_own_side)
         self.revealed = self.shown_seat = seat
         state = self.session.state
         self.picker = Picker.build(state.legal_actions(), state.geo, state.pegs,
                                    state.turn, self.say)
         self.refresh_all()
-        self.options_view.focus()
+        self.clock.open()
+        if not self.notation_input.has_focus:  # a move being typed keeps the box
+            self.options_view.focus()
 
     async def bot_turn(self) -> None:
         """Bots move until a human is to act or the game ends, each at the chosen pace
@@ -251,6 +324,7 @@ class PegsApp(App[None]):
         seen = self.session.view_for(self.shown_seat)
         self.refresh_board(seen)
         self.status_view.update(self.status_text(seen))
+        self.seats_view.update(self.seats_text(seen))
         self.hand_view.update(self.hand_text(seen))
         self.refresh_choices(seen)
 
@@ -294,6 +368,29 @@ class PegsApp(App[None]):
         text.append(f"Bots: {pace} (+/-)")
         return text
 
+    def seats_text(self, seen: View) -> Text:
+        """The compact layout's table: each seat with its cards and where its pegs are."""
+        session, rules = self.session, self.session.rules
+        geo = session.state.geo
+        teams = f"{rules.teams} teams" if rules.teams else "no teams"
+        text = Text(f"{rules.name}, {teams}\n")
+        for seat in range(rules.players):
+            mark = "▶ " if seat == seen.current_player else "  "
+            kind = STRENGTH_OF.get(session.seats[seat], session.seats[seat])
+            if session.is_human(seat) and not self.hot_seat:
+                kind = "you"
+            team = f" t{geo.team_of[seat]}" if rules.teams else ""
+            text.append(mark)
+            text.append(f"{SEAT_COLOURS[seat][1]} {SEAT_COLOURS[seat][0]:<6}", seat_style(seat))
+            text.append(f"{team} {kind:<6} {seen.hand_sizes[seat]} cards\n    ")
+            text.append(" ".join(geo.name(p) for p in sorted(seen.pegs[seat])) + "\n")
+        top = f", top {seen.discards[-1]}" if seen.discards else ""
+        text.append(f"Draw pile {seen.draw_pile_size}{top}\n")
+        text.append("S start, s.h side s hole h,\nHk home hole k\n", style="dim")
+        pace = "instant" if self.delay == 0 else f"{self.delay:g} s a move"
+        text.append(f"Bots: {pace} (+/-)")
+        return text
+
     def hand_text(self, seen: View) -> Text:
         if seen.seat < 0:
             return Text("Hands are hidden.", style="italic")
@@ -306,7 +403,8 @@ class PegsApp(App[None]):
         prompt = self.prompt_view
         options = self.options_view
         options.clear_options()
-        options.display = self.picker is not None and not self.finished
+        # shown (empty) during the bots' turns too, so that it keeps the focus
+        options.display = not self.finished
         if self.finished:
             prompt.update(Text(f"Game over. {self.finished}"))
             return
@@ -353,17 +451,29 @@ class PegsApp(App[None]):
         event.stop()
         self.choose(event.option_index + 1)
 
-    def action_pick(self, number: int) -> None:
-        self.choose(number)
+    def on_choice_list_numbered(self, event: ChoiceList.Numbered) -> None:
+        event.stop()
+        self.choose(event.number)
+
+    def on_move_box_early(self, event: MoveBox.Early) -> None:
+        event.stop()
+        seat = self.session.to_act
+        self.tell(f"Wait: it is {seat_name(seat)}'s turn ({self.session.seats[seat]}); "
+                  "press Enter again on your turn.", error=True)
 
     def action_go_back(self) -> None:
-        notation = self.notation_input
-        if notation.has_focus:
+        if self.notation_input.has_focus or self.board_box.has_focus:
             self.options_view.focus()
+            self.tell("")
             return
         if self.picker is not None:
             self.picker = self.picker.back()
             self.refresh_all()
+
+    def action_board(self) -> None:
+        self.board_box.focus()
+        self.tell("Arrows, Page Up/Down, Home and End scroll the board; Escape goes back "
+                  "to the options.")
 
     def action_type_move(self) -> None:
         self.notation_input.focus()

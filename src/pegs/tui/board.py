@@ -35,8 +35,13 @@ TERMINAL_COLOURS = (
     "grey50", "hot_pink", "dark_cyan",
 )
 
-LEGEND = (f"{HOLE} hole   {FIFTH} 5, 10, 15, 20   {EIGHT_BACK} 8 back from the out-hole   "
-          f"{START_HOLE} start   {HOME_HOLE} home   {POINTER} the option under the cursor")
+def legend(holes_per_side: int) -> str:
+    """What the marks mean on a board of ``holes_per_side`` holes a side."""
+    eight = holes_per_side - 3
+    fifths = ", ".join(str(n) for n in range(5, holes_per_side + 1, 5) if n != eight)
+    return (f"{HOLE} hole   {FIFTH} {fifths}   {EIGHT_BACK} {eight}: 8 back from the "
+            f"out-hole   {START_HOLE} start   {HOME_HOLE} home   {POINTER} the option under "
+            "the cursor")
 
 #: Horizontal stretch of the polygon (terminals are wider than tall).
 STRETCH = 1.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import secrets
 import sys
 from pathlib import Path
@@ -55,8 +56,9 @@ def add_play_options(p: argparse.ArgumentParser) -> None:
                    help="strength of the bots when --seats is not given (default normal)")
     p.add_argument("--seed", type=int, help="game seed (default: a new random game)")
     p.add_argument("--resume", metavar="FILE",
-                   help="continue the game saved in FILE, with its rules and seats "
-                        "(--seats may change who plays them)")
+                   help="continue the game saved in FILE, with its rules, seed and seats "
+                        "(--seats may change who plays them; table options are ignored, "
+                        "with a note)")
     p.add_argument("--save", metavar="FILE",
                    help=f"save the game to FILE (default: a new file in the games folder; "
                         f"${DATA_ENV} overrides the folder)")
@@ -71,10 +73,11 @@ def add_play_options(p: argparse.ArgumentParser) -> None:
 
 def build_session(args: argparse.Namespace, rules: Rules | None) -> Session:
     """The game asked for: resumed from --resume, or new with ``rules``."""
-    if args.think <= 0 or args.hint_time <= 0:
-        raise SetupError("--think and --hint-time must be more than 0 seconds")
-    if args.delay < 0:
-        raise SetupError("--delay cannot be negative")
+    for option, seconds in (("--think", args.think), ("--hint-time", args.hint_time)):
+        if not (math.isfinite(seconds) and seconds > 0):
+            raise SetupError(f"{option} must be a number of seconds above 0, not {seconds:g}")
+    if not (math.isfinite(args.delay) and args.delay >= 0):
+        raise SetupError(f"--delay must be 0 or more seconds, not {args.delay:g}")
     save = Path(args.save) if args.save else None
     if save is not None and save.exists() and not (
             args.resume and save.resolve() == Path(args.resume).resolve()):
@@ -88,17 +91,55 @@ def build_session(args: argparse.Namespace, rules: Rules | None) -> Session:
     return Session(rules, seed, seats, save or default_path(rules, seed), think=args.think)
 
 
+def ignored_on_resume(args: argparse.Namespace, session: Session) -> list[str]:
+    """The table options given with --resume that differ from the saved game (which keeps
+    its own), as notes to show."""
+    rules = session.rules
+    settings = rules.settings()
+    given = [
+        f"--rules {args.rules}" if args.rules not in (None, rules.name) else "",
+        f"--players {args.players}" if args.players not in (None, rules.players) else "",
+        f"--teams {args.teams}" if args.teams not in (None, rules.teams) else "",
+        f"--seed {args.seed}" if args.seed not in (None, session.seed) else "",
+    ]
+    for item in args.set:
+        name, _, value = item.partition("=")
+        if str(settings.get(name.strip())).lower() != value.strip().lower():
+            given.append(f"--set {item}")
+    given = [g for g in given if g]
+    if not given:
+        return []
+    teams = f"{rules.teams} teams" if rules.teams else "no teams"
+    return [f"{', '.join(given)} ignored: the resumed game keeps its own table "
+            f"({rules.name}, {rules.players} players, {teams}, seed {session.seed})"]
+
+
+def saves_first(args: argparse.Namespace, session: Session) -> bool:
+    """Whether to write the record before the first move: a new game (so that a bad --save
+    is told at once) or a resumed one going to another file or to other seats; never a
+    finished game, whose record must stay as it is."""
+    if session.state.is_over():
+        return False
+    if not args.resume:
+        return True
+    return session.path.resolve() != Path(args.resume).resolve() or args.seats is not None
+
+
 def play(args: argparse.Namespace, rules: Rules | None) -> int:
     """Run the game; print the result and where the record is."""
     try:
         session = build_session(args, rules)
-        session.save()
+        if saves_first(args, session):
+            session.save()
     except SetupError as e:
         print(f"pegs: {e}", file=sys.stderr)
         return 2
+    notes = ignored_on_resume(args, session) if args.resume else []
+    for note in notes:
+        print(f"pegs: note: {note}", file=sys.stderr)
     from .app import PegsApp  # Textual is loaded only for this command
 
-    app = PegsApp(session, delay=args.delay, hint_seconds=args.hint_time)
+    app = PegsApp(session, delay=args.delay, hint_seconds=args.hint_time, notes=notes)
     app.run()
     print(farewell(session, app.finished))
     return 0

@@ -18,8 +18,9 @@ from typing import Any
 import platformdirs
 
 from ..bots import Bot, make_bot
-from ..notation import announce, seat_name
-from ..record import Record, RecordError, load
+from ..hint import announce_any
+from ..notation import seat_name
+from ..record import Record, RecordError, from_json, read_data
 from ..rules import Action, GameState, Rules, View, view
 
 HUMAN = "human"
@@ -112,11 +113,12 @@ class Session:
         """The game saved in ``path``; its seats are those saved with it unless ``seats``
         (``--seats`` text) is given, and a record without seats gets a human in seat 0."""
         try:
-            record = load(path)
+            data = read_data(path)
+            record = from_json(data)
         except RecordError as e:
             raise SetupError(str(e)) from e
         players = record.rules.players
-        saved = json.loads(path.read_text(encoding="utf-8")).get("seats")
+        saved = data.get("seats")
         if seats is not None or not isinstance(saved, list):
             kinds = parse_seats(seats, players)
         else:
@@ -161,7 +163,8 @@ class Session:
         """
         before = self.state
         action = before.canonical(action)
-        words = f"{seat_name(before.current_player)}: {announce(before, action)}"
+        # the words shared by the page, the terminal and hints (decisions included)
+        words = f"{seat_name(before.current_player)}: {announce_any(before, action)}"
         self.state = before.apply(action)
         self.actions.append(action)
         self.recent = [*self.recent[1 - RECENT:], words]

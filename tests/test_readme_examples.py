@@ -1,0 +1,78 @@
+"""Every ``pegs`` command example of README.md runs as written.
+
+The examples are the lines of the README's code blocks that run ``pegs`` (or
+``.venv/bin/pegs``).  They run in order in one temporary folder holding a copy of
+``tests/scenarios`` (so ``pegs replay game.json`` finds the record an earlier example
+saved), with only their size bounded: at most two simulated games of at most 60 actions,
+one worker, ISMCTS thinking 0.02 s.  Examples that
+cannot run in a test are listed in NOT_RUN with the reason and checked with ``--help``
+(which still parses every option before it).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+from pathlib import Path
+
+from helpers import no_traceback, pegs
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+
+#: Commands that are not run, with the reason.
+NOT_RUN = {
+    "serve": "a server runs until it is stopped (tests/server start real ones)",
+    "play": "a full-screen game waits for keys (tests/test_tui_tmux.py plays it in tmux)",
+}
+
+COMMAND = re.compile(r"\s*(\.venv/bin/)?pegs\s")
+BOUNDS = {"--games": "2", "--jobs": "1"}
+
+
+def examples() -> list[list[str]]:
+    """The README's ``pegs`` commands, as argument lists (without ``pegs``)."""
+    found: list[list[str]] = []
+    fenced = False
+    for line in README.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+            continue
+        if not (fenced or line.startswith("    ")):
+            continue
+        if COMMAND.match(line):
+            found.append(shlex.split(line, comments=True)[1:])
+    return found
+
+
+def bounded(args: list[str]) -> list[str]:
+    """``args`` with the size of a simulation bounded (nothing else changes)."""
+    out = list(args)
+    for i, word in enumerate(out[:-1]):
+        if word in BOUNDS:
+            out[i + 1] = BOUNDS[word]
+        elif word == "--bot-option" and out[i + 1].startswith("ismcts.seconds="):
+            out[i + 1] = "ismcts.seconds=0.02"
+    if out[0] == "simulate":
+        out += ["--max-actions", "60", "--quiet"]
+    return out
+
+
+def test_the_readme_has_examples_of_every_command() -> None:
+    commands = {args[0] for args in examples()}
+    assert {"demo", "replay", "play", "serve", "simulate", "rules", "hint",
+            "conformance"} <= commands, commands
+
+
+def test_every_readme_example_runs_as_written(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "tests" / "scenarios", tmp_path / "tests" / "scenarios")
+    for args in examples():
+        if args[0] in NOT_RUN:
+            proc = pegs(*args, "--help", cwd=tmp_path)
+            assert proc.returncode == 0 and "usage: pegs" in proc.stdout, (args, proc.stderr)
+            continue
+        proc = pegs(*bounded(args), cwd=tmp_path)
+        no_traceback(proc)
+        assert proc.returncode == 0, (args, proc.stdout[-2000:], proc.stderr)
+        assert re.search(r"\S", proc.stdout), args
