@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from .bots import make_bot
 from .bots.heuristic import reason as heuristic_reason
-from .notation import announce, seat_name
+from .notation import option_words, seat_name
 from .record import Record
 from .rules import Action, GameState, View, view
 
@@ -67,11 +67,10 @@ def _sentence(text: str) -> str:
 
 
 def announce_any(state: GameState, action: Action) -> str:
-    """The announcement of a card play, or the words of a decision."""
-    if action.decision:
-        return {"doubt": "I doubt it.", "pass": "Pass."}.get(
-            action.decision, f"Send {action.decision[5:]} back to START.")
-    return announce(state, action)
+    """How an action reads to the seat to act, as an option or a hint: a card play's
+    announcement (a face-down card with its real rank), a decision in plain words
+    (:func:`pegs.notation.option_words`)."""
+    return option_words(state, action)
 
 
 def hint(record: Record, seat: int | None = None, seconds: float = DEFAULT_SECONDS,

@@ -15,8 +15,9 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..bots import Bot, make_bot
-from ..hint import HintError, announce_any
+from ..hint import HintError
 from ..hint import choose as choose_hint
+from ..notation import announce
 from ..record import Record
 from ..rules import (
     Action,
@@ -122,8 +123,6 @@ class Room:
         #: the replay of a finished game, encoded once
         self.replay_cache: str | None = None
         self._shared: str | None = None
-        #: announcements of the legal actions offered at this version, by action text
-        self._said: dict[str, str] = {}
         if self.status != "waiting":
             self._replay(row.actions)
 
@@ -133,7 +132,7 @@ class Room:
         for text in texts:
             action = Action.parse(text)
             seat = state.current_player
-            self.last = (seat, action, announce_any(state, action))
+            self.last = (seat, action, announce(state, action))
             state = state.apply(action)
             self.actions.append(action)
             self._logged(seat, action, self.last[2])
@@ -225,8 +224,7 @@ class Room:
         part["view"] = protocol.view_json(view(state, seat))
         if (seat >= 0 and state.current_player == seat and self.status == "playing"
                 and not self.bot_controlled(seat)):
-            part["legal"] = legal = protocol.legal_json(state, state.legal_actions())
-            self._said = {a["text"]: a["announcement"] for a in legal}
+            part["legal"] = protocol.legal_json(state, state.legal_actions())
         if self.last is not None:
             actor, action, said = self.last
             part["last"] = {"seat": actor, "action": protocol.hidden_text(action, actor, seat),
@@ -237,7 +235,6 @@ class Room:
         """Drop the cached messages after a change."""
         self._texts.clear()
         self._shared = None
-        self._said = {}
 
     # --- broadcasting -------------------------------------------------------------------
     def changed(self) -> None:
@@ -282,7 +279,7 @@ class Room:
                 action = state.canonical(action)
             except (NotationError, IllegalActionError) as e:
                 return protocol.error("illegal", str(e))
-            said = self._said.get(str(action)) or announce_any(state, action)
+            said = announce(state, action)
             after = state.apply(action)
             status = "finished" if after.is_over() else "playing"
             try:
