@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
-from helpers import PRESETS_UNDER_TEST, position, table, ten_through_a_door
+from helpers import PRESETS_UNDER_TEST, pegs, position, table, ten_through_a_door
 from pegs.hint import announce_any
 from pegs.notation import (
     acting_seat,
@@ -313,6 +314,22 @@ def test_every_logged_decision_names_the_seat_that_made_it() -> None:
         line = announce_line(before, action)
         assert line.startswith(f"{seat_name(seat)}: {colour(seat)} ")
     assert decisions > 5
+
+
+def test_demo_and_replay_tell_the_same_game(tmp_path: Path) -> None:
+    """Issue 32: ``pegs replay`` named the seat whose turn it was for every doubt and pass."""
+    path = tmp_path / "bj.json"
+    demo = pegs("demo", "--rules", "bluffing-joker", "--seed", "3", "--max-turns", "40",
+                "--save", str(path))
+    replay = pegs("replay", str(path))
+    assert demo.returncode == replay.returncode == 0, demo.stderr + replay.stderr
+
+    def numbered(out: str) -> list[str]:
+        return [line for line in out.splitlines() if re.match(r"\s*\d+\. Seat", line)]
+
+    told = numbered(demo.stdout)
+    assert "2. Seat 1 (Blue, B): Blue does not doubt Red's face-down Ace." in told[1]
+    assert len(told) == 40 and numbered(replay.stdout) == told
 
 
 # --- two different legal moves never read the same ---------------------------------------------
