@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from .bots import make_bot
 from .bots.heuristic import reason as heuristic_reason
-from .notation import option_words, seat_name
+from .notation import announce, option_words, seat_name
 from .record import Record
 from .rules import Action, GameState, View, view
 
@@ -27,7 +27,8 @@ class HintError(ValueError):
 
 
 class Hint(NamedTuple):
-    """The suggested action, its announcement, why, and which bot chose it."""
+    """The suggested action, how it reads to the seat (its option words), why, and which
+    bot chose it."""
 
     action: Action
     announcement: str
@@ -54,7 +55,7 @@ def choose(state: GameState, seat: int, seconds: float, bot: str = DEFAULT_BOT) 
     chooser = make_bot(bot, state.ply * 1000 + seat, **options)
     action = state.canonical(chooser.choose(mine, legal))
     reason = heuristic_reason(mine, action, state.pegs, state.result_of(action))
-    return Hint(action, announce_any(state, action), _sentence(reason), bot, seat)
+    return Hint(action, option_words(state, action), _sentence(reason), bot, seat)
 
 
 def _sentence(text: str) -> str:
@@ -67,10 +68,10 @@ def _sentence(text: str) -> str:
 
 
 def announce_any(state: GameState, action: Action) -> str:
-    """How an action reads to the seat to act, as an option or a hint: a card play's
-    announcement (a face-down card with its real rank), a decision in plain words
-    (:func:`pegs.notation.option_words`)."""
-    return option_words(state, action)
+    """What the whole table hears of any action, a card play or a Bluffing Joker decision
+    with what it reveals (:func:`pegs.notation.announce`); the options of the seat to act
+    read as :func:`pegs.notation.option_words`."""
+    return announce(state, action)
 
 
 def hint(record: Record, seat: int | None = None, seconds: float = DEFAULT_SECONDS,
