@@ -123,6 +123,8 @@ class Room:
         #: the replay of a finished game, encoded once
         self.replay_cache: str | None = None
         self._shared: str | None = None
+        #: announcements of the legal actions offered at this version, by action text
+        self._said: dict[str, str] = {}
         if self.status != "waiting":
             self._replay(row.actions)
 
@@ -224,7 +226,8 @@ class Room:
         part["view"] = protocol.view_json(view(state, seat))
         if (seat >= 0 and state.current_player == seat and self.status == "playing"
                 and not self.bot_controlled(seat)):
-            part["legal"] = protocol.legal_json(state, state.legal_actions())
+            part["legal"] = legal = protocol.legal_json(state, state.legal_actions())
+            self._said = {a["text"]: a["announcement"] for a in legal}
         if self.last is not None:
             actor, action, said = self.last
             part["last"] = {"seat": actor, "action": protocol.hidden_text(action, actor, seat),
@@ -235,6 +238,7 @@ class Room:
         """Drop the cached messages after a change."""
         self._texts.clear()
         self._shared = None
+        self._said = {}
 
     # --- broadcasting -------------------------------------------------------------------
     def changed(self) -> None:
@@ -279,7 +283,10 @@ class Room:
                 action = state.canonical(action)
             except (NotationError, IllegalActionError) as e:
                 return protocol.error("illegal", str(e))
-            said = announce(state, action)
+            # the table's words: an option's words may show a face-down card's real rank, and
+            # a doubt's announcement tells everyone what the card was
+            said = None if action.decision or action.declared else self._said.get(str(action))
+            said = said or announce(state, action)
             after = state.apply(action)
             status = "finished" if after.is_over() else "playing"
             try:
