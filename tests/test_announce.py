@@ -221,13 +221,14 @@ def test_a_declaration_shows_the_real_card_only_to_its_player() -> None:
     assert announce(st, bluff) == announce(st, truth) == "Five, face down. 10 to 15."
     assert option_words(st, bluff) == "Nine, face down as a Five. 10 to 15."
     assert option_words(st, truth) == "Five, face down as a Five. 10 to 15."
-    assert announce_any(st, bluff) == announce(st, bluff)  # the log's words
+    assert announce_any(st, bluff) == announce(st, bluff)  # the table's words
 
 
 def test_a_doubted_bluff_reveals_the_card_and_who_chooses() -> None:
     st = _declared({0: ["0.10"], 1: ["1.3"]}, ["9", "2"], "9 as 5: 0.10>0.15")
     doubt = _decide(st, "doubt")
     assert option_words(st, doubt) == "Doubt Red's face-down Five."  # reveals nothing
+    assert announce_any(st, doubt) == "Blue doubts Red's face-down Five."  # nor this
     assert announce_line(st, doubt) == (
         "Seat 1 (Blue, B): Blue doubts Red's face-down Five. The card is a Nine: a bluff by "
         "Red. Blue chooses one of Red's pegs to send back to START.")

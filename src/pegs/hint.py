@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from .bots import make_bot
 from .bots.heuristic import reason as heuristic_reason
-from .notation import announce, option_words, seat_name
+from .notation import action_words, option_words, seat_name
 from .record import Record
 from .rules import Action, GameState, View, view
 
@@ -68,10 +68,11 @@ def _sentence(text: str) -> str:
 
 
 def announce_any(state: GameState, action: Action) -> str:
-    """What the whole table hears of any action, a card play or a Bluffing Joker decision
-    with what it reveals (:func:`pegs.notation.announce`); the options of the seat to act
-    read as :func:`pegs.notation.option_words`."""
-    return announce(state, action)
+    """The words of any action, a card play or a Bluffing Joker decision, revealing nothing
+    (:func:`pegs.notation.action_words`): safe to show anyone, before or after it is played.
+    A log tells more with :func:`pegs.notation.announce` (what a doubt turned over), an
+    option of the seat to act with :func:`pegs.notation.option_words` (its real card)."""
+    return action_words(state, action)
 
 
 def hint(record: Record, seat: int | None = None, seconds: float = DEFAULT_SECONDS,

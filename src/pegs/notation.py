@@ -8,7 +8,9 @@ carries its side's colour (``Blue's 17``).  Home holes are ``home 1`` (next to t
 onwards, the start area is ``START``.  A peg of another seat is named with its colour,
 and so is every peg a move hits (``Blue's peg goes back to START``).  Bluffing Joker
 decisions are sentences naming the seats, followed by what they reveal
-(:func:`announce_outcome`).  See docs/RULES.md, "Announcements".
+(:func:`announce_outcome`).  :func:`option_words` says how an option reads to the seat
+to act (a face-down card's real rank too, nothing a decision would reveal).  See
+docs/RULES.md, "Announcements".
 """
 
 from __future__ import annotations
@@ -211,9 +213,20 @@ def _card_move_words(state: GameState, action: Action, card: str) -> str:
 
 
 def announce(state: GameState, action: Action) -> str:
-    """What ``action`` does, said the Pegoo way for the whole table (the state is the one
-    before the action): a face-down card is named as declared; a Bluffing Joker decision
-    is a sentence followed by what it reveals."""
+    """What ``action`` does, said the Pegoo way for the whole table once it is played (the
+    state is the one before the action): :func:`action_words`, and after a Bluffing Joker
+    decision what it reveals (:func:`announce_outcome`).  For logs, never for options."""
+    words = action_words(state, action)
+    if not action.decision:
+        return words
+    outcome = announce_outcome(state, action, state.apply(action))
+    return f"{words} {outcome}" if outcome else words
+
+
+def action_words(state: GameState, action: Action) -> str:
+    """The words of the action itself, revealing nothing: a face-down card named as
+    declared, a decision as a sentence naming the seats (``Blue doubts Red's face-down
+    Five.``) without the card it turns over."""
     if action.decision:
         return _decision_words(state, action)
     if action.declared:
@@ -231,7 +244,7 @@ def option_words(state: GameState, action: Action) -> str:
         card = (f"{CARD_WORDS[action.card]}, face down as "
                 f"{_with_article(CARD_WORDS[action.declared])}")
         return _card_move_words(state, action, card)
-    return announce(state, action)
+    return action_words(state, action)
 
 
 def _declaration(state: GameState) -> str:
@@ -261,18 +274,15 @@ def _decision_option(state: GameState, action: Action) -> str:
 
 def _decision_words(state: GameState, action: Action) -> str:
     """Bluffing Joker decisions: a doubt, a pass, or the peg sent back to start, as
-    sentences naming the seats, followed by what they lead to."""
-    after = state.apply(action)
+    sentences naming the seats."""
+    state.canonical(action)  # refuses a decision that is not legal here
     actor = colour(state.current_player)
     word = action.decision.split()[0]
     if word == "doubt":
-        text = f"{actor} doubts {_declaration(state)}."
-    elif word == "pass":
-        text = f"{actor} does not doubt {_declaration(state)}."
-    else:
-        text = f"{actor} sends {_sent(state, action)} back to START."
-    outcome = announce_outcome(state, action, after)
-    return f"{text} {outcome}" if outcome else text
+        return f"{actor} doubts {_declaration(state)}."
+    if word == "pass":
+        return f"{actor} does not doubt {_declaration(state)}."
+    return f"{actor} sends {_sent(state, action)} back to START."
 
 
 def announce_outcome(before: GameState, action: Action, after: GameState) -> str:
