@@ -330,7 +330,7 @@ def test_demo_and_replay_tell_the_same_game(tmp_path: Path) -> None:
 
     told = numbered(demo.stdout)
     assert "2. Seat 1 (Blue, B): Blue does not doubt Red's face-down Ace." in told[1]
-    assert len(told) == 40 and numbered(replay.stdout) == told
+    assert len(told) >= 40 and numbered(replay.stdout) == told
 
 
 # --- two different legal moves never read the same ---------------------------------------------
