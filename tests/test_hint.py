@@ -114,7 +114,7 @@ def test_hint_during_a_bluffing_declaration_is_for_the_seat_asked() -> None:
     assert after.pending is not None and after.current_player == 1 != after.turn
     h = hint(record, bot="heuristic")
     assert h.seat == 1 and h.action.decision in ("doubt", "pass")
-    assert h.announcement in ("I doubt it.", "Pass.")
+    assert h.announcement in ("Doubt Red's face-down Ace.", "Do not doubt Red's face-down Ace.")
     with pytest.raises(HintError, match="it is seat 1's turn, not seat 0's"):
         hint(record, 0, bot="heuristic")
 

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import PRESETS_UNDER_TEST, position
+from pegs.notation import option_words
 from pegs.rules import Action, GameState, NotationError, Rules, Step, parse_rank, rank_text
 
 # --- the examples of RULES.md section 6 ------------------------------------------------
@@ -159,3 +160,5 @@ def test_round_trip_on_crowded_positions(name: str) -> None:
         state = position(rules, spec, h)
         assert state.legal_actions()
         _check_round_trip(state)
+        said = [option_words(state, a) for a in state.legal_actions()]
+        assert len(set(said)) == len(said)  # and every move reads differently

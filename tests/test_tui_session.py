@@ -146,9 +146,8 @@ def test_the_words_after_the_screen_closes(tmp_path: Path) -> None:
     ]
 
 
-def test_the_log_words_every_action_as_announce_any_does(tmp_path: Path) -> None:
-    from pegs.hint import announce_any
-    from pegs.notation import seat_name
+def test_the_log_words_every_action_as_the_replay_does(tmp_path: Path) -> None:
+    from pegs.notation import announce_line, announce_outcome
 
     rules = Rules.preset("bluffing-joker", players=2, teams=0)
     record_path = tmp_path / "bj.json"
@@ -158,7 +157,13 @@ def test_the_log_words_every_action_as_announce_any_does(tmp_path: Path) -> None
     actions = load(record_path).actions
     assert any(a.decision for a in actions)
     session = Session(rules, 3, ("random", "random"), tmp_path / "g.json")
+    outcomes = 0
     for action in actions:
         before = session.state
         words = session.play(action)
-        assert words == f"{seat_name(before.current_player)}: {announce_any(before, action)}"
+        assert words == announce_line(before, action)
+        outcome = announce_outcome(before, action, session.state)
+        if outcome:
+            outcomes += 1
+            assert words.endswith(outcome)  # the log tells what a doubt or pass led to
+    assert outcomes

@@ -16,7 +16,7 @@ from .bots import make_bot
 from .conformance import run_paths, scenario_files
 from .cue import cue_card
 from .hint import DEFAULT_SECONDS, HintError, format_hint, hint
-from .notation import announce, seat_name
+from .notation import acting_seat, announce_line, seat_name
 from .record import Record, RecordError, load
 from .rules import PRESETS, Action, GameState, Rules, RulesError, view
 from .sim import run as sim_run
@@ -87,7 +87,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         seat = state.current_player
         action = bots[seat].choose(view(state, seat), state.legal_actions())
         if not args.quiet:
-            print(f"{state.ply + 1:4}. {seat_name(seat)}: {announce(state, action)}")
+            print(f"{state.ply + 1:4}. {announce_line(state, action)}")
         record.actions.append(action)
         turns += not action.decision
         state = state.apply(action)
@@ -114,12 +114,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     state = None
     for state, action in record.states():
         if action is not None and not args.quiet:
-            print(f"{state.ply + 1:4}. {seat_name(state.turn)}: {announce(state, action)}")
+            print(f"{state.ply + 1:4}. {announce_line(state, action)}")
     assert state is not None
     outcome = state.outcome()
     if outcome is None:
         print(f"Game in progress after {length_words(record.actions)}; "
-              f"{seat_name(state.turn)} to play.")
+              f"{seat_name(acting_seat(state))} to play.")
     else:
         who = " and ".join(seat_name(s) for s in outcome.seats)
         print(f"Won after {length_words(record.actions)} by {who}.")

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from .bots import make_bot
 from .bots.heuristic import reason as heuristic_reason
-from .notation import announce, seat_name
+from .notation import action_words, option_words, seat_name
 from .record import Record
 from .rules import Action, GameState, View, view
 
@@ -27,7 +27,8 @@ class HintError(ValueError):
 
 
 class Hint(NamedTuple):
-    """The suggested action, its announcement, why, and which bot chose it."""
+    """The suggested action, how it reads to the seat (its option words), why, and which
+    bot chose it."""
 
     action: Action
     announcement: str
@@ -54,7 +55,7 @@ def choose(state: GameState, seat: int, seconds: float, bot: str = DEFAULT_BOT) 
     chooser = make_bot(bot, state.ply * 1000 + seat, **options)
     action = state.canonical(chooser.choose(mine, legal))
     reason = heuristic_reason(mine, action, state.pegs, state.result_of(action))
-    return Hint(action, announce_any(state, action), _sentence(reason), bot, seat)
+    return Hint(action, option_words(state, action), _sentence(reason), bot, seat)
 
 
 def _sentence(text: str) -> str:
@@ -67,11 +68,11 @@ def _sentence(text: str) -> str:
 
 
 def announce_any(state: GameState, action: Action) -> str:
-    """The announcement of a card play, or the words of a decision."""
-    if action.decision:
-        return {"doubt": "I doubt it.", "pass": "Pass."}.get(
-            action.decision, f"Send {action.decision[5:]} back to START.")
-    return announce(state, action)
+    """The words of any action, a card play or a Bluffing Joker decision, revealing nothing
+    (:func:`pegs.notation.action_words`): safe to show anyone, before or after it is played.
+    A log tells more with :func:`pegs.notation.announce` (what a doubt turned over), an
+    option of the seat to act with :func:`pegs.notation.option_words` (its real card)."""
+    return action_words(state, action)
 
 
 def hint(record: Record, seat: int | None = None, seconds: float = DEFAULT_SECONDS,

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from pegs.cli import main
+from pegs.notation import announce
 from pegs.record import from_json
 from pegs.rules import GameState, view
 from pegs.server.protocol import view_json
@@ -115,6 +116,8 @@ def test_face_down_cards_stay_hidden_from_everyone_else(live: LiveServer) -> Non
             action, actor = truth[event["version"] - 1], event["seat"]
             hidden = action.declared and actor != seat
             assert event["action"] == str(action._replace(card="?") if hidden else action)
+            # the table hears the declared rank only, whoever played
+            assert event["announcement"] == announce(states[event["version"] - 1], action)
         for message in client.states:
             assert message["view"] == view_json(view(states[message["version"]], seat))
             if message["last"] is not None:

@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..hint import announce_any
-from ..notation import SEAT_COLOURS, step_pegs
+from ..notation import SEAT_COLOURS, option_words, step_pegs
 from ..rules import Action, GameState, Rules, View, geometry
 from ..rules.view import HIDDEN
 
@@ -89,7 +88,8 @@ def view_json(v: View) -> dict[str, Any]:
 
 
 def action_json(state: GameState, action: Action) -> dict[str, Any]:
-    """One legal action with its steps resolved to peg owners and its announcement."""
+    """One legal action with its steps resolved to peg owners and how it reads to the seat
+    to act."""
     owners = [peg[0] for peg in step_pegs(state, action)]
     return {
         "text": str(action),
@@ -102,7 +102,7 @@ def action_json(state: GameState, action: Action) -> dict[str, Any]:
              "op": s.op, "hit": s.hit}
             for s, owner in zip(action.steps, owners, strict=True)
         ],
-        "announcement": announce_any(state, action),
+        "announcement": option_words(state, action),
     }
 
 

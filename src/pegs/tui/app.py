@@ -26,7 +26,7 @@ from textual.widgets.option_list import Option
 from ..cue import cue_card
 from ..hint import HintError
 from ..hint import choose as hint_choose
-from ..notation import CARD_WORDS, SEAT_COLOURS, announce, seat_name
+from ..notation import CARD_WORDS, SEAT_COLOURS, option_words, seat_name
 from ..rules import PRESET_TITLES, Action, IllegalActionError, NotationError, View
 from .board import layout, legend, render, seat_style
 from .choose import Choice, Picker, peg_label
@@ -312,7 +312,7 @@ class PegsApp(App[None]):
             pos = state.geo.parse(action.decision[5:])
             owner = next(s for s, pegs in enumerate(state.pegs) if pos in pegs)
             return f"Send the {peg_label(state.geo, (owner, pos))} back to START"
-        return announce(state, action)
+        return option_words(state, action)
 
     def tell(self, text: str, error: bool = False) -> None:
         message = self.message_view

@@ -18,8 +18,7 @@ from typing import Any
 import platformdirs
 
 from ..bots import Bot, make_bot
-from ..hint import announce_any
-from ..notation import seat_name
+from ..notation import announce_line, seat_name
 from ..record import Record, RecordError, from_json, read_data
 from ..rules import Action, GameState, Rules, View, view
 
@@ -163,8 +162,8 @@ class Session:
         """
         before = self.state
         action = before.canonical(action)
-        # the words shared by the page, the terminal and hints (decisions included)
-        words = f"{seat_name(before.current_player)}: {announce_any(before, action)}"
+        # the table's words, shared with the page and the replay (a doubt's outcome included)
+        words = announce_line(before, action)
         self.state = before.apply(action)
         self.actions.append(action)
         self.recent = [*self.recent[1 - RECENT:], words]
