@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import socket
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -19,6 +24,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from pegs.server import create_app
 from pegs.server.limits import Limits
+from pegs.server.protocol import legal_texts
 
 #: A short game: pegoo with three pegs each.
 SHORT = {"preset": "pegoo", "settings": {"pegs": 3}}
@@ -50,6 +56,38 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+@contextmanager
+def serve(database_url: str, data_dir: Path, port: int,
+          *options: str) -> Iterator[subprocess.Popen[bytes]]:
+    """``pegs serve`` in a subprocess (SQLite through PEGS_DATA_DIR, PostgreSQL by URL),
+    bots without delay unless ``options`` say otherwise; its log in ``data_dir/serve.log``."""
+    env = {**os.environ, "PEGS_DATA_DIR": str(data_dir)}
+    env.pop("PEGS_DATABASE_URL", None)
+    args = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port), "--bot-delay", "0",
+            *options]
+    if not database_url.startswith("sqlite"):
+        args += ["--database-url", database_url]
+    data_dir.mkdir(parents=True, exist_ok=True)
+    log = data_dir / "serve.log"
+    with log.open("ab") as out:
+        process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=out)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1)
+                break
+            except httpx.TransportError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"pegs serve did not start: {log.read_text()}") from None
+                time.sleep(0.05)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(10)
 
 
 def auth(token: str) -> dict[str, str]:
@@ -148,7 +186,7 @@ class Player:
                     sent += 1
                     await asyncio.sleep(self.pace)
                     await act(ws, f"m{sent}", message["version"],
-                              rng.choice(message["legal"])["text"])
+                              rng.choice(legal_texts(message["legal"])))
 
 
 async def act(ws: ClientConnection, msg_id: str, version: int, action: str) -> None:

@@ -9,6 +9,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from limits import RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
 from .limits import Limits
 from .rooms import Room, TableError
 from .store import Store, StoreError, TableRow
@@ -39,6 +43,13 @@ class Hub:
         self._checkpoint = ThreadPoolExecutor(1, thread_name_prefix="pegs-checkpoint")
         self._housekeeper: asyncio.Task[None] | None = None
         self._think = ThreadPoolExecutor(2, thread_name_prefix="pegs-bot")
+        self._connects = MovingWindowRateLimiter(MemoryStorage())
+        self._connect_rate = RateLimitItemPerMinute(max(1, limits.connects_per_minute))
+
+    def may_connect(self, address: str) -> bool:
+        """Count a WebSocket connect from ``address``: False when it is over its rate."""
+        return (self.limits.connects_per_minute <= 0
+                or self._connects.hit(self._connect_rate, address))
 
     async def run_db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)

@@ -22,6 +22,7 @@ class Limits:
     max_spectators: int = 50  # watching connections per table
     max_seat_connections: int = 4  # connections per seat (tabs, devices)
     outbox_size: int = 256
+    connects_per_minute: int = 120  # WebSocket connects per client address (0: no limit)
 
 
 class RateBucket:

@@ -118,11 +118,14 @@ class Room:
         self.lock = asyncio.Lock()
         self.bots: dict[int, Bot] = {}
         self.bot_task: asyncio.Task[None] | None = None
-        self._texts: dict[int, str] = {}
+        #: per seat, what only it sees at this version (view, legal, last), encoded once
+        self._parts: dict[int, str] = {}
+        #: the table's JSON, encoded once until a seat or its presence changes
+        self._table: str | None = None
         #: the replay of a finished game, encoded once
         self.replay_cache: str | None = None
-        self._shared: str | None = None
-        #: announcements of the legal actions offered at this version, by action text
+        #: the legal actions offered at this version by text, and their announcements
+        self._offered: dict[str, Action] | None = None
         self._said: dict[str, str] = {}
         if self.status != "waiting":
             self._replay(row.actions)
@@ -182,22 +185,20 @@ class Room:
         return Record(self.rules, self.seed, list(self.actions), [s.name for s in self.seats])
 
     def state_text(self, seat: int) -> str:
-        """The ``state`` message for ``seat`` (-1: spectators), cached until a change.  The
-        parts every seat shares (table, rules, board) are encoded once."""
-        text = self._texts.get(seat)
-        if text is None:
-            own = _dumps(self._seat_part(seat))
-            text = (f'{{"type":"state","version":{self.version},"seat":{seat},'
-                    f"{self._shared_text()},{own[1:]}")
-            self._texts[seat] = text
-        return text
+        """The ``state`` message for ``seat`` (-1: spectators), put together from parts
+        encoded once per version (the seat's own part) or per presence change (the table),
+        so a connect or reconnect rebuilds nothing."""
+        part = self._parts.get(seat)
+        if part is None:
+            part = self._parts[seat] = _dumps(self._seat_part(seat))[1:]
+        return (f'{{"type":"state","version":{self.version},"seat":{seat},'
+                f"{self._shared_text()},{part}")
 
     def _shared_text(self) -> str:
-        if self._shared is None:
-            self._shared = (f'"table":{_dumps(self.table_json())},'
-                            f'"rules":{protocol.rules_text(self.rules)},'
-                            f'"board":{protocol.board_text(self.rules)}')
-        return self._shared
+        if self._table is None:
+            self._table = _dumps(self.table_json())
+        return (f'"table":{self._table},"rules":{protocol.rules_text(self.rules)},'
+                f'"board":{protocol.board_text(self.rules)}')
 
     def replay_text(self) -> str:
         """``{"states": [...]}``: the spectator's ``state`` after 0, 1, ..., N actions."""
@@ -211,7 +212,7 @@ class Room:
             if version:
                 entry = self.log[version - 1]
                 last = {k: entry[k] for k in ("seat", "action", "announcement")}
-            own = _dumps({"view": protocol.view_json(view(state, -1)), "legal": [],
+            own = _dumps({"view": protocol.view_json(view(state, -1)), "legal": None,
                           "last": last})
             out.append(f'{{"type":"state","version":{version},"seat":-1,{shared},{own[1:]}')
         return '{"states":[' + ",".join(out) + "]}"
@@ -219,24 +220,40 @@ class Room:
     def _seat_part(self, seat: int) -> dict[str, Any]:
         """What differs between seats: the view, the legal actions, the last action."""
         state = self.state
-        part: dict[str, Any] = {"view": None, "legal": [], "last": None}
+        part: dict[str, Any] = {"view": None, "legal": None, "last": None}
         if state is None:
             return part
         part["view"] = protocol.view_json(view(state, seat))
-        if (seat >= 0 and state.current_player == seat and self.status == "playing"
-                and not self.bot_controlled(seat)):
-            part["legal"] = legal = protocol.legal_json(state, state.legal_actions())
-            self._said = {a["text"]: a["announcement"] for a in legal}
+        if self._to_act(seat):
+            part["legal"] = protocol.legal_compact(state, state.legal_actions())
         if self.last is not None:
             actor, action, said = self.last
             part["last"] = {"seat": actor, "action": protocol.hidden_text(action, actor, seat),
                             "announcement": said}
         return part
 
+    def _to_act(self, seat: int) -> bool:
+        """Whether ``seat`` is a human seat to act now (so it is offered legal actions)."""
+        state = self.state
+        return (seat >= 0 and state is not None and self.status == "playing"
+                and not state.is_over() and state.current_player == seat
+                and not self.bot_controlled(seat))
+
+    def explain(self, seat: int, texts: list[object]) -> dict[str, Any]:
+        """The ``explain`` answer: announcements of these legal actions of ``seat``."""
+        state = self.state
+        if state is None or not self._to_act(seat):
+            return protocol.error("not_your_turn", "only the seat to act is offered actions")
+        if self._offered is None:
+            self._offered = {str(a): a for a in state.legal_actions()}
+        return {"type": "explain", "version": self.version,
+                "announcements": protocol.explain(state, self._offered, texts, self._said)}
+
     def _forget(self) -> None:
         """Drop the cached messages after a change."""
-        self._texts.clear()
-        self._shared = None
+        self._parts.clear()
+        self._table = None
+        self._offered = None
         self._said = {}
 
     # --- broadcasting -------------------------------------------------------------------
@@ -247,14 +264,31 @@ class Room:
             c.send(self.state_text(c.seat))
 
     def attach(self, conn: Connection) -> None:
+        """A new connection gets the state (from the cached parts); the others learn of a
+        seat that came back with a small ``presence`` message."""
+        back = conn.seat >= 0 and not self.connected(conn.seat)
         self.conns.append(conn)
-        self.changed()
+        if back:
+            self._table = None
+        conn.send(self.state_text(conn.seat))
+        if back:
+            self._presence(skip=conn)
 
     def detach(self, conn: Connection) -> None:
         if conn in self.conns:
             self.conns.remove(conn)
             conn.close()
-            self.changed()
+            if conn.seat >= 0 and not self.connected(conn.seat):
+                self._table = None
+                self._presence()
+
+    def _presence(self, skip: Connection | None = None) -> None:
+        """Tell everyone which seats are connected now."""
+        text = _dumps({"type": "presence", "version": self.version,
+                       "connected": [self.seat_json(s)["connected"] for s in self.seats]})
+        for c in self.conns:
+            if c is not skip:
+                c.send(text)
 
     # --- playing ------------------------------------------------------------------------
     async def act(self, seat: int, text: object, version: object,

@@ -94,6 +94,11 @@ async def _hello(ws: WebSocket, hub: Hub, code: str) -> tuple[Room, int] | None:
     limits = hub.limits
     try:
         text, raw = await asyncio.wait_for(_receive(ws), limits.hello_seconds)
+        address = ws.client.host if ws.client else ""
+        if not hub.may_connect(address):
+            raise Refused(protocol.error(
+                "rate_limited", f"too many connections: at most {limits.connects_per_minute} "
+                "a minute from one address; wait a little"))
         data = parse(text, limits.max_message_bytes, raw)
         if data["type"] != "hello":
             raise Refused(protocol.error("malformed", 'the first message must be a "hello"'))
@@ -127,17 +132,25 @@ async def _handle(room: Room, conn: Connection, data: dict[str, Any]) -> dict[st
     if kind == "ping":
         return {"type": "pong"}
     msg_id = _id(data)
-    if kind not in ("act", "hint"):
+    if kind not in ("act", "hint", "explain"):
         return protocol.error("malformed", f"unknown message type {kind[:40]!r}: use act, "
-                              "hint or ping", msg_id)
+                              "hint, explain or ping", msg_id)
     if msg_id is None:
-        return protocol.error("malformed", 'every act and hint needs an "id": text of 1 to '
+        return protocol.error("malformed", f'every {kind} needs an "id": text of 1 to '
                               "64 characters (or a number), new for every message")
     if msg_id in conn.seen:
         return protocol.error("duplicate", f"message {msg_id!r} was already received", msg_id)
     conn.seen.add(msg_id)
     if kind == "hint":
         reply = await room.hint(conn.seat)
+        reply["id"] = msg_id
+        return reply
+    if kind == "explain":
+        texts = data.get("actions")
+        if not isinstance(texts, list) or not 0 < len(texts) <= protocol.MAX_EXPLAIN:
+            return protocol.error("malformed", 'an explain needs "actions": a list of 1 to '
+                                  f"{protocol.MAX_EXPLAIN} action texts", msg_id)
+        reply = room.explain(conn.seat, texts)
         reply["id"] = msg_id
         return reply
     version, action = data.get("version"), data.get("action")

@@ -76,6 +76,8 @@ export class GameScreen {
     } else if (msg.type === "event") {
       this.addLog(msg.version, msg.seat, msg.announcement, msg.action);
       this.renderLog();
+    } else if (msg.type === "explain") {
+      this.render();
     } else if (msg.type === "hint") {
       this.hint = msg;
       const action = this.msg && this.msg.legal.find((a) => a.text === msg.action);
@@ -325,6 +327,7 @@ export class GameScreen {
     const complete = p.complete();
     const discards = p.chosen.length === 0 ? p.discards() : [];
     if (complete.length || discards.length) {
+      this.socket.explain([...complete, ...discards]);
       for (const a of [...complete, ...discards]) {
         parts.push(h("div", { class: "confirm" },
           h("span", { class: "move-text" }, a.announcement || a.text),
