@@ -1,8 +1,8 @@
 """A live table in memory: the game state, the connections, broadcasting and bot turns.
 
 Every change to a table happens under its lock, is stored first (one transaction, off the
-event loop) and only then is broadcast.  Bots think in a thread pool so the server keeps
-answering while they search.
+event loop) and only then is broadcast.  Bots and hints think in worker processes
+(:mod:`.thinking`) so the server keeps answering while they search.
 """
 
 from __future__ import annotations
@@ -10,13 +10,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import secrets
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..bots import Bot, make_bot
 from ..hint import HintError, announce_any
-from ..hint import choose as choose_hint
 from ..record import Record
 from ..rules import (
     Action,
@@ -26,9 +22,10 @@ from ..rules import (
     Rules,
     view,
 )
-from . import protocol
+from . import protocol, thinking
 from .limits import Limits, token_matches
 from .store import SeatRow, StoreError, TableRow
+from .thinking import Dropped, Game, Job
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -36,8 +33,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("pegs.server")
 
 BOT_KINDS = ("random", "heuristic", "ismcts")
-#: Search time per move of the ismcts bot by strength (the other bots have one strength).
-ISMCTS_SECONDS = {"easy": 0.1, "normal": 0.4, "strong": 1.5}
 
 
 class TableError(Exception):
@@ -55,29 +50,19 @@ def bot_label(kind: str, strength: str | None) -> str:
     return f"{label} ({strength})" if kind == "ismcts" and strength else label
 
 
-def build_bot(kind: str, strength: str | None) -> Bot:
-    options: dict[str, Any] = {}
-    if kind == "ismcts":
-        options["seconds"] = ISMCTS_SECONDS[strength or "normal"]
-    return make_bot(kind, secrets.randbits(31), **options)
-
-
 def _dumps(data: object) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-def _choose(bot: Bot, state: GameState, seat: int) -> Action:
-    return bot.choose(view(state, seat), state.legal_actions())
-
-
 class Connection:
-    """One client's WebSocket: its seat, an outbox drained by a sender task, and the ids
-    it has used."""
+    """One client's WebSocket: its seat, an outbox drained by a sender task, the ids it
+    has used and its hints being searched."""
 
     def __init__(self, seat: int, limits: Limits) -> None:
         self.seat = seat
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(limits.outbox_size)
         self.seen: set[object] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
         self.closed = False
 
     def send(self, text: str) -> None:
@@ -103,6 +88,7 @@ class Room:
     def __init__(self, hub: Hub, row: TableRow) -> None:
         self.hub = hub
         self.code = row.code
+        self.settings = row.settings
         self.rules = Rules.from_settings(row.settings)
         self.seed = row.seed
         self.hints = row.hints
@@ -111,13 +97,19 @@ class Room:
         self.seats = row.seats
         self.state: GameState | None = None
         self.actions: list[Action] = []
+        #: the actions' texts, as the workers replay them
+        self.texts: list[str] = []
         #: the public move log: one event per action, as spectators saw it
         self.log: list[dict[str, Any]] = []
         self.last: tuple[int, Action, str] | None = None
         self.conns: list[Connection] = []
         self.lock = asyncio.Lock()
-        self.bots: dict[int, Bot] = {}
+        #: each bot seat's seed (a move's seed follows from it and the version)
+        self.bot_seeds: dict[int, int] = {}
         self.bot_task: asyncio.Task[None] | None = None
+        self._bot_job: Job | None = None
+        #: per seat, the version of its last hint and the hint's job
+        self._hints: dict[int, tuple[int, Job]] = {}
         #: per seat, what only it sees at this version (view, legal, last), encoded once
         self._parts: dict[int, str] = {}
         #: the table's JSON, encoded once until a seat or its presence changes
@@ -139,6 +131,7 @@ class Room:
             self.last = (seat, action, announce_any(state, action))
             state = state.apply(action)
             self.actions.append(action)
+            self.texts.append(text)
             self._logged(seat, action, self.last[2])
         self.state = state
 
@@ -180,6 +173,10 @@ class Room:
     def bot_controlled(self, seat: int) -> bool:
         s = self.seats[seat]
         return s.kind == "bot" or s.standin
+
+    def game(self) -> Game:
+        """The game as a worker rebuilds it."""
+        return Game(self.code, self.settings, self.seed, tuple(self.texts))
 
     def record(self) -> Record:
         return Record(self.rules, self.seed, list(self.actions), [s.name for s in self.seats])
@@ -329,6 +326,8 @@ class Room:
             self.state = after
             self.status = status
             self.actions.append(action)
+            self.texts.append(str(action))
+            self._drop_hints()
             self.last = (seat, action, said)
             self._logged(seat, action, said)
             self._forget()
@@ -356,7 +355,8 @@ class Room:
         if rows and len(rows[0].actions) != self.version:
             fresh = Room(self.hub, rows[0])
             self.state, self.status, self.last = fresh.state, fresh.status, fresh.last
-            self.actions, self.log = fresh.actions, fresh.log
+            self.actions, self.texts, self.log = fresh.actions, fresh.texts, fresh.log
+            self._drop_hints()
             self.changed()
 
     def _bot_to_act(self) -> int | None:
@@ -381,11 +381,14 @@ class Room:
             state = self.state
             assert state is not None
             s = self.seats[seat]
-            bot = self.bots.get(seat)
-            if bot is None:
-                bot = self.bots[seat] = build_bot(s.bot or "heuristic", s.strength)
+            seed = self.bot_seeds.setdefault(seat, thinking.new_bot_seed())
+            self._bot_job = job = self.hub.bot_lane.submit(
+                self.code, thinking.bot_move, self.game(), seat, s.bot or "heuristic",
+                s.strength, thinking.move_seed(seed, version))
             try:
-                action = await self.hub.think(partial(_choose, bot, state, seat))
+                action = Action.parse(await job.future)
+            except Dropped:
+                continue
             except Exception:
                 log.exception("table %s: the bot of seat %d failed; it plays the first legal "
                               "action", self.code, seat)
@@ -394,6 +397,8 @@ class Room:
                 await self.act(seat, action, version, bot=True)
 
     async def hint(self, seat: int) -> dict[str, Any]:
+        """A hint for the seat to act, searched by a worker: one per seat and turn; a hint
+        still searching when the turn passes is dropped."""
         state = self.state
         if not self.hints:
             return protocol.error("no_hints", "hints are off at this table")
@@ -403,19 +408,37 @@ class Room:
             return protocol.error("game_over", "the game is over")
         if seat < 0 or state.current_player != seat:
             return protocol.error("not_your_turn", "hints are for the seat to act")
+        asked = self._hints.get(seat)
+        if asked is not None and asked[0] == self.version:
+            return protocol.error("rate_limited", "one hint a turn: this turn's hint was "
+                                  "already asked for")
+        job = self.hub.hint_lane.submit(self.code, thinking.hint, self.game(), seat,
+                                        self.hub.hint_seconds)
+        self._hints[seat] = (self.version, job)
         try:
-            found = await self.hub.think(partial(choose_hint, state, seat, self.hub.hint_seconds))
+            action, said, reason = await job.future
+        except asyncio.CancelledError:  # the asker left
+            job.drop()
+            raise
+        except Dropped:
+            return protocol.error("not_your_turn", "the turn passed before the hint was ready")
         except HintError as e:
             return protocol.error("not_your_turn", str(e))
-        return {"type": "hint", "action": str(found.action), "announcement": found.announcement,
-                "reason": found.reason}
+        return {"type": "hint", "action": action, "announcement": said, "reason": reason}
+
+    def _drop_hints(self) -> None:
+        """The turn passed: hints still searching are no longer wanted."""
+        for _, job in self._hints.values():
+            job.drop()
 
     # --- seats (HTTP) ---------------------------------------------------------------------
     async def save_seat(self, seat: SeatRow) -> None:
         """Store a seat, then take it into the table and tell everyone."""
         await self.hub.run_db(self.hub.store.save_seat, self.code, seat)
         self.seats[seat.seat] = seat
-        self.bots.pop(seat.seat, None)
+        self.bot_seeds.pop(seat.seat, None)
+        if self._bot_job is not None:
+            self._bot_job.drop()  # the seat's bot may be another now
         self.changed()
 
     async def start(self) -> None:

@@ -141,10 +141,11 @@ async def _handle(room: Room, conn: Connection, data: dict[str, Any]) -> dict[st
     if msg_id in conn.seen:
         return protocol.error("duplicate", f"message {msg_id!r} was already received", msg_id)
     conn.seen.add(msg_id)
-    if kind == "hint":
-        reply = await room.hint(conn.seat)
-        reply["id"] = msg_id
-        return reply
+    if kind == "hint":  # searched meanwhile: the connection may act before it is ready
+        task = asyncio.create_task(_hint(room, conn, msg_id))
+        conn.tasks.add(task)
+        task.add_done_callback(conn.tasks.discard)
+        return None
     if kind == "explain":
         texts = data.get("actions")
         if not isinstance(texts, list) or not 0 < len(texts) <= protocol.MAX_EXPLAIN:
@@ -161,6 +162,16 @@ async def _handle(room: Room, conn: Connection, data: dict[str, Any]) -> dict[st
     if refusal is not None:
         refusal["id"] = msg_id
     return refusal
+
+
+async def _hint(room: Room, conn: Connection, msg_id: str | int) -> None:
+    try:
+        reply = await room.hint(conn.seat)
+    except Exception:
+        log.exception("table %s: a hint for seat %d failed", room.code, conn.seat)
+        reply = protocol.error("internal", "the server could not find a hint")
+    reply["id"] = msg_id
+    conn.send(_dumps(reply))
 
 
 @router.websocket("/ws/{code}")
@@ -198,6 +209,8 @@ async def play(ws: WebSocket, code: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        for task in list(conn.tasks):
+            task.cancel()
         room.detach(conn)
         with contextlib.suppress(Exception):
             await sender
