@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,10 +102,12 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
         limits = limits or Limits(messages_per_second=1000, burst=1000)  # scripted clients
-        app = create_app(database_url, bot_delay=0, hint_seconds=0.05, limits=limits)
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        self.app = create_app(database_url, bot_delay=0, hint_seconds=0.05, limits=limits)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
+                                log_level="warning")
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.thread = threading.Thread(target=asyncio.run, args=(self._serve(),), daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 20
         while not self.server.started:
@@ -113,6 +115,18 @@ class LiveServer:
                 raise RuntimeError("the test server did not start")
             time.sleep(0.02)
         self.http = httpx.Client(base_url=self.url, timeout=20)
+
+    async def _serve(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        await self.server.serve()
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """``fn()`` run on the server's event loop (to reach into its tables)."""
+        async def on_loop() -> Any:
+            return fn()
+
+        assert self.loop is not None
+        return asyncio.run_coroutine_threadsafe(on_loop(), self.loop).result(10)
 
     def stop(self) -> None:
         self.http.close()
@@ -220,7 +234,7 @@ class Client:
         state seen."""
         async def wait() -> dict[str, Any]:
             while True:
-                message = json.loads(await self.ws.recv())
+                message: dict[str, Any] = json.loads(await self.ws.recv())
                 if message["type"] == "state":
                     self.state = message
                 if message["type"] == kind and (version is None or message["version"] == version):

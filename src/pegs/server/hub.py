@@ -103,6 +103,7 @@ class Hub:
                 continue
             self.rooms[row.code] = room
             room.kick_bots()
+            room.start_clocks()
         log.info("resumed %d tables", len(self.rooms))
         self._housekeeper = asyncio.create_task(self._housekeeping())
 
@@ -129,8 +130,7 @@ class Hub:
         if self._housekeeper is not None:
             self._housekeeper.cancel()
         for room in self.rooms.values():
-            if room.bot_task is not None:
-                room.bot_task.cancel()
+            room.close()
             for c in room.conns:
                 c.close()
         self.bot_lane.close()

@@ -23,6 +23,7 @@ class Limits:
     max_seat_connections: int = 4  # connections per seat (tabs, devices)
     outbox_size: int = 256
     connects_per_minute: int = 120  # WebSocket connects per client address (0: no limit)
+    min_timer_seconds: float = 10.0  # the shortest turn and away clocks a table may have
 
 
 class RateBucket:

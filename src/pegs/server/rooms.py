@@ -10,6 +10,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
+from collections.abc import Coroutine
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..hint import HintError, announce_any
@@ -81,6 +84,16 @@ class Connection:
                 self.outbox.get_nowait()
             self.outbox.put_nowait(None)
 
+    def finish(self, text: str) -> None:
+        """Send a last message, then close."""
+        if not self.closed:
+            try:
+                self.outbox.put_nowait(text)
+                self.outbox.put_nowait(None)
+                self.closed = True
+            except asyncio.QueueFull:
+                self.close()
+
 
 class Room:
     """One table: seats, game state, connections."""
@@ -95,6 +108,11 @@ class Room:
         self.status = row.status
         self.host = row.host
         self.seats = row.seats
+        #: a human's time for a turn, and before a stand-in covers a seat with no
+        #: connection (None: no limit); the bots' pause before a move (None: the server's)
+        self.turn_seconds: float | None = getattr(row, "turn_seconds", 120.0)
+        self.away_seconds: float | None = getattr(row, "away_seconds", 120.0)
+        self.bot_delay: float | None = getattr(row, "bot_delay", None)
         self.state: GameState | None = None
         self.actions: list[Action] = []
         #: the actions' texts, as the workers replay them
@@ -110,6 +128,15 @@ class Room:
         self._bot_job: Job | None = None
         #: per seat, the version of its last hint and the hint's job
         self._hints: dict[int, tuple[int, Job]] = {}
+        #: the clock of the human seat to act: when it ends (Unix time), its timer, and the
+        #: stand-in's move when it ran out
+        self.turn_ends: float | None = None
+        self._turn_timer: asyncio.TimerHandle | None = None
+        self._clock_for: tuple[int, int] | None = None
+        self._turn_job: Job | None = None
+        #: seats with no connection, waiting for a stand-in
+        self._away: dict[int, asyncio.TimerHandle] = {}
+        self._chores: set[asyncio.Task[None]] = set()
         #: per seat, what only it sees at this version (view, legal, last), encoded once
         self._parts: dict[int, str] = {}
         #: the table's JSON, encoded once until a seat or its presence changes
@@ -189,7 +216,7 @@ class Room:
         if part is None:
             part = self._parts[seat] = _dumps(self._seat_part(seat))[1:]
         return (f'{{"type":"state","version":{self.version},"seat":{seat},'
-                f"{self._shared_text()},{part}")
+                f'"turn_ends":{_dumps(self.turn_ends)},{self._shared_text()},{part}')
 
     def _shared_text(self) -> str:
         if self._table is None:
@@ -257,6 +284,7 @@ class Room:
     def changed(self) -> None:
         """The table changed: everyone gets the new state."""
         self._forget()
+        self._turn_clock()
         for c in self.conns:
             c.send(self.state_text(c.seat))
 
@@ -270,6 +298,9 @@ class Room:
         conn.send(self.state_text(conn.seat))
         if back:
             self._presence(skip=conn)
+            self._away_clock(conn.seat)
+            if self.seats[conn.seat].standin:
+                self._spawn(self._reclaim(conn.seat))
 
     def detach(self, conn: Connection) -> None:
         if conn in self.conns:
@@ -278,6 +309,15 @@ class Room:
             if conn.seat >= 0 and not self.connected(conn.seat):
                 self._table = None
                 self._presence()
+                self._away_clock(conn.seat)
+
+    def drop_seat_connections(self, seat: int) -> None:
+        """Tell the connections of ``seat`` they were removed from it, and close them."""
+        text = _dumps(protocol.error("removed", f"the host removed you from seat {seat}; "
+                                     "join again if a seat is free"))
+        for c in self.conns:
+            if c.seat == seat:
+                c.finish(text)
 
     def _presence(self, skip: Connection | None = None) -> None:
         """Tell everyone which seats are connected now."""
@@ -289,8 +329,10 @@ class Room:
 
     # --- playing ------------------------------------------------------------------------
     async def act(self, seat: int, text: object, version: object,
-                  bot: bool = False) -> dict[str, Any] | None:
-        """Apply an action of ``seat`` made at ``version``; an error message if refused."""
+                  actor: str = "human") -> dict[str, Any] | None:
+        """Apply an action of ``seat`` made at ``version``; an error message if refused.
+        ``actor``: ``human``, ``bot`` (of a bot seat or a stand-in) or ``timer`` (the
+        stand-in's move for a human whose time ran out)."""
         async with self.lock:
             state = self.state
             if state is None or self.status == "waiting":
@@ -305,7 +347,7 @@ class Room:
             if state.current_player != seat:
                 return protocol.error("not_your_turn",
                                       f"it is seat {state.current_player}'s turn, not yours")
-            if self.bot_controlled(seat) != bot:
+            if self.bot_controlled(seat) != (actor == "bot"):
                 return protocol.error("not_your_turn",
                                       "a bot is playing this seat: reclaim it first")
             try:
@@ -327,18 +369,22 @@ class Room:
             self.status = status
             self.actions.append(action)
             self.texts.append(str(action))
-            self._drop_hints()
+            self._turn_passed()
             self.last = (seat, action, said)
             self._logged(seat, action, said)
             self._forget()
+            self._turn_clock()
+            if status == "finished":
+                self._stop_clocks()
             events: dict[str, str] = {}
             for c in self.conns:
                 shown = protocol.hidden_text(action, seat, c.seat)
                 event = events.get(shown)
                 if event is None:
+                    said_by: dict[str, Any] = {"timed_out": True} if actor == "timer" else {}
                     event = events[shown] = _dumps({
                         "type": "event", "version": self.version, "seat": seat,
-                        "action": shown, "announcement": said})
+                        "action": shown, "announcement": said, **said_by})
                 c.send(event)
                 c.send(self.state_text(c.seat))
         self.kick_bots()
@@ -356,7 +402,7 @@ class Room:
             fresh = Room(self.hub, rows[0])
             self.state, self.status, self.last = fresh.state, fresh.status, fresh.last
             self.actions, self.texts, self.log = fresh.actions, fresh.texts, fresh.log
-            self._drop_hints()
+            self._turn_passed()
             self.changed()
 
     def _bot_to_act(self) -> int | None:
@@ -374,27 +420,35 @@ class Room:
     async def _bot_loop(self) -> None:
         while (seat := self._bot_to_act()) is not None:
             version = self.version
-            if self.hub.bot_delay:
-                await asyncio.sleep(self.hub.bot_delay)
+            delay = self.hub.bot_delay if self.bot_delay is None else self.bot_delay
+            if delay:
+                await asyncio.sleep(delay)
                 if self._bot_to_act() != seat or self.version != version:
                     continue
-            state = self.state
-            assert state is not None
-            s = self.seats[seat]
-            seed = self.bot_seeds.setdefault(seat, thinking.new_bot_seed())
-            self._bot_job = job = self.hub.bot_lane.submit(
-                self.code, thinking.bot_move, self.game(), seat, s.bot or "heuristic",
-                s.strength, thinking.move_seed(seed, version))
-            try:
-                action = Action.parse(await job.future)
-            except Dropped:
-                continue
-            except Exception:
-                log.exception("table %s: the bot of seat %d failed; it plays the first legal "
-                              "action", self.code, seat)
-                action = state.legal_actions()[0]
-            if self.version == version:
-                await self.act(seat, action, version, bot=True)
+            self._bot_job = job = self._bot_move(seat, version)
+            action = await self._answer(job, seat)
+            if action is not None and self.version == version:
+                await self.act(seat, action, version, actor="bot")
+
+    def _bot_move(self, seat: int, version: int) -> Job:
+        """Ask the bot lane for the move of ``seat``'s bot (or stand-in) at ``version``."""
+        s = self.seats[seat]
+        seed = self.bot_seeds.setdefault(seat, thinking.new_bot_seed())
+        return self.hub.bot_lane.submit(self.code, thinking.bot_move, self.game(), seat,
+                                        s.bot or "heuristic", s.strength,
+                                        thinking.move_seed(seed, version))
+
+    async def _answer(self, job: Job, seat: int) -> Action | None:
+        """The bot's action; None if no longer wanted; the first legal one if it failed."""
+        state = self.state
+        try:
+            return Action.parse(await job.future)
+        except Dropped:
+            return None
+        except Exception:
+            log.exception("table %s: the bot of seat %d failed; it plays the first legal "
+                          "action", self.code, seat)
+            return state.legal_actions()[0] if state is not None else None
 
     async def hint(self, seat: int) -> dict[str, Any]:
         """A hint for the seat to act, searched by a worker: one per seat and turn; a hint
@@ -426,10 +480,112 @@ class Room:
             return protocol.error("not_your_turn", str(e))
         return {"type": "hint", "action": action, "announcement": said, "reason": reason}
 
-    def _drop_hints(self) -> None:
-        """The turn passed: hints still searching are no longer wanted."""
+    def _turn_passed(self) -> None:
+        """Hints still searching, and a stand-in's move for a timed-out turn, are no longer
+        wanted."""
         for _, job in self._hints.values():
             job.drop()
+        if self._turn_job is not None:
+            self._turn_job.drop()
+
+    # --- clocks -------------------------------------------------------------------------
+    def _seconds(self, value: float | None) -> float | None:
+        return None if value is None else max(value, self.hub.limits.min_timer_seconds)
+
+    def start_clocks(self) -> None:
+        """Start the turn clock and the away clocks (on start, and again on resume after a
+        restart: the clocks begin afresh)."""
+        self._turn_clock()
+        for s in self.seats:
+            self._away_clock(s.seat)
+
+    def _stop_clocks(self) -> None:
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+        self._turn_timer = self.turn_ends = self._clock_for = None
+        for timer in self._away.values():
+            timer.cancel()
+        self._away.clear()
+
+    def close(self) -> None:
+        """The server stops: no more clocks or background work."""
+        self._stop_clocks()
+        for task in self._chores:
+            task.cancel()
+        if self.bot_task is not None:
+            self.bot_task.cancel()
+
+    def _turn_clock(self) -> None:
+        """Start the clock of the human seat to act, when the table has one (a clock
+        already running for this seat and version runs on)."""
+        state = self.state
+        seconds = self._seconds(self.turn_seconds)
+        to_act = (state is not None and seconds is not None
+                  and self._to_act(state.current_player))
+        turn = (state.current_player, self.version) if state is not None and to_act else None
+        if turn is not None and turn == self._clock_for and self._turn_timer is not None:
+            return
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+        self._turn_timer = self.turn_ends = self._clock_for = None
+        if turn is None or seconds is None:
+            return
+        self._clock_for = turn
+        self.turn_ends = round(time.time() + seconds, 3)
+        self._turn_timer = asyncio.get_running_loop().call_later(seconds, self._time_out, *turn)
+
+    def _time_out(self, seat: int, version: int) -> None:
+        self._turn_timer = self._clock_for = None
+        if self.version == version and self._to_act(seat):
+            self._spawn(self._play_for(seat, version))
+
+    async def _play_for(self, seat: int, version: int) -> None:
+        """The human's time ran out: the stand-in plays this turn; the seat stays theirs."""
+        self._turn_job = job = self._bot_move(seat, version)
+        action = await self._answer(job, seat)
+        if action is not None and self.version == version:
+            await self.act(seat, action, version, actor="timer")
+
+    def _away_clock(self, seat: int) -> None:
+        """Start the away clock of a human seat that has no connection (stop it when it has
+        one)."""
+        timer = self._away.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        seconds = self._seconds(self.away_seconds)
+        s = self.seats[seat]
+        if (seconds is not None and self.status == "playing" and s.kind == "human"
+                and not s.standin and not self.connected(seat)):
+            self._away[seat] = asyncio.get_running_loop().call_later(
+                seconds, lambda: self._spawn(self._cover(seat)))
+
+    async def _cover(self, seat: int) -> None:
+        """Nobody connected for the seat in time: a stand-in bot plays it until they come
+        back."""
+        self._away.pop(seat, None)
+        s = self.seats[seat]
+        if (self.status == "playing" and s.kind == "human" and not s.standin
+                and not self.connected(seat)):
+            await self.save_seat(replace(s, standin=True, bot=s.bot or "heuristic"))
+            self.kick_bots()
+
+    async def _reclaim(self, seat: int) -> None:
+        """A connection of a seat played by a stand-in came: the seat is the human's again."""
+        s = self.seats[seat]
+        if s.kind == "human" and s.standin and self.connected(seat):
+            await self.save_seat(replace(s, standin=False, bot=None, strength=None))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background (failures logged)."""
+        task = asyncio.create_task(work)
+        self._chores.add(task)
+        task.add_done_callback(self._chore_done)
+
+    def _chore_done(self, task: asyncio.Task[None]) -> None:
+        self._chores.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s: background work failed", self.code,
+                      exc_info=task.exception())
 
     # --- seats (HTTP) ---------------------------------------------------------------------
     async def save_seat(self, seat: SeatRow) -> None:
@@ -440,6 +596,7 @@ class Room:
         if self._bot_job is not None:
             self._bot_job.drop()  # the seat's bot may be another now
         self.changed()
+        self._away_clock(seat.seat)
 
     async def start(self) -> None:
         empty = [s.seat for s in self.seats if s.kind == "empty"]
@@ -450,4 +607,5 @@ class Room:
         self.status = "playing"
         self.state = GameState.new(self.rules, self.seed)
         self.changed()
+        self.start_clocks()
         self.kick_bots()
