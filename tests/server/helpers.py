@@ -217,7 +217,7 @@ class Client:
 
     @classmethod
     async def open(cls, ws_url: str, code: str, token: str | None,
-                   hello: dict[str, Any] | None = None) -> Client:
+                   hello: dict[str, Any] | str | None = None) -> Client:
         client = cls(await connect(f"{ws_url}/ws/{code}"))
         if hello is None:
             hello = ({"type": "hello", "token": token} if token

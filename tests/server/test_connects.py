@@ -1,9 +1,11 @@
 """Connects are cheap: a seat's legal listing is built once per version whoever connects,
 reconnects or watches; presence changes go out as a small ``presence`` message; connect
-floods from one address are refused with ``rate_limited``."""
+floods from one address are refused with ``rate_limited``; deeply nested JSON is
+``malformed`` and leaves no traceback in the log."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from pegs.server import protocol
 from pegs.server.protocol import legal_texts
@@ -20,7 +23,8 @@ from .helpers import Client, LiveServer, free_port, new_table, run, serve, start
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[httpx.Client, str]]:
-    """A real ``pegs serve`` on SQLite: (HTTP client, WebSocket base URL)."""
+    """A real ``pegs serve`` on SQLite: (HTTP client, WebSocket base URL); its log is
+    ``tmp_path/data/serve.log``."""
     port = free_port()
     with (serve(f"sqlite:///{tmp_path / 'pegs.db'}", tmp_path / "data", port),
           httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=20) as http):
@@ -117,3 +121,35 @@ def test_a_seats_listing_is_built_once_per_version(live: LiveServer,
         assert built == [0, 1]
 
     run(scenario())
+
+
+def test_deeply_nested_json_is_malformed_and_logs_no_traceback(
+        served: tuple[httpx.Client, str], tmp_path: Path) -> None:
+    http, ws = served
+    code, tokens = new_table(http, humans=2, players=2)
+    start(http, code, tokens[0])
+    log = tmp_path / "data" / "serve.log"
+    before = log.read_text().splitlines()
+
+    async def scenario() -> None:
+        nested = "[" * 2000
+        first = await Client.open(ws, code, None, hello=nested)
+        assert (await first.until("error"))["code"] == "malformed"
+        ann = await Client.open(ws, code, tokens[0])
+        await ann.until("state")
+        for message in (nested, '{"type": "act", "id": ' + "[" * 2000 + "}", nested):
+            assert (await ann.refused(message))["code"] == "malformed"
+        # nested as deep as Python parses: no action text in it, nothing to explain
+        await ann.send('{"type": "explain", "id": "x", "actions": ' + "[" * 900 + "]" * 900
+                       + "}")
+        assert (await ann.until("explain"))["announcements"] == {}
+        # far over the frame limit: the WebSocket layer itself closes the connection
+        await ann.send("[" * 200_000)
+        with pytest.raises(ConnectionClosed) as closed:
+            await asyncio.wait_for(ann.ws.recv(), 5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+    run(scenario())
+    new = log.read_text().splitlines()[len(before):]
+    assert not any("Traceback" in line or "internal" in line for line in new), new
+    assert len(new) <= 5, new

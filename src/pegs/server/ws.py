@@ -49,7 +49,7 @@ def parse(text: str | None, limit: int, msg_bytes: bytes | None = None) -> dict[
         raise Refused(protocol.error("too_large", f"messages are at most {limit} bytes"))
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than Python recurses
         raise Refused(protocol.error("malformed", "a message must be a JSON object")) from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise Refused(protocol.error("malformed", 'a message is a JSON object with a "type"',
