@@ -15,7 +15,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from pegs.server import protocol
+from pegs.server import protocol, rooms
 from pegs.server.protocol import legal_texts
 
 from .helpers import Client, LiveServer, free_port, new_table, run, serve, start
@@ -100,6 +100,7 @@ def test_a_seats_listing_is_built_once_per_version(live: LiveServer,
         return encode(state, legal)
 
     monkeypatch.setattr(protocol, "legal_compact", counted)
+    monkeypatch.setattr(rooms, "LONG_LISTING", 1)  # after an act: built on a thread
     code, tokens = new_table(live.http, humans=2, players=2)
     start(live.http, code, tokens[0])
 

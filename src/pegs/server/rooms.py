@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("pegs.server")
 
 BOT_KINDS = ("random", "heuristic", "ismcts")
+#: Legal actions from which a seat's listing is encoded on a thread of its own, so the
+#: event loop keeps answering meanwhile (a crowded North Carolina table: tens of ms).
+LONG_LISTING = 1000
 
 
 class TableError(Exception):
@@ -139,6 +142,8 @@ class Room:
         self._chores: set[asyncio.Task[None]] = set()
         #: per seat, what only it sees at this version (view, legal, last), encoded once
         self._parts: dict[int, str] = {}
+        #: counts the changes that make the parts stale
+        self._era = 0
         #: the table's JSON, encoded once until a seat or its presence changes
         self._table: str | None = None
         #: the replay of a finished game, encoded once
@@ -214,7 +219,7 @@ class Room:
         so a connect or reconnect rebuilds nothing."""
         part = self._parts.get(seat)
         if part is None:
-            part = self._parts[seat] = _dumps(self._seat_part(seat))[1:]
+            part = self._parts[seat] = self._part_text(seat)
         return (f'{{"type":"state","version":{self.version},"seat":{seat},'
                 f'"turn_ends":{_dumps(self.turn_ends)},{self._shared_text()},{part}')
 
@@ -240,6 +245,22 @@ class Room:
                           "last": last})
             out.append(f'{{"type":"state","version":{version},"seat":-1,{shared},{own[1:]}')
         return '{"states":[' + ",".join(out) + "]}"
+
+    def _part_text(self, seat: int) -> str:
+        """The seat's own part of its state, as JSON object members."""
+        return _dumps(self._seat_part(seat))[1:]
+
+    async def _prepare(self, seat: int) -> None:
+        """Encode the part of the seat to act on another thread when its listing is long
+        (the GIL is handed back to the event loop every few milliseconds)."""
+        state = self.state
+        if (seat in self._parts or state is None or not self._to_act(seat)
+                or len(state.legal_actions()) < LONG_LISTING):
+            return
+        era = self._era
+        part = await asyncio.to_thread(self._part_text, seat)
+        if self._era == era:  # nothing changed meanwhile
+            self._parts.setdefault(seat, part)
 
     def _seat_part(self, seat: int) -> dict[str, Any]:
         """What differs between seats: the view, the legal actions, the last action."""
@@ -275,6 +296,7 @@ class Room:
 
     def _forget(self) -> None:
         """Drop the cached messages after a change."""
+        self._era += 1
         self._parts.clear()
         self._table = None
         self._offered = None
@@ -376,6 +398,7 @@ class Room:
             self._turn_clock()
             if status == "finished":
                 self._stop_clocks()
+            await self._prepare(after.current_player)
             events: dict[str, str] = {}
             for c in self.conns:
                 shown = protocol.hidden_text(action, seat, c.seat)
