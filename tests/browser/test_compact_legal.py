@@ -14,9 +14,9 @@ from playwright.sync_api import Browser, Page, expect
 from pegs.rules import GameState, Rules, geometry, view
 from pegs.server.protocol import action_json, legal_compact, view_json
 
-EXPAND = """async ([compact, view]) => {
+EXPAND = """async (listings) => {
   const { expandLegal } = await import('/picker.js');
-  return expandLegal(compact, view);
+  return listings.map(([compact, view]) => expandLegal(compact, view));
 }"""
 
 
@@ -31,16 +31,16 @@ def position(rules: Rules, pegs: dict[int, list[str]], hand: list[str], seat: in
 
 def positions() -> Iterator[GameState]:
     """Positions of seeded random games (every few plies), then hand-made ones."""
-    for preset, players, seed in [("pegoo", 4, 1), ("basic", 3, 2), ("north-carolina", 4, 3),
-                                  ("north-carolina", 8, 4), ("bluffing-joker", 4, 5),
-                                  ("bluffing-joker", 6, 6), ("havasu", 10, 7)]:
+    for preset, players, seed in [("pegoo", 4, 1), ("north-carolina", 4, 3),
+                                  ("north-carolina", 8, 4), ("bluffing-joker", 6, 6),
+                                  ("havasu", 10, 7)]:
         rng = random.Random(seed)
         state = GameState.new(Rules.preset(preset, players=players), seed)
         pending = 0
         for ply in range(240):
             if state.is_over():
                 break
-            if ply % 37 == 0 or (state.pending is not None and pending < 3):
+            if ply % 41 == 0 or (state.pending is not None and pending < 3):
                 pending += state.pending is not None
                 yield state
             state = state.apply(rng.choice(state.legal_actions()))
@@ -78,23 +78,23 @@ def unowned_after_hits(entries: list[dict[str, Any]]) -> int:
 
 def test_the_page_expands_the_grouped_legal_actions_exactly(static_page: Page) -> None:
     static_page.goto(f"{FAKE}/tests/harness.html?f=pegoo-4")
-    checked = decisions = after_hits = 0
-    for state in positions():
-        seat = state.current_player
-        compact = legal_compact(state, state.legal_actions())
-        got = static_page.evaluate(EXPAND, [compact, view_json(view(state, seat))])
+    states = list(positions())
+    listings = [legal_compact(state, state.legal_actions()) for state in states]
+    expanded = static_page.evaluate(EXPAND, [
+        [compact, view_json(view(state, state.current_player))]
+        for state, compact in zip(states, listings, strict=True)])
+    after_hits = 0
+    for state, got in zip(states, expanded, strict=True):
         for entry in got:
             if not entry["decision"]:
-                assert "announcement" not in entry or entry["announcement"] is None
+                assert entry.get("announcement") is None
                 entry.pop("announcement", None)
         got.sort(key=lambda e: str(e["text"]))
         want = expected(state)
         after_hits += unowned_after_hits(got)
         unowned_after_hits(want)
         assert got == want
-        checked += 1
-        decisions += bool(compact["decisions"])
-    assert checked > 30 and decisions > 0 and after_hits > 0
+    assert len(states) > 20 and any(c["decisions"] for c in listings) and after_hits > 0
 
 
 def test_a_chosen_move_is_announced_once_asked_for(chromium: Browser, server: Server) -> None:
