@@ -243,7 +243,8 @@ class Room:
                 last = {k: entry[k] for k in ("seat", "action", "announcement")}
             own = _dumps({"view": protocol.view_json(view(state, -1)), "legal": None,
                           "last": last})
-            out.append(f'{{"type":"state","version":{version},"seat":-1,{shared},{own[1:]}')
+            out.append(f'{{"type":"state","version":{version},"seat":-1,"turn_ends":null,'
+                       f"{shared},{own[1:]}")
         return '{"states":[' + ",".join(out) + "]}"
 
     def _part_text(self, seat: int) -> str:
