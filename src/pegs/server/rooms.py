@@ -452,7 +452,16 @@ class Room:
             self._bot_job = job = self._bot_move(seat, version)
             action = await self._answer(job, seat)
             if action is not None and self.version == version:
-                await self.act(seat, action, version, actor="bot")
+                await self._bot_act(seat, action, version, "bot")
+
+    async def _bot_act(self, seat: int, action: Action, version: int, actor: str) -> None:
+        """Play a bot's action; one the table refuses as illegal (a bug: the same seed would
+        choose it again) is replaced by the first legal action."""
+        refusal = await self.act(seat, action, version, actor)
+        if refusal is not None and refusal["code"] == "illegal" and self.state is not None:
+            log.error("table %s: the bot of seat %d chose %s: %s", self.code, seat, action,
+                      refusal["message"])
+            await self.act(seat, self.state.legal_actions()[0], version, actor)
 
     def _bot_move(self, seat: int, version: int) -> Job:
         """Ask the bot lane for the move of ``seat``'s bot (or stand-in) at ``version``."""
@@ -568,7 +577,7 @@ class Room:
         self._turn_job = job = self._bot_move(seat, version)
         action = await self._answer(job, seat)
         if action is not None and self.version == version:
-            await self.act(seat, action, version, actor="timer")
+            await self._bot_act(seat, action, version, "timer")
 
     def _away_clock(self, seat: int) -> None:
         """Start the away clock of a human seat that has no connection (stop it when it has
