@@ -42,10 +42,12 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
+from pegs.server.protocol import legal_texts
+
 MAX_TABLES = 500
 #: How the server's compact JSON starts a state, and says it offers no action.
 IDLE_STATE = '{"type":"state"'
-NOTHING_TO_DO = '"legal":[],'
+NOTHING_TO_DO = '"legal":null,'
 NOT_OVER = '"outcome":null'
 
 MAX_SECONDS = 300.0
@@ -138,7 +140,7 @@ async def client(ws_url: str, code: str, token: str, think: float, tally: Tally,
                 n += 1
                 sent_at[version + 1] = time.monotonic()
                 await ws.send(json.dumps({"type": "act", "id": n, "version": version,
-                                          "action": rng.choice(message["legal"])["text"]}))
+                                          "action": rng.choice(legal_texts(message["legal"]))}))
 
 
 async def drive(args: argparse.Namespace, base: str, tally: Tally) -> dict[str, Any]:

@@ -15,6 +15,9 @@ from typing import Any
 from browser_support import Server, seat_script
 from playwright.sync_api import Browser, BrowserContext, expect
 
+from pegs.rules import Action
+from pegs.server.protocol import legal_texts
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1200, "height": 820}}
@@ -134,9 +137,9 @@ def test_two_players_create_join_and_play(chromium: Browser, server: Server,
         if msg["view"] is None:
             continue
         assert len(msg["view"]["hand"]) == msg["view"]["hand_sizes"][1]
-        for action in msg["legal"]:
+        for text in legal_texts(msg["legal"]):
             assert msg["view"]["current_player"] == 1
-            assert action["card"] in msg["view"]["hand"]
+            assert Action.parse(text).card in msg["view"]["hand"]
     bob_hand = sorted(bob.page.eval_on_selector_all("#hand .card",
                                                     "b => b.map(x => x.dataset.card)"))
     assert bob_hand == sorted(bob.states[-1]["view"]["hand"])
@@ -149,7 +152,7 @@ def test_two_players_create_join_and_play(chromium: Browser, server: Server,
     expect(watcher.page.locator("#board .peg")).to_have_count(16)
     expect(watcher.page.locator("#panel")).to_contain_text("Watching")
     assert watcher.page.locator("#hand").count() == 0
-    assert all(m["seat"] == -1 and m["view"]["hand"] == [] and m["legal"] == []
+    assert all(m["seat"] == -1 and m["view"]["hand"] == [] and m["legal"] is None
                for m in watcher.states)
     watcher.context.close()
 
@@ -184,14 +187,14 @@ def test_reconnects_after_the_server_restarts(chromium: Browser, server: Server)
 
     # a move typed in the notation, then a hint's move, each confirmed once
     expect(w.page.locator("body")).to_have_attribute("data-my-turn", "1", timeout=15_000)
-    offered = w.states[-1]["legal"]
+    offered = legal_texts(w.states[-1]["legal"])
     assert offered
     before = w.version()
     w.page.click("#typed-box summary")
-    w.page.fill("#typed", offered[-1]["text"].upper().replace(" ", ""))
+    w.page.fill("#typed", offered[-1].upper().replace(" ", ""))
     w.page.press("#typed", "Enter")
     w.page.wait_for_function(f"+document.body.dataset.version > {before}")
-    assert w.first_after(before)["last"]["action"] == offered[-1]["text"]
+    assert w.first_after(before)["last"]["action"] == offered[-1]
     expect(w.page.locator("body")).to_have_attribute("data-my-turn", "1", timeout=15_000)
     w.page.click("#hint-btn")
     expect(w.page.locator("#hint")).to_contain_text("Hint:")

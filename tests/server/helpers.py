@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import socket
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -19,6 +24,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from pegs.server import create_app
 from pegs.server.limits import Limits
+from pegs.server.protocol import legal_texts
 
 #: A short game: pegoo with three pegs each.
 SHORT = {"preset": "pegoo", "settings": {"pegs": 3}}
@@ -52,6 +58,38 @@ def free_port() -> int:
         return port
 
 
+@contextmanager
+def serve(database_url: str, data_dir: Path, port: int,
+          *options: str) -> Iterator[subprocess.Popen[bytes]]:
+    """``pegs serve`` in a subprocess (SQLite through PEGS_DATA_DIR, PostgreSQL by URL),
+    bots without delay unless ``options`` say otherwise; its log in ``data_dir/serve.log``."""
+    env = {**os.environ, "PEGS_DATA_DIR": str(data_dir)}
+    env.pop("PEGS_DATABASE_URL", None)
+    args = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port), "--bot-delay", "0",
+            *options]
+    if not database_url.startswith("sqlite"):
+        args += ["--database-url", database_url]
+    data_dir.mkdir(parents=True, exist_ok=True)
+    log = data_dir / "serve.log"
+    with log.open("ab") as out:
+        process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=out)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1)
+                break
+            except httpx.TransportError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"pegs serve did not start: {log.read_text()}") from None
+                time.sleep(0.05)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(10)
+
+
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
@@ -64,10 +102,12 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
         limits = limits or Limits(messages_per_second=1000, burst=1000)  # scripted clients
-        app = create_app(database_url, bot_delay=0, hint_seconds=0.05, limits=limits)
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        self.app = create_app(database_url, bot_delay=0, hint_seconds=0.05, limits=limits)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
+                                log_level="warning")
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.thread = threading.Thread(target=asyncio.run, args=(self._serve(),), daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 20
         while not self.server.started:
@@ -75,6 +115,18 @@ class LiveServer:
                 raise RuntimeError("the test server did not start")
             time.sleep(0.02)
         self.http = httpx.Client(base_url=self.url, timeout=20)
+
+    async def _serve(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        await self.server.serve()
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """``fn()`` run on the server's event loop (to reach into its tables)."""
+        async def on_loop() -> Any:
+            return fn()
+
+        assert self.loop is not None
+        return asyncio.run_coroutine_threadsafe(on_loop(), self.loop).result(10)
 
     def stop(self) -> None:
         self.http.close()
@@ -148,7 +200,7 @@ class Player:
                     sent += 1
                     await asyncio.sleep(self.pace)
                     await act(ws, f"m{sent}", message["version"],
-                              rng.choice(message["legal"])["text"])
+                              rng.choice(legal_texts(message["legal"])))
 
 
 async def act(ws: ClientConnection, msg_id: str, version: int, action: str) -> None:
@@ -165,7 +217,7 @@ class Client:
 
     @classmethod
     async def open(cls, ws_url: str, code: str, token: str | None,
-                   hello: dict[str, Any] | None = None) -> Client:
+                   hello: dict[str, Any] | str | None = None) -> Client:
         client = cls(await connect(f"{ws_url}/ws/{code}"))
         if hello is None:
             hello = ({"type": "hello", "token": token} if token
@@ -182,7 +234,7 @@ class Client:
         state seen."""
         async def wait() -> dict[str, Any]:
             while True:
-                message = json.loads(await self.ws.recv())
+                message: dict[str, Any] = json.loads(await self.ws.recv())
                 if message["type"] == "state":
                     self.state = message
                 if message["type"] == kind and (version is None or message["version"] == version):

@@ -4,51 +4,14 @@ exactly: nothing a client saw is lost, bots and humans play on to the end."""
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 
 from pegs.cli import main
 
-from .helpers import Player, auth, free_port, new_table, run, start
-
-
-@contextmanager
-def serve(database_url: str, data_dir: Path, port: int,
-          *options: str) -> Iterator[subprocess.Popen[bytes]]:
-    """``pegs serve`` in a subprocess (SQLite through PEGS_DATA_DIR, PostgreSQL by URL)."""
-    env = {**os.environ, "PEGS_DATA_DIR": str(data_dir)}
-    env.pop("PEGS_DATABASE_URL", None)
-    args = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port), "--bot-delay", "0",
-            *options]
-    if not database_url.startswith("sqlite"):
-        args += ["--database-url", database_url]
-    process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
-                break
-            except httpx.TransportError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("pegs serve did not start: "
-                                       + (process.stderr.read().decode() if process.stderr
-                                          else "")) from None
-                time.sleep(0.05)
-        yield process
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            process.wait(10)
+from .helpers import Player, auth, free_port, new_table, run, serve, start
 
 
 def test_sigkill_mid_game_then_restart_resumes_the_game(database_url: str,

@@ -13,8 +13,7 @@ import httpx
 from sqlalchemy import create_engine
 from sqlalchemy import text as sql
 
-from .helpers import SHORT, free_port, new_table
-from .test_restart import serve
+from .helpers import SHORT, free_port, new_table, serve
 
 
 def test_creation_is_bounded_per_address_and_waiting_tables_expire_across_a_restart(

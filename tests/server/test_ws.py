@@ -13,6 +13,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from pegs.server.limits import Limits
+from pegs.server.protocol import legal_texts
 from pegs.server.rooms import Room
 from pegs.server.store import Store, StoreError
 
@@ -26,6 +27,11 @@ def two_players(live: LiveServer, **body: Any) -> tuple[str, list[str]]:
     code, tokens = new_table(live.http, humans=2, players=2, **body)
     start(live.http, code, tokens[0])
     return code, tokens
+
+
+def first_text(state: dict[str, Any]) -> str:
+    """The first legal action offered in a state message."""
+    return legal_texts(state["legal"])[0]
 
 
 def version_of(live: LiveServer, code: str) -> int:
@@ -73,9 +79,13 @@ def test_refused_messages_change_nothing(live: LiveServer) -> None:
         first = await ann.until("state")
         await bob.until("state")
         await watcher.until("state")
-        legal = first["legal"]
+        legal = legal_texts(first["legal"])
         assert first["version"] == 0 and legal and first["view"]["current_player"] == 0
-        move = legal[0]["text"]
+        move = legal[0]
+        await ann.send({"type": "explain", "id": "x1", "actions": [move, "K: 9.9>9.10", 7]})
+        explained = await ann.until("explain")
+        assert explained["id"] == "x1" and list(explained["announcements"]) == [move]
+        said = explained["announcements"][move]
 
         checks = [
             (bob, {"type": "act", "id": "b1", "version": 0, "action": move}, "not_your_turn"),
@@ -91,6 +101,10 @@ def test_refused_messages_change_nothing(live: LiveServer) -> None:
             (ann, {"id": "a7"}, "malformed"),
             (ann, "[1, 2]", "malformed"),
             (ann, "{not json", "malformed"),
+            (bob, {"type": "explain", "id": "b3", "actions": [move]}, "not_your_turn"),
+            (ann, {"type": "explain", "id": "x2", "actions": []}, "malformed"),
+            (ann, {"type": "explain", "id": "x3", "actions": [move] * 65}, "malformed"),
+            (ann, {"type": "explain", "id": "x4", "actions": move}, "malformed"),
         ]
         for client, message, code_ in checks:
             error = await client.refused(message)
@@ -103,10 +117,10 @@ def test_refused_messages_change_nothing(live: LiveServer) -> None:
         await ann.send({"type": "act", "id": "a8", "version": 0, "action": move})
         event = await ann.until("event")
         assert (event["version"], event["seat"], event["action"]) == (1, 0, move)
-        assert event["announcement"] == legal[0]["announcement"]
+        assert event["announcement"] == said
         after = await ann.until("state", 1)
         assert after["last"] == {"seat": 0, "action": move,
-                                 "announcement": legal[0]["announcement"]}
+                                 "announcement": said}
         # the same message again: refused as a duplicate, nothing played twice
         again = await ann.refused({"type": "act", "id": "a8", "version": 1, "action": move})
         assert again["code"] == "duplicate"
@@ -146,7 +160,7 @@ def test_a_reconnecting_seat_gets_the_current_view_and_continues(live: LiveServe
         ann = await Client.open(live.ws, code, tokens[0])
         state = await ann.until("state")
         await ann.send({"type": "act", "id": "1", "version": 0,
-                        "action": state["legal"][0]["text"]})
+                        "action": first_text(state)})
         await ann.until("state", 1)
         hand = ann.state["view"]["hand"]
         await ann.close()
@@ -156,14 +170,14 @@ def test_a_reconnecting_seat_gets_the_current_view_and_continues(live: LiveServe
         seats = bob_state["table"]["seats"]
         assert [s["connected"] for s in seats] == [False, True]
         await bob.send({"type": "act", "id": "1", "version": 1,
-                        "action": bob_state["legal"][0]["text"]})
+                        "action": first_text(bob_state)})
         await bob.until("state", 2)
         ann = await Client.open(live.ws, code, tokens[0])
         back = await ann.until("state")
         assert back["version"] == 2 and back["seat"] == 0 and back["legal"]
         assert not Counter(hand) - Counter(back["view"]["hand"])  # the same hand, one drawn
         await ann.send({"type": "act", "id": "1", "version": 2,
-                        "action": back["legal"][0]["text"]})
+                        "action": first_text(back)})
         assert (await ann.until("event"))["version"] == 3
         await ann.close()
         await bob.close()
@@ -196,7 +210,7 @@ def test_host_gives_a_disconnected_seat_to_a_bot_and_it_is_taken_back(live: Live
             while not state["legal"]:
                 state = await ann.until("state", version)
             await ann.send({"type": "act", "id": f"v{version}", "version": version,
-                            "action": state["legal"][0]["text"]})
+                            "action": first_text(state)})
             assert (await ann.until("event", version + 2))["seat"] == 1
         r = live.http.post(f"{url}/reclaim", headers=auth(tokens[0]))
         assert r.status_code == 403
@@ -206,7 +220,7 @@ def test_host_gives_a_disconnected_seat_to_a_bot_and_it_is_taken_back(live: Live
         while not state["legal"]:
             state = await ann.until("state", 6)
         await ann.send({"type": "act", "id": "v6", "version": 6,
-                        "action": state["legal"][0]["text"]})
+                        "action": first_text(state)})
         await ann.until("state", 7)
         bob = await Client.open(live.ws, code, tokens[1])
         mine = await bob.until("state", 7)
@@ -230,7 +244,7 @@ def test_hints_for_the_seat_to_act_when_the_table_allows(live: LiveServer) -> No
         await ann.send({"type": "hint", "id": "h1"})
         hint = await ann.until("hint")
         assert hint["id"] == "h1" and hint["reason"] and hint["announcement"]
-        assert hint["action"] in {a["text"] for a in state["legal"]}
+        assert hint["action"] in legal_texts(state["legal"])
         assert (await bob.refused({"type": "hint", "id": "h1"}))["code"] == "not_your_turn"
         other = await Client.open(live.ws, quiet, quiet_tokens[0])
         assert (await other.refused({"type": "hint", "id": "h1"}))["code"] == "no_hints"
@@ -286,7 +300,7 @@ def test_no_stack_trace_reaches_a_client(live: LiveServer,
         ann = await Client.open(live.ws, code, tokens[0])
         state = await ann.until("state")
         error = await ann.refused({"type": "act", "id": "1", "version": 0,
-                                   "action": state["legal"][0]["text"]})
+                                   "action": first_text(state)})
         assert error["code"] == "internal"
         assert "secret" not in str(error) and "Traceback" not in str(error)
         await ann.send({"type": "ping"})
@@ -321,7 +335,7 @@ def test_a_failed_write_changes_nothing_and_a_lost_answer_loses_nothing(
     async def scenario() -> None:
         ann = await Client.open(live.ws, code, tokens[0])
         state = await ann.until("state")
-        move = state["legal"][0]["text"]
+        move = first_text(state)
         error = await ann.refused({"type": "act", "id": "1", "version": 0, "action": move})
         assert error["code"] == "internal" and "database" not in error["message"]
         assert version_of(live, code) == 0
@@ -330,7 +344,7 @@ def test_a_failed_write_changes_nothing_and_a_lost_answer_loses_nothing(
         assert error["code"] == "internal"
         resynced = ann.state  # sent before the error: the stored action is the game's
         assert resynced["version"] == 1
-        assert resynced["last"]["action"] == move and resynced["legal"] == []
+        assert resynced["last"]["action"] == move and resynced["legal"] is None
         assert version_of(live, code) == 1
         await ann.close()
 

@@ -1,18 +1,25 @@
-"""Every live table, the database and the thread pools of a running server."""
+"""Every live table, the database, its threads and the worker processes of a running
+server."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
 import logging
+import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
+
+from limits import RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 
 from .expiry import expire_waiting
 from .limits import Limits
 from .rooms import Room, TableError
 from .store import Store, StoreError, TableRow
+from .thinking import BOT_NICENESS, HINT_NICENESS, Thinkers
 
 log = logging.getLogger("pegs.server")
 T = TypeVar("T")
@@ -23,11 +30,19 @@ DB_THREADS = 8
 CHECKPOINT_SECONDS = 1.0
 
 
+def default_workers() -> tuple[int, int]:
+    """Worker processes for bots and for hints: each has its own, so hints never take the
+    bots' turn (half the cores for bots, a quarter for hints, at least one each)."""
+    cores = os.cpu_count() or 2
+    return max(1, cores // 2), max(1, cores // 4)
+
+
 class Hub:
-    """Every live room, the database and the thread pools."""
+    """Every live room, the database and its threads, and the bots' worker processes."""
 
     def __init__(self, store: Store, limits: Limits, bot_delay: float,
-                 hint_seconds: float, full_gc_seconds: float | None = None) -> None:
+                 hint_seconds: float, full_gc_seconds: float | None = None,
+                 workers: tuple[int, int] | None = None) -> None:
         self.store = store
         self.limits = limits
         self.bot_delay = bot_delay
@@ -39,7 +54,16 @@ class Hub:
                                       thread_name_prefix="pegs-db")
         self._checkpoint = ThreadPoolExecutor(1, thread_name_prefix="pegs-checkpoint")
         self._housekeeper: asyncio.Task[None] | None = None
-        self._think = ThreadPoolExecutor(2, thread_name_prefix="pegs-bot")
+        bot_workers, hint_workers = workers or default_workers()
+        self.bot_lane = Thinkers(bot_workers, BOT_NICENESS)
+        self.hint_lane = Thinkers(hint_workers, HINT_NICENESS)
+        self._connects = MovingWindowRateLimiter(MemoryStorage())
+        self._connect_rate = RateLimitItemPerMinute(max(1, limits.connects_per_minute))
+
+    def may_connect(self, address: str) -> bool:
+        """Count a WebSocket connect from ``address``: False when it is over its rate."""
+        return (self.limits.connects_per_minute <= 0
+                or self._connects.hit(self._connect_rate, address))
 
     async def run_db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
@@ -71,9 +95,6 @@ class Hub:
             if room.status == "finished" and not room.conns and not room.lock.locked():
                 del self.rooms[code]
 
-    async def think(self, fn: Callable[[], T]) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._think, fn)
-
     async def resume(self) -> None:
         """Load and replay every unfinished table; bots pick up their turns."""
         for row in await self.run_db(self.store.load, ("waiting", "playing")):
@@ -84,6 +105,7 @@ class Hub:
                 continue
             self.rooms[row.code] = room
             room.kick_bots()
+            room.start_clocks()
         log.info("resumed %d tables", len(self.rooms))
         self._housekeeper = asyncio.create_task(self._housekeeping())
 
@@ -110,11 +132,11 @@ class Hub:
         if self._housekeeper is not None:
             self._housekeeper.cancel()
         for room in self.rooms.values():
-            if room.bot_task is not None:
-                room.bot_task.cancel()
+            room.close()
             for c in room.conns:
                 c.close()
-        self._think.shutdown(wait=False, cancel_futures=True)
+        self.bot_lane.close()
+        self.hint_lane.close()
         await self.run_db(self.store.close)
         self._db.shutdown(wait=True)
         self._checkpoint.shutdown(wait=True)

@@ -31,6 +31,8 @@ class Limits:
     creates_per_minute: int = 10  # new tables per client address (0: no limit)
     max_waiting_per_address: int = 5  # waiting tables one address created (0: no cap)
     waiting_seconds: float = 24 * 3600.0  # a table nobody starts is removed after this
+    connects_per_minute: int = 120  # WebSocket connects per client address (0: no limit)
+    min_timer_seconds: float = 10.0  # the shortest turn and away clocks a table may have
 
 
 class RateBucket:

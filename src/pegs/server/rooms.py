@@ -1,8 +1,8 @@
 """A live table in memory: the game state, the connections, broadcasting and bot turns.
 
 Every change to a table happens under its lock, is stored first (one transaction, off the
-event loop) and only then is broadcast.  Bots think in a thread pool so the server keeps
-answering while they search.
+event loop) and only then is broadcast.  Bots and hints think in worker processes
+(:mod:`.thinking`) so the server keeps answering while they search.
 """
 
 from __future__ import annotations
@@ -10,13 +10,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import secrets
-from functools import partial
+import time
+from collections.abc import Coroutine
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..bots import Bot, make_bot
 from ..hint import HintError
-from ..hint import choose as choose_hint
 from ..notation import SEAT_COLOURS, announce
 from ..record import Record
 from ..rules import (
@@ -27,9 +26,10 @@ from ..rules import (
     Rules,
     view,
 )
-from . import protocol
+from . import protocol, thinking
 from .limits import Limits, token_matches
 from .store import SeatRow, StoreError, TableRow
+from .thinking import Dropped, Game, Job
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -37,8 +37,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("pegs.server")
 
 BOT_KINDS = ("random", "heuristic", "ismcts")
-#: Search time per move of the ismcts bot by strength (the other bots have one strength).
-ISMCTS_SECONDS = {"easy": 0.1, "normal": 0.4, "strong": 1.5}
+#: Legal actions from which a seat's listing is encoded on a thread of its own, so the
+#: event loop keeps answering meanwhile (a crowded North Carolina table: tens of ms).
+LONG_LISTING = 1000
 
 
 class TableError(Exception):
@@ -65,29 +66,19 @@ def bot_label(seat: int, kind: str, strength: str | None) -> str:
     return f"{SEAT_COLOURS[seat][0]} bot, {level}"
 
 
-def build_bot(kind: str, strength: str | None) -> Bot:
-    options: dict[str, Any] = {}
-    if kind == "ismcts":
-        options["seconds"] = ISMCTS_SECONDS[strength or "normal"]
-    return make_bot(kind, secrets.randbits(31), **options)
-
-
 def _dumps(data: object) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-def _choose(bot: Bot, state: GameState, seat: int) -> Action:
-    return bot.choose(view(state, seat), state.legal_actions())
-
-
 class Connection:
-    """One client's WebSocket: its seat, an outbox drained by a sender task, and the ids
-    it has used."""
+    """One client's WebSocket: its seat, an outbox drained by a sender task, the ids it
+    has used and its hints being searched."""
 
     def __init__(self, seat: int, limits: Limits) -> None:
         self.seat = seat
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(limits.outbox_size)
         self.seen: set[object] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
         self.closed = False
 
     def send(self, text: str) -> None:
@@ -106,6 +97,16 @@ class Connection:
                 self.outbox.get_nowait()
             self.outbox.put_nowait(None)
 
+    def finish(self, text: str) -> None:
+        """Send a last message, then close."""
+        if not self.closed:
+            try:
+                self.outbox.put_nowait(text)
+                self.outbox.put_nowait(None)
+                self.closed = True
+            except asyncio.QueueFull:
+                self.close()
+
 
 class Room:
     """One table: seats, game state, connections."""
@@ -113,6 +114,7 @@ class Room:
     def __init__(self, hub: Hub, row: TableRow) -> None:
         self.hub = hub
         self.code = row.code
+        self.settings = row.settings
         self.rules = Rules.from_settings(row.settings)
         self.seed = row.seed
         self.hints = row.hints
@@ -120,22 +122,44 @@ class Room:
         self.host = row.host
         self.seats = row.seats
         self.public, self.creator, self.created = row.public, row.creator, row.created
+        #: a human's time for a turn, and before a stand-in covers a seat with no
+        #: connection (None: no limit); the bots' pause before a move (None: the server's)
         self.turn_seconds, self.away_seconds = row.turn_seconds, row.away_seconds
         self.bot_delay = row.bot_delay
         self.state: GameState | None = None
         self.actions: list[Action] = []
+        #: the actions' texts, as the workers replay them
+        self.texts: list[str] = []
         #: the public move log: one event per action, as spectators saw it
         self.log: list[dict[str, Any]] = []
         self.last: tuple[int, Action, str] | None = None
         self.conns: list[Connection] = []
         self.lock = asyncio.Lock()
-        self.bots: dict[int, Bot] = {}
+        #: each bot seat's seed (a move's seed follows from it and the version)
+        self.bot_seeds: dict[int, int] = {}
         self.bot_task: asyncio.Task[None] | None = None
-        self._texts: dict[int, str] = {}
+        self._bot_job: Job | None = None
+        #: per seat, the version of its last hint and the hint's job
+        self._hints: dict[int, tuple[int, Job]] = {}
+        #: the clock of the human seat to act: when it ends (Unix time), its timer, and the
+        #: stand-in's move when it ran out
+        self.turn_ends: float | None = None
+        self._turn_timer: asyncio.TimerHandle | None = None
+        self._clock_for: tuple[int, int] | None = None
+        self._turn_job: Job | None = None
+        #: seats with no connection, waiting for a stand-in
+        self._away: dict[int, asyncio.TimerHandle] = {}
+        self._chores: set[asyncio.Task[None]] = set()
+        #: per seat, what only it sees at this version (view, legal, last), encoded once
+        self._parts: dict[int, str] = {}
+        #: counts the changes that make the parts stale
+        self._era = 0
+        #: the table's JSON, encoded once until a seat or its presence changes
+        self._table: str | None = None
         #: the replay of a finished game, encoded once
         self.replay_cache: str | None = None
-        self._shared: str | None = None
-        #: announcements of the legal actions offered at this version, by action text
+        #: the legal actions offered at this version by text, and their announcements
+        self._offered: dict[str, Action] | None = None
         self._said: dict[str, str] = {}
         #: after the end: the seats that agreed to play again, and the rematch's code
         self.rematch: set[int] = set()
@@ -152,6 +176,7 @@ class Room:
             self.last = (seat, action, announce(state, action))
             state = state.apply(action)
             self.actions.append(action)
+            self.texts.append(text)
             self._logged(seat, action, self.last[2])
         self.state = state
 
@@ -197,26 +222,28 @@ class Room:
         s = self.seats[seat]
         return s.kind == "bot" or s.standin
 
+    def game(self) -> Game:
+        """The game as a worker rebuilds it."""
+        return Game(self.code, self.settings, self.seed, tuple(self.texts))
+
     def record(self) -> Record:
         return Record(self.rules, self.seed, list(self.actions), [s.name for s in self.seats])
 
     def state_text(self, seat: int) -> str:
-        """The ``state`` message for ``seat`` (-1: spectators), cached until a change.  The
-        parts every seat shares (table, rules, board) are encoded once."""
-        text = self._texts.get(seat)
-        if text is None:
-            own = _dumps(self._seat_part(seat))
-            text = (f'{{"type":"state","version":{self.version},"seat":{seat},'
-                    f"{self._shared_text()},{own[1:]}")
-            self._texts[seat] = text
-        return text
+        """The ``state`` message for ``seat`` (-1: spectators), put together from parts
+        encoded once per version (the seat's own part) or per presence change (the table),
+        so a connect or reconnect rebuilds nothing."""
+        part = self._parts.get(seat)
+        if part is None:
+            part = self._parts[seat] = self._part_text(seat)
+        return (f'{{"type":"state","version":{self.version},"seat":{seat},'
+                f'"turn_ends":{_dumps(self.turn_ends)},{self._shared_text()},{part}')
 
     def _shared_text(self) -> str:
-        if self._shared is None:
-            self._shared = (f'"table":{_dumps(self.table_json())},'
-                            f'"rules":{protocol.rules_text(self.rules)},'
-                            f'"board":{protocol.board_text(self.rules)}')
-        return self._shared
+        if self._table is None:
+            self._table = _dumps(self.table_json())
+        return (f'"table":{self._table},"rules":{protocol.rules_text(self.rules)},'
+                f'"board":{protocol.board_text(self.rules)}')
 
     def replay_text(self) -> str:
         """``{"states": [...]}``: the spectator's ``state`` after 0, 1, ..., N actions."""
@@ -230,55 +257,121 @@ class Room:
             if version:
                 entry = self.log[version - 1]
                 last = {k: entry[k] for k in ("seat", "action", "announcement")}
-            own = _dumps({"view": protocol.view_json(view(state, -1)), "legal": [],
+            own = _dumps({"view": protocol.view_json(view(state, -1)), "legal": None,
                           "last": last})
-            out.append(f'{{"type":"state","version":{version},"seat":-1,{shared},{own[1:]}')
+            out.append(f'{{"type":"state","version":{version},"seat":-1,"turn_ends":null,'
+                       f"{shared},{own[1:]}")
         return '{"states":[' + ",".join(out) + "]}"
+
+    def _part_text(self, seat: int) -> str:
+        """The seat's own part of its state, as JSON object members."""
+        return _dumps(self._seat_part(seat))[1:]
+
+    async def _prepare(self, seat: int) -> None:
+        """Encode the part of the seat to act on another thread when its listing is long
+        (the GIL is handed back to the event loop every few milliseconds)."""
+        state = self.state
+        if (seat in self._parts or state is None or not self._to_act(seat)
+                or len(state.legal_actions()) < LONG_LISTING):
+            return
+        era = self._era
+        part = await asyncio.to_thread(self._part_text, seat)
+        if self._era == era:  # nothing changed meanwhile
+            self._parts.setdefault(seat, part)
 
     def _seat_part(self, seat: int) -> dict[str, Any]:
         """What differs between seats: the view, the legal actions, the last action."""
         state = self.state
-        part: dict[str, Any] = {"view": None, "legal": [], "last": None}
+        part: dict[str, Any] = {"view": None, "legal": None, "last": None}
         if state is None:
             return part
         part["view"] = protocol.view_json(view(state, seat))
-        if (seat >= 0 and state.current_player == seat and self.status == "playing"
-                and not self.bot_controlled(seat)):
-            part["legal"] = legal = protocol.legal_json(state, state.legal_actions())
-            self._said = {a["text"]: a["announcement"] for a in legal}
+        if self._to_act(seat):
+            part["legal"] = protocol.legal_compact(state, state.legal_actions())
         if self.last is not None:
             actor, action, said = self.last
             part["last"] = {"seat": actor, "action": protocol.hidden_text(action, actor, seat),
                             "announcement": said}
         return part
 
+    def _to_act(self, seat: int) -> bool:
+        """Whether ``seat`` is a human seat to act now (so it is offered legal actions)."""
+        state = self.state
+        return (seat >= 0 and state is not None and self.status == "playing"
+                and not state.is_over() and state.current_player == seat
+                and not self.bot_controlled(seat))
+
+    def explain(self, seat: int, texts: list[object]) -> dict[str, Any]:
+        """The ``explain`` answer: announcements of these legal actions of ``seat``."""
+        state = self.state
+        if state is None or not self._to_act(seat):
+            return protocol.error("not_your_turn", "only the seat to act is offered actions")
+        if self._offered is None:
+            self._offered = {str(a): a for a in state.legal_actions()}
+        return {"type": "explain", "version": self.version,
+                "announcements": protocol.explain(state, self._offered, texts, self._said)}
+
     def _forget(self) -> None:
         """Drop the cached messages after a change."""
-        self._texts.clear()
-        self._shared = None
+        self._era += 1
+        self._parts.clear()
+        self._table = None
+        self._offered = None
         self._said = {}
 
     # --- broadcasting -------------------------------------------------------------------
     def changed(self) -> None:
         """The table changed: everyone gets the new state."""
         self._forget()
+        self._turn_clock()
         for c in self.conns:
             c.send(self.state_text(c.seat))
 
     def attach(self, conn: Connection) -> None:
+        """A new connection gets the state (from the cached parts); the others learn of a
+        seat that came back with a small ``presence`` message."""
+        back = conn.seat >= 0 and not self.connected(conn.seat)
         self.conns.append(conn)
-        self.changed()
+        if back:
+            self._table = None
+        conn.send(self.state_text(conn.seat))
+        if back:
+            self._presence(skip=conn)
+            self._away_clock(conn.seat)
+            if self.seats[conn.seat].standin:
+                self._spawn(self._reclaim(conn.seat))
 
     def detach(self, conn: Connection) -> None:
         if conn in self.conns:
             self.conns.remove(conn)
             conn.close()
-            self.changed()
+            if conn.seat >= 0 and not self.connected(conn.seat):
+                self._table = None
+                self._presence()
+                self._away_clock(conn.seat)
+
+    def drop_seat_connections(self, seat: int) -> None:
+        """Tell the connections of ``seat`` they were removed from it, and close them."""
+        text = _dumps(protocol.error("removed", f"the host removed you from seat {seat}; "
+                                     "join again if a seat is free"))
+        for c in self.conns:
+            if c.seat == seat:
+                c.finish(text)
+
+    def _presence(self, skip: Connection | None = None) -> None:
+        """Tell everyone which seats are connected now."""
+        text = _dumps({"type": "presence", "version": self.version,
+                       "connected": [self.seat_json(s)["connected"] for s in self.seats]})
+        for c in self.conns:
+            if c is not skip:
+                c.send(text)
 
     # --- playing ------------------------------------------------------------------------
     async def act(self, seat: int, text: object, version: object,
-                  bot: bool = False) -> dict[str, Any] | None:
-        """Apply an action of ``seat`` made at ``version``; an error message if refused."""
+                  actor: str = "human") -> dict[str, Any] | None:
+        """Apply an action of ``seat`` made at ``version``; an error message if refused.
+        ``actor``: ``human``, ``bot`` (of a bot seat or a stand-in) or ``timer`` (the
+        stand-in's move for a human whose time ran out)."""
         async with self.lock:
             state = self.state
             if state is None or self.status == "waiting":
@@ -293,7 +386,7 @@ class Room:
             if state.current_player != seat:
                 return protocol.error("not_your_turn",
                                       f"it is seat {state.current_player}'s turn, not yours")
-            if self.bot_controlled(seat) != bot:
+            if self.bot_controlled(seat) != (actor == "bot"):
                 return protocol.error("not_your_turn",
                                       "a bot is playing this seat: reclaim it first")
             try:
@@ -317,17 +410,24 @@ class Room:
             self.state = after
             self.status = status
             self.actions.append(action)
+            self.texts.append(str(action))
+            self._turn_passed()
             self.last = (seat, action, said)
             self._logged(seat, action, said)
             self._forget()
+            self._turn_clock()
+            if status == "finished":
+                self._stop_clocks()
+            await self._prepare(after.current_player)
             events: dict[str, str] = {}
             for c in self.conns:
                 shown = protocol.hidden_text(action, seat, c.seat)
                 event = events.get(shown)
                 if event is None:
+                    said_by: dict[str, Any] = {"timed_out": True} if actor == "timer" else {}
                     event = events[shown] = _dumps({
                         "type": "event", "version": self.version, "seat": seat,
-                        "action": shown, "announcement": said})
+                        "action": shown, "announcement": said, **said_by})
                 c.send(event)
                 c.send(self.state_text(c.seat))
         self.kick_bots()
@@ -344,7 +444,8 @@ class Room:
         if rows and len(rows[0].actions) != self.version:
             fresh = Room(self.hub, rows[0])
             self.state, self.status, self.last = fresh.state, fresh.status, fresh.last
-            self.actions, self.log = fresh.actions, fresh.log
+            self.actions, self.texts, self.log = fresh.actions, fresh.texts, fresh.log
+            self._turn_passed()
             self.changed()
 
     def _bot_to_act(self) -> int | None:
@@ -362,26 +463,48 @@ class Room:
     async def _bot_loop(self) -> None:
         while (seat := self._bot_to_act()) is not None:
             version = self.version
-            if self.hub.bot_delay:
-                await asyncio.sleep(self.hub.bot_delay)
+            delay = self.hub.bot_delay if self.bot_delay is None else self.bot_delay
+            if delay:
+                await asyncio.sleep(delay)
                 if self._bot_to_act() != seat or self.version != version:
                     continue
-            state = self.state
-            assert state is not None
-            s = self.seats[seat]
-            bot = self.bots.get(seat)
-            if bot is None:
-                bot = self.bots[seat] = build_bot(s.bot or "heuristic", s.strength)
-            try:
-                action = await self.hub.think(partial(_choose, bot, state, seat))
-            except Exception:
-                log.exception("table %s: the bot of seat %d failed; it plays the first legal "
-                              "action", self.code, seat)
-                action = state.legal_actions()[0]
-            if self.version == version:
-                await self.act(seat, action, version, bot=True)
+            self._bot_job = job = self._bot_move(seat, version)
+            action = await self._answer(job, seat)
+            if action is not None and self.version == version:
+                await self._bot_act(seat, action, version, "bot")
+
+    async def _bot_act(self, seat: int, action: Action, version: int, actor: str) -> None:
+        """Play a bot's action; one the table refuses as illegal (a bug: the same seed would
+        choose it again) is replaced by the first legal action."""
+        refusal = await self.act(seat, action, version, actor)
+        if refusal is not None and refusal["code"] == "illegal" and self.state is not None:
+            log.error("table %s: the bot of seat %d chose %s: %s", self.code, seat, action,
+                      refusal["message"])
+            await self.act(seat, self.state.legal_actions()[0], version, actor)
+
+    def _bot_move(self, seat: int, version: int) -> Job:
+        """Ask the bot lane for the move of ``seat``'s bot (or stand-in) at ``version``."""
+        s = self.seats[seat]
+        seed = self.bot_seeds.setdefault(seat, thinking.new_bot_seed())
+        return self.hub.bot_lane.submit(self.code, thinking.bot_move, self.game(), seat,
+                                        s.bot or "heuristic", s.strength,
+                                        thinking.move_seed(seed, version))
+
+    async def _answer(self, job: Job, seat: int) -> Action | None:
+        """The bot's action; None if no longer wanted; the first legal one if it failed."""
+        state = self.state
+        try:
+            return Action.parse(await job.future)
+        except Dropped:
+            return None
+        except Exception:
+            log.exception("table %s: the bot of seat %d failed; it plays the first legal "
+                          "action", self.code, seat)
+            return state.legal_actions()[0] if state is not None else None
 
     async def hint(self, seat: int) -> dict[str, Any]:
+        """A hint for the seat to act, searched by a worker: one per seat and turn; a hint
+        still searching when the turn passes is dropped."""
         state = self.state
         if not self.hints:
             return protocol.error("no_hints", "hints are off at this table")
@@ -391,20 +514,141 @@ class Room:
             return protocol.error("game_over", "the game is over")
         if seat < 0 or state.current_player != seat:
             return protocol.error("not_your_turn", "hints are for the seat to act")
+        asked = self._hints.get(seat)
+        if asked is not None and asked[0] == self.version:
+            return protocol.error("rate_limited", "one hint a turn: this turn's hint was "
+                                  "already asked for")
+        job = self.hub.hint_lane.submit(self.code, thinking.hint, self.game(), seat,
+                                        self.hub.hint_seconds)
+        self._hints[seat] = (self.version, job)
         try:
-            found = await self.hub.think(partial(choose_hint, state, seat, self.hub.hint_seconds))
+            action, said, reason = await job.future
+        except asyncio.CancelledError:  # the asker left
+            job.drop()
+            raise
+        except Dropped:
+            return protocol.error("not_your_turn", "the turn passed before the hint was ready")
         except HintError as e:
             return protocol.error("not_your_turn", str(e))
-        return {"type": "hint", "action": str(found.action), "announcement": found.announcement,
-                "reason": found.reason}
+        return {"type": "hint", "action": action, "announcement": said, "reason": reason}
+
+    def _turn_passed(self) -> None:
+        """Hints still searching, and a stand-in's move for a timed-out turn, are no longer
+        wanted."""
+        for _, job in self._hints.values():
+            job.drop()
+        if self._turn_job is not None:
+            self._turn_job.drop()
+
+    # --- clocks -------------------------------------------------------------------------
+    def _seconds(self, value: float | None) -> float | None:
+        return None if value is None else max(value, self.hub.limits.min_timer_seconds)
+
+    def start_clocks(self) -> None:
+        """Start the turn clock and the away clocks (on start, and again on resume after a
+        restart: the clocks begin afresh)."""
+        self._turn_clock()
+        for s in self.seats:
+            self._away_clock(s.seat)
+
+    def _stop_clocks(self) -> None:
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+        self._turn_timer = self.turn_ends = self._clock_for = None
+        for timer in self._away.values():
+            timer.cancel()
+        self._away.clear()
+
+    def close(self) -> None:
+        """The server stops: no more clocks or background work."""
+        self._stop_clocks()
+        for task in self._chores:
+            task.cancel()
+        if self.bot_task is not None:
+            self.bot_task.cancel()
+
+    def _turn_clock(self) -> None:
+        """Start the clock of the human seat to act, when the table has one (a clock
+        already running for this seat and version runs on)."""
+        state = self.state
+        seconds = self._seconds(self.turn_seconds)
+        to_act = (state is not None and seconds is not None
+                  and self._to_act(state.current_player))
+        turn = (state.current_player, self.version) if state is not None and to_act else None
+        if turn is not None and turn == self._clock_for and self._turn_timer is not None:
+            return
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+        self._turn_timer = self.turn_ends = self._clock_for = None
+        if turn is None or seconds is None:
+            return
+        self._clock_for = turn
+        self.turn_ends = round(time.time() + seconds, 3)
+        self._turn_timer = asyncio.get_running_loop().call_later(seconds, self._time_out, *turn)
+
+    def _time_out(self, seat: int, version: int) -> None:
+        self._turn_timer = self._clock_for = None
+        if self.version == version and self._to_act(seat):
+            self._spawn(self._play_for(seat, version))
+
+    async def _play_for(self, seat: int, version: int) -> None:
+        """The human's time ran out: the stand-in plays this turn; the seat stays theirs."""
+        self._turn_job = job = self._bot_move(seat, version)
+        action = await self._answer(job, seat)
+        if action is not None and self.version == version:
+            await self._bot_act(seat, action, version, "timer")
+
+    def _away_clock(self, seat: int) -> None:
+        """Start the away clock of a human seat that has no connection (stop it when it has
+        one)."""
+        timer = self._away.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        seconds = self._seconds(self.away_seconds)
+        s = self.seats[seat]
+        if (seconds is not None and self.status == "playing" and s.kind == "human"
+                and not s.standin and not self.connected(seat)):
+            self._away[seat] = asyncio.get_running_loop().call_later(
+                seconds, lambda: self._spawn(self._cover(seat)))
+
+    async def _cover(self, seat: int) -> None:
+        """Nobody connected for the seat in time: a stand-in bot plays it until they come
+        back."""
+        self._away.pop(seat, None)
+        s = self.seats[seat]
+        if (self.status == "playing" and s.kind == "human" and not s.standin
+                and not self.connected(seat)):
+            await self.save_seat(replace(s, standin=True, bot=s.bot or "heuristic"))
+            self.kick_bots()
+
+    async def _reclaim(self, seat: int) -> None:
+        """A connection of a seat played by a stand-in came: the seat is the human's again."""
+        s = self.seats[seat]
+        if s.kind == "human" and s.standin and self.connected(seat):
+            await self.save_seat(replace(s, standin=False, bot=None, strength=None))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background (failures logged)."""
+        task = asyncio.create_task(work)
+        self._chores.add(task)
+        task.add_done_callback(self._chore_done)
+
+    def _chore_done(self, task: asyncio.Task[None]) -> None:
+        self._chores.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s: background work failed", self.code,
+                      exc_info=task.exception())
 
     # --- seats (HTTP) ---------------------------------------------------------------------
     async def save_seat(self, seat: SeatRow) -> None:
         """Store a seat, then take it into the table and tell everyone."""
         await self.hub.run_db(self.hub.store.save_seat, self.code, seat)
         self.seats[seat.seat] = seat
-        self.bots.pop(seat.seat, None)
+        self.bot_seeds.pop(seat.seat, None)
+        if self._bot_job is not None:
+            self._bot_job.drop()  # the seat's bot may be another now
         self.changed()
+        self._away_clock(seat.seat)
 
     async def start(self) -> None:
         empty = [s.seat for s in self.seats if s.kind == "empty"]
@@ -415,4 +659,5 @@ class Room:
         self.status = "playing"
         self.state = GameState.new(self.rules, self.seed)
         self.changed()
+        self.start_clocks()
         self.kick_bots()

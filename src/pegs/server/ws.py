@@ -49,7 +49,7 @@ def parse(text: str | None, limit: int, msg_bytes: bytes | None = None) -> dict[
         raise Refused(protocol.error("too_large", f"messages are at most {limit} bytes"))
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than Python recurses
         raise Refused(protocol.error("malformed", "a message must be a JSON object")) from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise Refused(protocol.error("malformed", 'a message is a JSON object with a "type"',
@@ -94,6 +94,11 @@ async def _hello(ws: WebSocket, hub: Hub, code: str) -> tuple[Room, int] | None:
     limits = hub.limits
     try:
         text, raw = await asyncio.wait_for(_receive(ws), limits.hello_seconds)
+        address = ws.client.host if ws.client else ""
+        if not hub.may_connect(address):
+            raise Refused(protocol.error(
+                "rate_limited", f"too many connections: at most {limits.connects_per_minute} "
+                "a minute from one address; wait a little"))
         data = parse(text, limits.max_message_bytes, raw)
         if data["type"] != "hello":
             raise Refused(protocol.error("malformed", 'the first message must be a "hello"'))
@@ -127,17 +132,26 @@ async def _handle(room: Room, conn: Connection, data: dict[str, Any]) -> dict[st
     if kind == "ping":
         return {"type": "pong"}
     msg_id = _id(data)
-    if kind not in ("act", "hint"):
+    if kind not in ("act", "hint", "explain"):
         return protocol.error("malformed", f"unknown message type {kind[:40]!r}: use act, "
-                              "hint or ping", msg_id)
+                              "hint, explain or ping", msg_id)
     if msg_id is None:
-        return protocol.error("malformed", 'every act and hint needs an "id": text of 1 to '
+        return protocol.error("malformed", f'every {kind} needs an "id": text of 1 to '
                               "64 characters (or a number), new for every message")
     if msg_id in conn.seen:
         return protocol.error("duplicate", f"message {msg_id!r} was already received", msg_id)
     conn.seen.add(msg_id)
-    if kind == "hint":
-        reply = await room.hint(conn.seat)
+    if kind == "hint":  # searched meanwhile: the connection may act before it is ready
+        task = asyncio.create_task(_hint(room, conn, msg_id))
+        conn.tasks.add(task)
+        task.add_done_callback(conn.tasks.discard)
+        return None
+    if kind == "explain":
+        texts = data.get("actions")
+        if not isinstance(texts, list) or not 0 < len(texts) <= protocol.MAX_EXPLAIN:
+            return protocol.error("malformed", 'an explain needs "actions": a list of 1 to '
+                                  f"{protocol.MAX_EXPLAIN} action texts", msg_id)
+        reply = room.explain(conn.seat, texts)
         reply["id"] = msg_id
         return reply
     version, action = data.get("version"), data.get("action")
@@ -148,6 +162,16 @@ async def _handle(room: Room, conn: Connection, data: dict[str, Any]) -> dict[st
     if refusal is not None:
         refusal["id"] = msg_id
     return refusal
+
+
+async def _hint(room: Room, conn: Connection, msg_id: str | int) -> None:
+    try:
+        reply = await room.hint(conn.seat)
+    except Exception:
+        log.exception("table %s: a hint for seat %d failed", room.code, conn.seat)
+        reply = protocol.error("internal", "the server could not find a hint")
+    reply["id"] = msg_id
+    conn.send(_dumps(reply))
 
 
 @router.websocket("/ws/{code}")
@@ -185,6 +209,8 @@ async def play(ws: WebSocket, code: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        for task in list(conn.tasks):
+            task.cancel()
         room.detach(conn)
         with contextlib.suppress(Exception):
             await sender

@@ -93,6 +93,8 @@ export class GameScreen {
       if (!this.log.some((e) => e.v === msg.version)) this.sayAloud(`${this.name(msg.seat)}: ${msg.announcement}`);
       this.addLog(msg.version, msg.seat, msg.announcement, msg.action);
       this.renderLog();
+    } else if (msg.type === "explain") {
+      this.render();
     } else if (msg.type === "hint") {
       this.hint = msg;
       if (this.noticeKind === "hint") this.setNotice("");
@@ -470,6 +472,7 @@ export class GameScreen {
     const complete = p.complete();
     const discards = p.chosen.length === 0 ? p.discards() : [];
     if (complete.length || discards.length) {
+      this.socket.explain([...complete, ...discards]);
       for (const a of [...complete, ...discards]) {
         parts.push(h("div", { class: "confirm" },
           h("span", { class: "move-text" }, a.announcement || a.text),

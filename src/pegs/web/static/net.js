@@ -1,5 +1,7 @@
 // The WebSocket to a table, reconnecting by itself, and the HTTP calls.
 
+import { expandLegal } from "./picker.js";
+
 const RETRY_MIN_MS = 400;
 const RETRY_MAX_MS = 5000;
 const PING_MS = 20000;
@@ -50,7 +52,10 @@ export async function loadPresets() {
  * One table's WebSocket.  `hello` is the first message ({"type": "hello", ...}); handlers:
  * onMessage(msg), onStatus("connecting" | "open" | "reconnecting" | "closed").
  * After a drop it reconnects with a growing delay and sends the hello again; the server
- * then sends the current state, so nothing is lost.
+ * then sends the current state, so nothing is lost.  A state's grouped `legal` reaches
+ * onMessage as a list of actions (expandLegal); a `presence` message updates the last
+ * state's seats and hands that state on again; an `explain` answer fills in the
+ * announcements of the last state's actions before it is handed on.
  */
 export class TableSocket {
   constructor(code, hello, { onMessage, onStatus }) {
@@ -64,6 +69,8 @@ export class TableSocket {
     this.timer = null;
     this.pinger = null;
     this.counter = 0;
+    this.last = null;
+    this.asked = new Set();
     this.prefix = Math.random().toString(36).slice(2, 8);
     window.addEventListener("online", () => this.retryNow());
   }
@@ -95,6 +102,22 @@ export class TableSocket {
         this.isOpen = true;
         this.everOpen = true;
         this.onStatus("open");
+      }
+      if (msg.type === "state") {
+        msg.legal = expandLegal(msg.legal, msg.view);
+        this.last = msg;
+        this.asked = new Set();
+      } else if (msg.type === "presence") {
+        if (!this.last) return;
+        msg.connected.forEach((on, seat) => {
+          const s = this.last.table.seats[seat];
+          if (s) s.connected = on;
+        });
+        msg = this.last;
+      } else if (msg.type === "explain" && this.last && this.last.version === msg.version) {
+        for (const a of this.last.legal) {
+          if (a.text in msg.announcements) a.announcement = msg.announcements[a.text];
+        }
       }
       this.onMessage(msg);
     };
@@ -134,6 +157,15 @@ export class TableSocket {
   nextId() {
     this.counter += 1;
     return `c-${this.prefix}-${this.counter}`;
+  }
+
+  /** Ask for the announcements of these actions of the last state (each asked once). */
+  explain(actions) {
+    const texts = actions.filter((a) => a.announcement === undefined && !this.asked.has(a.text))
+      .map((a) => a.text).slice(0, 64);
+    if (texts.length && this.send({ type: "explain", id: this.nextId(), actions: texts })) {
+      for (const t of texts) this.asked.add(t);
+    }
   }
 
   /** Send a message; false when not connected (the caller keeps its choice and retries). */

@@ -3,6 +3,68 @@
 
 import { spotKey } from "./board.js";
 
+function rank(text) {
+  return text === "J*" ? "Joker" : text;
+}
+
+/**
+ * One step of an action text ("0.5>0.9", "S>2.7x", "3.18>H1@0"): {seat, from, to, op, hit},
+ * `seat` owning the moved peg: the `@owner` of a start or home position, else the mover's
+ * start or home, else the peg standing on the ring hole in the view.
+ */
+function parseStep(text, mover, view) {
+  const [, src, op, dst, hit] = /^([^<>~]+)([<>~])([^<>~]+?)(x?)$/.exec(text);
+  const [from, fromOwner] = src.split("@");
+  const [to, toOwner] = dst.split("@");
+  let seat = mover;
+  if (fromOwner !== undefined) {
+    seat = Number(fromOwner);
+  } else if (from.includes(".") && toOwner !== undefined && op !== "~") {
+    seat = Number(toOwner);
+  } else if (from.includes(".") && to.includes(".")) {
+    const owner = view ? view.pegs.findIndex((pegs) => pegs.includes(from)) : -1;
+    if (owner >= 0) seat = owner;
+  }
+  return { seat, from, to, op, hit: hit === "x" };
+}
+
+/** The indices a bitmap of the grouped `legal` holds ("3.1" is "0001": index 12). */
+function unbits(text) {
+  const dot = text.indexOf(".");
+  const skip = dot < 0 ? 0 : Number(text.slice(0, dot));
+  const out = [];
+  [...text.slice(dot + 1)].forEach((digit, k) => {
+    const v = parseInt(digit, 16);
+    for (let b = 0; b < 4; b += 1) if (v & (1 << b)) out.push(4 * (skip + k) + b);
+  });
+  return out;
+}
+
+/**
+ * The server's grouped `legal` (docs/PROTOCOL.md) as a list of actions {text, card,
+ * declared, decision, discard, steps, announcement}; a card play's announcement is
+ * undefined until asked for (TableSocket.explain).  null (not this seat's turn): [].
+ */
+export function expandLegal(compact, view) {
+  if (!compact) return [];
+  const out = compact.decisions.map((d) => ({
+    text: d.text, card: null, declared: null, decision: d.text, discard: false, steps: [], announcement: d.announcement,
+  }));
+  for (const [head, group] of Object.entries(compact.plays)) {
+    const [card, declared] = head.split(" as ");
+    const add = (parts) => out.push({
+      text: `${head}: ${parts.join(", ")}`, card: rank(card), declared: declared ? rank(declared) : null,
+      decision: null, discard: parts[0] === "discard",
+      steps: parts.filter((p) => p !== "discard").map((p) => parseStep(p, compact.mover, view)),
+    });
+    const parts = group.parts;
+    for (const i of unbits(group.one)) add([parts[i]]);
+    for (const [i, row] of Object.entries(group.two || {})) for (const j of unbits(row)) add([parts[i], parts[j]]);
+    for (const seq of group.more || []) add(seq.map((i) => parts[i]));
+  }
+  return out;
+}
+
 /** The spot keys of a legal step: {from, to} ("2.7", "3:S", "3:H2"). */
 export function stepKeys(step) {
   return { from: spotKey(step.from, step.seat), to: spotKey(step.to, step.seat) };
