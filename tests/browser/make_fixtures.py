@@ -25,6 +25,7 @@ def state_message(state: GameState, seat: int, last: dict[str, Any] | None) -> d
     """The `state` message of ``seat``, its parts encoded by the server's own protocol
     module (only the table's seats are made up)."""
     rules = state.rules
+    to_act = seat == state.current_player and not state.is_over()
     return {
         "type": "state", "version": state.ply, "seat": seat,
         "table": {"code": "fixture0001", "status": "finished" if state.is_over() else "playing",
@@ -35,8 +36,9 @@ def state_message(state: GameState, seat: int, last: dict[str, Any] | None) -> d
         "rules": protocol.rules_json(rules),
         "board": protocol.board_json(rules),
         "view": protocol.view_json(view(state, seat)),
-        "legal": protocol.legal_json(state, state.legal_actions())
-        if seat == state.current_player and not state.is_over() else [],
+        "legal": protocol.legal_json(state, state.legal_actions()) if to_act else [],
+        # the listing as the server sends it (the page expands it into "legal"'s form)
+        "wire_legal": protocol.legal_compact(state, state.legal_actions()) if to_act else None,
         "last": last,
     }
 

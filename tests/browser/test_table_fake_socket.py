@@ -12,8 +12,10 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 
 
 def open_with_state(page: Page, msg: dict[str, Any]) -> None:
-    """Open the page at the state's table; its socket answers the hello with ``msg``."""
+    """Open the page at the state's table; its socket answers the hello with ``msg`` (its
+    legal actions in the server's wire form)."""
     code = msg["table"]["code"]
+    msg = {**{k: v for k, v in msg.items() if k != "wire_legal"}, "legal": msg["wire_legal"]}
 
     def table(ws: WebSocketRoute) -> None:
         ws.on_message(lambda text: ws.send(json.dumps(msg)) if '"hello"' in str(text) else None)
@@ -38,7 +40,7 @@ def test_of_equal_cards_only_the_chosen_one_is_marked(static_page: Page) -> None
 def test_the_lobby_tells_the_table_options_in_words(static_page: Page) -> None:
     """A waiting table's options (from the server's table JSON) read as sentences."""
     msg = json.loads((FIXTURES / "pegoo-4.json").read_text())
-    msg.update(view=None, legal=[], last=None, version=0)
+    msg.update(view=None, wire_legal=None, last=None, version=0)
     msg["table"].update(status="waiting", public=False, turn_seconds=60, away_seconds=None,
                         bot_delay=1.5)
     open_with_state(static_page, msg)
