@@ -17,6 +17,7 @@ and the ratio of the card plays per game to the comparison preset's.
 
     .venv/bin/python benchmarks/bluffing_stats.py [--games 100] [--seed 1]
     .venv/bin/python benchmarks/bluffing_stats.py --seats heuristic,random --json
+    .venv/bin/python benchmarks/bluffing_stats.py --bot-option heuristic.suspicion=0.2
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from dataclasses import asdict, dataclass
 from pegs.bots import make_bot
 from pegs.rules import GameState, Rules, view
 from pegs.rules.bluff import DOUBT
-from pegs.sim.run import Config, bot_seed, expand_seats
+from pegs.sim.run import BotOptions, Config, bot_seed, expand_seats, parse_bot_options
 
 
 @dataclass
@@ -64,7 +65,8 @@ def play(config: Config, game: int, tally: Tally) -> None:
     task = config.task(game)
     rules = config.rules
     state = GameState.new(rules, task.seed)
-    bots = [make_bot(kind, bot_seed(task.seed, s)) for s, kind in enumerate(task.seats)]
+    bots = [make_bot(kind, bot_seed(task.seed, s), **task.bot_options.get(kind, {}))
+            for s, kind in enumerate(task.seats)]
     plays = 0
     while not state.is_over() and state.ply < config.max_actions:
         seat = state.current_player
@@ -88,9 +90,9 @@ def play(config: Config, game: int, tally: Tally) -> None:
 
 
 def run(rules: Rules, seats: Sequence[str], games: int, seed: int,
-        max_actions: int) -> Tally:
+        max_actions: int, options: BotOptions) -> Tally:
     config = Config(rules, expand_seats(seats, rules.players), games, seed,
-                    max_actions=max_actions)
+                    bot_options=options, max_actions=max_actions)
     tally = Tally()
     for game in range(games):
         play(config, game, tally)
@@ -106,6 +108,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seats", default="heuristic", help="bot per seat, comma-separated")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bot-option", action="append", default=[], metavar="BOT.NAME=VALUE",
+                        help="an option for one bot kind, e.g. heuristic.suspicion=0.2")
     parser.add_argument("--max-actions", type=int, default=30_000)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
@@ -113,7 +117,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     out: dict[str, dict[str, float | int]] = {}
     for name in (args.rules, args.against):
         rules = Rules.preset(name, players=args.players, teams=args.teams)
-        tally = run(rules, seats, args.games, args.seed, args.max_actions)
+        tally = run(rules, seats, args.games, args.seed, args.max_actions,
+                    parse_bot_options(args.bot_option))
         out[name] = {**asdict(tally), **tally.rates()}
     ratio = out[args.rules]["card_plays_per_game"] / out[args.against]["card_plays_per_game"]
     if args.json:
