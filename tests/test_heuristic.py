@@ -127,6 +127,8 @@ def test_the_bot_is_registered_and_built_from_a_seed() -> None:
     with pytest.raises(ValueError, match="unknown heuristic option"):
         HeuristicBot(0, nonsense=1)
     assert HeuristicBot(0, joker_keep=5).weights.joker_keep == 5.0
+    with pytest.raises(ValueError, match="doubt_temper must be more than 0"):
+        HeuristicBot(0, doubt_temper=0)
 
 
 def test_it_sees_nothing_but_the_view() -> None:

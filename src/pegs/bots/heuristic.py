@@ -545,9 +545,10 @@ class Suspicion:
             lacking += none * h * logistic((move - value - hurdle) / temper)
             if value > move:
                 nothing_better *= 1.0 - h
-            same += abs(value - move) < 1e-9
+            if abs(value - move) < 1e-9:
+                same += 1
             none *= 1.0 - h
-        lacks = (1.0 - holds) * (lacking + none / len(self.ranked)) / same
+        lacks = (1.0 - holds) * (lacking + none / max(1, len(self.ranked))) / same
         truth = holds * nothing_better
         return lacks / (lacks + truth) if lacks + truth > 0.0 else 1.0
 
@@ -691,6 +692,8 @@ class HeuristicBot:
                 + ", ".join(sorted(WEIGHT_NAMES))
             )
         self.weights = replace(Weights(), **{k: float(v) for k, v in options.items()})
+        if self.weights.doubt_temper <= 0:
+            raise ValueError("heuristic option doubt_temper must be more than 0")
         self.rng = random.Random(seed)
         self._sample_rng = random.Random(f"heuristic-sample-{seed}")
 
