@@ -16,7 +16,7 @@ dealt and seated exactly as ``pegs simulate`` deals and seats them with the same
 and the ratio of the card plays per game to the comparison preset's.
 
     .venv/bin/python benchmarks/bluffing_stats.py [--games 100] [--seed 1]
-    .venv/bin/python benchmarks/bluffing_stats.py --seats heuristic,random --json
+    .venv/bin/python benchmarks/bluffing_stats.py --seats heuristic,random,heuristic,random --json
     .venv/bin/python benchmarks/bluffing_stats.py --bot-option heuristic.suspicion=0.2
 """
 
@@ -29,9 +29,16 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from pegs.bots import make_bot
-from pegs.rules import GameState, Rules, view
+from pegs.rules import GameState, Rules, RulesError, view
 from pegs.rules.bluff import DOUBT
-from pegs.sim.run import BotOptions, Config, bot_seed, expand_seats, parse_bot_options
+from pegs.sim.run import (
+    BotOptions,
+    Config,
+    SimulationError,
+    bot_seed,
+    expand_seats,
+    parse_bot_options,
+)
 
 
 @dataclass
@@ -116,13 +123,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     seats = args.seats.split(",")
     out: dict[str, dict[str, float | int]] = {}
     for name in (args.rules, args.against):
-        rules = Rules.preset(name, players=args.players, teams=args.teams)
-        tally = run(rules, seats, args.games, args.seed, args.max_actions,
-                    parse_bot_options(args.bot_option))
+        try:
+            rules = Rules.preset(name, players=args.players, teams=args.teams)
+            tally = run(rules, seats, args.games, args.seed, args.max_actions,
+                        parse_bot_options(args.bot_option))
+        except (RulesError, SimulationError, ValueError) as e:
+            parser.error(str(e))
         out[name] = {**asdict(tally), **tally.rates()}
     ratio = out[args.rules]["card_plays_per_game"] / out[args.against]["card_plays_per_game"]
     if args.json:
-        print(json.dumps({"seats": args.seats, "seed": args.seed, "presets": out,
+        plain = {name: {k: None if v != v else v for k, v in row.items()}  # NaN: none
+                 for name, row in out.items()}
+        print(json.dumps({"seats": args.seats, "seed": args.seed, "presets": plain,
                           "ratio": ratio}, indent=2))
         return
     print(f"{args.games} games per preset, seats {args.seats}, seed {args.seed}, "
