@@ -361,6 +361,18 @@ def test_doubts_a_joker_hit_more_than_a_plain_move() -> None:
     assert hit.chance > 0.9 > 0.5 > step.chance
 
 
+def test_a_close_call_is_settled_by_the_seed() -> None:
+    st = _declared(position(BLUFF, {0: ["0.10", "2.1"], 1: ["1.9"]}, ["3"]), "3 as 5: 2.1>2.6")
+    v, legal = view(st, 1), st.legal_actions()
+
+    def decisions(seed: int) -> list[Action]:
+        bot = HeuristicBot(seed)
+        return [bot.choose(v, legal) for _ in range(20)]
+
+    assert decisions(7) == decisions(7)
+    assert {DOUBT, PASS} <= {a for seed in range(5) for a in decisions(seed)}
+
+
 def test_never_bluffs_a_rank_whose_every_copy_is_public() -> None:
     # only a 9 (or a joker) hits seat 1's peg: it bluffs a 9, unless every nine is public
     st = position(BLUFF, {0: ["0.7", "3.3"], 1: ["0.16"]}, ["4", "Q"])
