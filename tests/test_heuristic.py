@@ -10,7 +10,14 @@ import pytest
 
 from helpers import PRESETS_UNDER_TEST, position, table
 from pegs.bots import make_bot
-from pegs.bots.heuristic import HeuristicBot, quick_result, reason
+from pegs.bots.heuristic import (
+    Evaluator,
+    HeuristicBot,
+    Weights,
+    quick_result,
+    reason,
+    weigh_doubt,
+)
 from pegs.bots.random_bot import RandomBot
 from pegs.rules import Action, GameState, Rules, View, geometry, view
 from pegs.rules.bluff import DOUBT, PASS
@@ -120,6 +127,8 @@ def test_the_bot_is_registered_and_built_from_a_seed() -> None:
     with pytest.raises(ValueError, match="unknown heuristic option"):
         HeuristicBot(0, nonsense=1)
     assert HeuristicBot(0, joker_keep=5).weights.joker_keep == 5.0
+    with pytest.raises(ValueError, match="doubt_temper must be more than 0"):
+        HeuristicBot(0, doubt_temper=0)
 
 
 def test_it_sees_nothing_but_the_view() -> None:
@@ -314,16 +323,116 @@ def test_doubts_when_every_copy_of_the_rank_is_seen() -> None:
     v = view(st, 1)
     # pretend seat 1 has seen all twelve sixes: eleven discarded, one in hand
     v = _replace_view(v, hand=(*v.hand[:-1], "6"), discards=("6",) * 11)
-    assert HeuristicBot(0).choose(v, st.legal_actions()) == DOUBT
+    for seed in range(50):
+        action, why = HeuristicBot(seed).explain(v, st.legal_actions())
+        assert action == DOUBT
+    assert why == "doubts the declared 6: every 6 is accounted for"
 
 
-def test_doubts_rarely_a_plausible_declaration() -> None:
-    st = position(BLUFF, {0: ["0.10"], 1: ["1.3"]}, ["6"])
+def test_doubts_when_it_holds_every_copy_of_the_declared_rank() -> None:
+    one_deck = Rules.preset("bluffing-joker", decks=1)  # four copies of each rank
+    st = position(one_deck, {0: ["0.10", "2.3"], 1: ["1.3"]}, ["3"])
+    st = _declared(st, "3 as 9: 0.10>1.1")  # a harmless move: only the certainty counts
+    v = _replace_view(view(st, 1), hand=("9", "9", "9", "9", "K"))
+    assert all(HeuristicBot(seed).choose(v, st.legal_actions()) == DOUBT for seed in range(50))
+
+
+def test_lets_a_plausible_declaration_pass_when_a_wrong_doubt_costs_a_far_peg() -> None:
+    # seat 1's peg at 1.16 is two holes from its door: a wrong doubt would send it back
+    st = position(BLUFF, {0: ["0.10"], 1: ["0.3", "1.16"]}, ["6"])
     st = _declared(st, "6 as 6: 0.10>0.16")
     v = view(st, 1)
-    bot = HeuristicBot(1)
-    doubts = sum(bot.choose(v, st.legal_actions()) == DOUBT for _ in range(200))
-    assert doubts < 20
+    doubts = sum(HeuristicBot(seed).choose(v, st.legal_actions()) == DOUBT
+                 for seed in range(100))
+    assert doubts <= 5
+    _, why = HeuristicBot(0).explain(v, st.legal_actions())
+    assert why.startswith("lets the declared 6 pass: a bluff ")
+
+
+def test_doubts_a_joker_hit_more_than_a_plain_move() -> None:
+    """A joker is rare and its hit a move most hands cannot make truly: it is more suspect
+    than a common rank's step, and more is at stake."""
+    spec = {0: ["0.10", "2.1"], 1: ["1.9"]}
+    joker = view(_declared(position(BLUFF, spec, ["3"]), "3 as J*: 2.1>1.9x"), 1)
+    plain = view(_declared(position(BLUFF, spec, ["3"]), "3 as 5: 2.1>2.6"), 1)
+    ev = Evaluator(BLUFF, 1, Weights(), joker.pegs)
+    hit, step = weigh_doubt(joker, ev, Weights()), weigh_doubt(plain, ev, Weights())
+    assert hit.bluff > step.bluff
+    assert hit.chance > 0.9 > 0.5 > step.chance
+
+
+def test_a_close_call_is_settled_by_the_seed() -> None:
+    st = _declared(position(BLUFF, {0: ["0.10", "2.1"], 1: ["1.9"]}, ["3"]), "3 as 5: 2.1>2.6")
+    v, legal = view(st, 1), st.legal_actions()
+
+    def decisions(seed: int) -> list[Action]:
+        bot = HeuristicBot(seed)
+        return [bot.choose(v, legal) for _ in range(20)]
+
+    assert decisions(7) == decisions(7)
+    assert {DOUBT, PASS} <= {a for seed in range(5) for a in decisions(seed)}
+
+
+def test_never_bluffs_a_rank_whose_every_copy_is_public() -> None:
+    # only a 9 (or a joker) hits seat 1's peg: it bluffs a 9, unless every nine is public
+    st = position(BLUFF, {0: ["0.7", "3.3"], 1: ["0.16"]}, ["4", "Q"])
+    v = view(st, 0)
+    assert HeuristicBot(0).choose(v, st.legal_actions()).declared == "9"  # with nines unseen
+    v = _replace_view(v, discards=("9",) * 12, draw_pile_size=v.draw_pile_size - 12)
+    assert any(a.declared == "9" and "x" in str(a) for a in st.legal_actions())
+    for seed in range(10):
+        action = HeuristicBot(seed).choose(v, st.legal_actions())
+        assert action.declared != "9"
+
+
+def test_bluffs_only_with_legal_declarations() -> None:
+    """Over whole games, every bluff declares a rank that makes exactly the declared move."""
+    rules = BLUFF
+    bluffs = 0
+    for seed in range(2):
+        state = GameState.new(rules, seed)
+        bots = [HeuristicBot(seed * 10 + q) for q in range(rules.players)]
+        for _ in range(250):
+            if state.is_over():
+                break
+            seat, legal = state.current_player, state.legal_actions()
+            action = bots[seat].choose(view(state, seat), legal)
+            assert action in legal
+            if action.declared and action.declared != action.card:
+                bluffs += 1
+                truly = GameState.from_position(rules, state.pegs, seat, [action.declared],
+                                                stuck_turns=state.stuck[seat],
+                                                first_turn=state.turns_taken[seat] == 0)
+                made = {truly.result_of(a) for a in truly.legal_actions()
+                        if a.declared == action.declared}
+                assert state.result_of(action) in made
+            state = state.apply(action)
+    assert bluffs
+
+
+def test_bots_both_bluff_and_doubt_in_a_bounded_simulation() -> None:
+    """Four heuristic bots, three short games: bluffs, doubts, and doubts that catch a
+    bluff all happen (and not every declaration is doubted)."""
+    declared = bluffs = doubts = caught = 0
+    for seed in range(3):
+        state = GameState.new(BLUFF, 100 + seed)
+        bots = [HeuristicBot(1000 * seed + q) for q in range(BLUFF.players)]
+        for _ in range(400):
+            if state.is_over():
+                break
+            seat = state.current_player
+            action = bots[seat].choose(view(state, seat), state.legal_actions())
+            pending = state.pending
+            if action.declared:
+                declared += 1
+                bluffs += action.declared != action.card
+            elif action == DOUBT and pending is not None:
+                doubts += 1
+                caught += pending.bluff
+            state = state.apply(action)
+    assert 0 < bluffs < declared
+    assert 0 < doubts < declared / 2
+    assert caught
 
 
 def test_send_picks_the_most_advanced_opponent_ring_peg() -> None:

@@ -33,15 +33,24 @@ pegs wait in start, small cards while pegs are near home.  Playing or discarding
 costs its keep value, so the bot holds jokers, uses the least useful card and throws away
 the least useful one when it cannot move.
 
-Bluffing Joker: the bot picks the best move over every declarable rank; if a card in the
-hand makes that move truly it declares that card, otherwise it bluffs with its least
-valuable card, paying ``bluff`` plus the chance of a doubt (``doubted`` at least, more for
-ranks the table has mostly seen, and for the rare joker) times what a doubt costs: the
-move and its most advanced ring peg.  Asked to doubt, it doubts rarely (``doubt_base``),
-more when the declared rank is unlikely given the cards it has seen (:func:`likelihood`:
-the chance that the declarer's hand holds the rank, against a rank with no copy seen;
-always when every copy is accounted for) and when the move hurts its team.  Choosing the
-peg to send back, it sends the one whose loss helps its team most (the most advanced).
+Bluffing Joker (every declaration's worth, bluff or not, is the layout it leads to):
+
+- bluffing: a card declared as another rank pays ``bluff`` plus the chance of a doubt
+  times what a caught bluff costs (the move and the ring peg the doubter likes least, or an
+  extra turn for the doubter).  The bot reckons with a doubt ``doubted`` of the time for a
+  rank as plausible as one with no copy seen, more for rarer ones (a joker, a rank mostly
+  seen, from the public cards; always when every copy is seen), so it bluffs when no card
+  in its hand makes a move nearly as good, with plausible ranks.  It never bluffs a move a
+  card in its hand makes truly.
+- doubting (:func:`weigh_doubt`): the chance of a bluff follows from the declarer's
+  possible hands (the cards the seat has not seen) and its options (:class:`Suspicion`:
+  the best move of every rank on the board, a declarer bluffing only when the declared
+  move beats its best true one by more than the doubt it reckons with would cost it); a
+  caught bluff gains the move and the declarer's ring peg the seat likes most (or an extra
+  turn), a wrong doubt costs the seat's own ring peg that hurts most (or gives the
+  declarer an extra turn).  It doubts at random on a logistic curve (``doubt_temper``) in
+  the expected gain less ``doubt_margin``, and always when every copy of the rank is seen.
+- sending back: the peg whose loss helps its team most (the most advanced).
 """
 
 from __future__ import annotations
@@ -56,10 +65,12 @@ from typing import Any
 
 from ..notation import peg_hits
 from ..rules import Action, Rules, View
-from ..rules.bluff import DOUBT, PASS, redo
+from ..rules.bluff import DOUBT, PASS, redo, ring_pegs
 from ..rules.board import START, Geometry, geometry
+from ..rules.board_work import moved
 from ..rules.determinize import sample_state
-from ..rules.legal import card_plans, controlled
+from ..rules.legal import Turn, card_plans, controlled, generate_plain
+from ..rules.settings import RANKS
 from ..rules.state import GameState
 
 Pegs = tuple[tuple[int, ...], ...]
@@ -86,9 +97,11 @@ class Weights:
     joker_endgame: float = 5.0  # ... once the team is close to winning
     come_out_keep: float = 5.0  # an A, J, Q or K while pegs wait in start
     small_keep: float = 2.5  # A to 6 while pegs are near home
-    bluff: float = 1.0  # a declaration with another card than the declared rank ...
-    doubted: float = 0.12  # ... is doubted this often at least (then costs move and a peg)
-    doubt_base: float = 0.02  # chance to doubt a plausible declaration
+    bluff: float = 1.0  # a declaration with another card than the declared rank
+    doubt_temper: float = 3.0  # the spread (in holes) of the doubt's logistic curve
+    doubt_margin: float = 10.0  # the expected gain (in holes) a doubt must promise
+    doubted: float = 0.45  # a bluffer reckons with a doubt this often (of a plausible rank)
+    extra_turn: float = 10.0  # an extra turn won by a doubt when no ring peg can go back
 
 
 WEIGHT_NAMES = frozenset(f.name for f in fields(Weights))
@@ -479,33 +492,160 @@ def _none_held(unseen: int, left: int, held: int) -> float:
     return none
 
 
-def likelihood(view: View, rank: str, held: int, public_only: bool = False) -> float:
-    """How likely a hand of ``held`` unseen cards holds ``rank``, relative to a rank none of
-    whose copies (4 per deck) has been seen: 1.0 or more is plausible, 0.0 impossible.
-
-    Counts the cards this seat has seen: the public discards and piles, and its own hand
-    unless ``public_only`` (what the other seats know of it)."""
-    rules = view.rules
-    total = tables(rules).per_rank[rank]
+def unseen_copies(view: View, rank: str, public_only: bool = False) -> int:
+    """The copies of ``rank`` this seat has not seen: not in the public discards and piles,
+    nor in its own hand unless ``public_only`` (what the other seats know of it)."""
     seen = view.discards.count(rank) + sum(pile.count(rank) for pile in view.piles)
-    known = len(view.discards) + sum(len(pile) for pile in view.piles)
     if not public_only:
         seen += view.hand.count(rank)
-        known += len(view.hand)
-    left = total - seen
-    if left <= 0:
+    return max(0, tables(view.rules).per_rank[rank] - seen)
+
+
+def holds_chance(view: View, rank: str, held: int, public_only: bool = False) -> float:
+    """The chance that a hand of ``held`` cards this seat has not seen holds ``rank``
+    (0.0 when every copy is accounted for; ``public_only`` as in :func:`unseen_copies`)."""
+    left = unseen_copies(view, rank, public_only)
+    if left == 0:
         return 0.0
-    unseen = rules.total_cards - known
-    typical = 1.0 - _none_held(unseen, 4 * rules.decks, held)
-    return (1.0 - _none_held(unseen, left, held)) / typical if typical > 0 else 1.0
+    known = len(view.discards) + sum(len(pile) for pile in view.piles)
+    if not public_only:
+        known += len(view.hand)
+    return 1.0 - _none_held(view.rules.total_cards - known, left, held)
 
 
-def doubt_chance(likely: float, base: float) -> float:
-    """How often to doubt a declaration of a rank this ``likely`` (see :func:`likelihood`):
-    rarely when it is as plausible as any, more as its copies run out, always at none."""
-    if likely <= 0.0:
+class Suspicion:
+    """How likely a declaration is a bluff, from the declarer's best move with each rank
+    (``values``: what each is worth to the declarer) and the chance that its hand holds each
+    rank (``holds``).
+
+    A declarer plays its best true move unless a bluff beats it by more than a hurdle (what
+    a doubt would cost it times the chance of one, plus ``bluff``); with no true move at
+    all it must bluff, with any rank.  A bluffer picks any of the ranks that make the move;
+    a declarer holding the declared rank declares this move when it holds no rank with a
+    better one."""
+
+    def __init__(self, values: dict[str, float], holds: dict[str, float]) -> None:
+        self.ranked = sorted(values.items(), key=lambda kv: -kv[1])
+        self.holds = holds
+
+    def bluff(self, declared: str, move: float, hurdle: float, temper: float) -> float:
+        """The chance that declaring ``declared`` for a move worth ``move`` is a bluff (a
+        bluff that beats the best true move by about the hurdle is a toss-up: ``temper``)."""
+        holds = self.holds.get(declared, 0.0)
+        if holds <= 0.0:
+            return 1.0
+        none = 1.0  # no rank held so far in the ranking
+        lacking = 0.0  # a declarer without the rank would bluff this move
+        nothing_better = 1.0
+        same = 1  # the ranks that make as good a move: a bluffer picks one of them
+        for rank, value in self.ranked:
+            if rank == declared:
+                continue
+            h = self.holds.get(rank, 0.0)
+            lacking += none * h * logistic((move - value - hurdle) / temper)
+            if value > move:
+                nothing_better *= 1.0 - h
+            if abs(value - move) < 1e-9:
+                same += 1
+            none *= 1.0 - h
+        lacks = (1.0 - holds) * (lacking + none / max(1, len(self.ranked))) / same
+        truth = holds * nothing_better
+        return lacks / (lacks + truth) if lacks + truth > 0.0 else 1.0
+
+
+def doubt_guess(view: View, rank: str, held: int, weights: Weights) -> float:
+    """The chance a bluffer reckons with that a declaration of ``rank`` is doubted, from the
+    public cards alone: ``doubted`` for a rank as plausible as one with no copy seen, more
+    for a rank less likely in a hand of ``held`` cards (a joker, or a rank mostly seen),
+    certain when every copy is seen."""
+    holds = holds_chance(view, rank, held, True)
+    if holds <= 0.0:
         return 1.0
-    return min(1.0, base + (1.0 - base) * max(0.0, 1.0 - likely) ** 3)
+    rules = view.rules
+    known = len(view.discards) + sum(len(pile) for pile in view.piles)
+    typical = 1.0 - _none_held(rules.total_cards - known, 4 * rules.decks, held)
+    return min(1.0, weights.doubted * typical / holds)
+
+
+def doubt_chance(bluff: float, caught: float, wrong: float, temper: float,
+                 margin: float = 0.0) -> float:
+    """How often to doubt a declaration that is a bluff with chance ``bluff`` when catching
+    the bluff gains ``caught`` and a wrong doubt loses ``wrong`` (in holes): always when it
+    must be a bluff, otherwise a logistic curve in the expected gain, so that a clear loss
+    is hardly ever doubted and a close call is a toss of a coin."""
+    if bluff >= 1.0:
+        return 1.0
+    return logistic((bluff * caught - (1.0 - bluff) * wrong - margin) / temper)
+
+
+def logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -x))))
+
+
+def sent_back(ev: Evaluator, pegs: Pegs, seat: int, chooser_is_us: bool) -> float | None:
+    """The worth (to ``ev``'s side) of the board after one of ``seat``'s ring pegs goes
+    back to start, the chooser picking the best peg for its side; None without ring pegs."""
+    values = [ev.board(moved(pegs, ((seat, p, START),)))
+              for p in set(ring_pegs(ev.geo, pegs, seat))]
+    if not values:
+        return None
+    return max(values) if chooser_is_us else min(values)
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """A doubt weighed by the seat asked: the chance of a bluff, what catching it gains and
+    what a wrong doubt loses (in holes), and the chance to doubt that follows."""
+
+    bluff: float
+    chance: float
+    caught: float
+    wrong: float
+
+    def why(self, declared: str, doubts: bool) -> str:
+        """The one-line reason of the decision."""
+        if self.bluff >= 1.0:
+            return f"doubts the declared {declared}: every {declared} is accounted for"
+        odds = (f"a bluff {self.bluff:.0%} likely; catching it gains {self.caught:.0f} holes, "
+                f"a wrong doubt costs {self.wrong:.0f}")
+        if doubts:
+            return f"doubts the declared {declared}: {odds}"
+        return f"lets the declared {declared} pass: {odds}"
+
+
+def weigh_doubt(view: View, ev: Evaluator, weights: Weights) -> Doubt:
+    """How the seat asked about the pending declaration weighs a doubt, from its view: the
+    declarer's hand (its size before playing, drawn from the cards the seat has not seen)
+    holds the declared rank or not; a caught bluff undoes the move and sends the
+    declarer's best ring peg back (or gives an extra turn), a wrong doubt costs the seat's
+    own ring peg that hurts most (or gives the declarer an extra turn)."""
+    pending = view.pending
+    assert pending is not None
+    w, seat, pegs = weights, view.seat, view.pegs
+    made = ev.board(pending.result)
+    back = sent_back(ev, pegs, pending.declarer, True)
+    caught = (ev.board(pegs) + w.extra_turn if back is None else back) - made
+    if not ring_pegs(ev.geo, pegs, seat):
+        wrong = w.extra_turn
+    else:
+        lost = sent_back(ev, pending.result, seat, False)
+        wrong = 0.0 if lost is None else made - lost
+    declarer = pending.declarer
+    turn = Turn(declarer, RANKS, view.stuck[declarer], view.turns_taken[declarer] == 0)
+    options = generate_plain(ev.geo, pegs, turn)
+    values: dict[str, float] = {}
+    for action in options.listing():
+        after = options.outcome(action)
+        if after is not None and not action.discard:
+            worth = -ev.board(after)  # to the declarer: what one side gains the other loses
+            values[action.card] = max(values.get(action.card, worth), worth)
+    held = view.hand_sizes[declarer] + 1
+    holds = {rank: holds_chance(view, rank, held) for rank in values}
+    declared = pending.action.declared
+    hurdle = doubt_guess(view, declared, held, w) * max(caught, 0.0) + w.bluff
+    bluff = Suspicion(values, holds).bluff(declared, -made, hurdle, w.doubt_temper)
+    return Doubt(bluff, doubt_chance(bluff, caught, wrong, w.doubt_temper, w.doubt_margin),
+                 caught, wrong)
 
 
 # --- the bot -----------------------------------------------------------------------------------
@@ -516,6 +656,7 @@ class Choice:
     action: Action
     after: Pegs
     score: float
+    why: str = ""  # the reason, when the layouts alone do not tell it
 
 
 class Results:
@@ -551,6 +692,8 @@ class HeuristicBot:
                 + ", ".join(sorted(WEIGHT_NAMES))
             )
         self.weights = replace(Weights(), **{k: float(v) for k, v in options.items()})
+        if self.weights.doubt_temper <= 0:
+            raise ValueError("heuristic option doubt_temper must be more than 0")
         self.rng = random.Random(seed)
         self._sample_rng = random.Random(f"heuristic-sample-{seed}")
 
@@ -560,7 +703,14 @@ class HeuristicBot:
     def explain(self, view: View, legal: Sequence[Action]) -> tuple[Action, str]:
         """The chosen action and a one-line reason in plain words."""
         choice = self._decide(view, legal)
-        return choice.action, reason(view, choice.action, view.pegs, choice.after)
+        action = choice.action
+        why = choice.why or reason(view, action, view.pegs, choice.after)
+        if action.declared and action.declared != action.card:
+            said = f"(bluffs a {action.declared} with a {action.card}"
+            guess = doubt_guess(view, action.declared, len(view.hand), self.weights)
+            why = why.replace(said, f"{said}: no true card does as well, and it reckons "
+                              f"with a doubt {guess:.0%} of the time")
+        return action, why
 
     # -- deciding -------------------------------------------------------------------------------
     def _decide(self, view: View, legal: Sequence[Action]) -> Choice:
@@ -606,14 +756,11 @@ class HeuristicBot:
         geo = ev.geo
         partners = [q for q in ev.team if q != view.seat]
         before = view.pegs
-        now = ev.board(before)
-        best_peg = 0.0
-        if view.rules.bluffing:  # a doubted bluff costs the move and the best ring peg
-            ring = geo.ring_size
-            best_peg = max((ev.ring_value(view.seat, p) for p in before[view.seat]
-                            if 0 <= p < ring), default=0.0)
-        risks: dict[str, float] = {}
-        doubters = len(ev.opps)
+        now = back = ev.board(before)
+        if view.rules.bluffing:  # a caught bluff: the doubter sends back the peg it likes
+            lost = sent_back(ev, before, view.seat, False)
+            back = now - w.extra_turn if lost is None else lost
+        guesses: dict[str, float] = {}
         boards: dict[Pegs, float] = {}
         scores: list[float] = []
         afters: list[Pegs] = []
@@ -629,12 +776,11 @@ class HeuristicBot:
                 boards[after] = value
             score = value - keep.get(action.card, 0.0)
             if action.declared and action.declared != action.card:
-                risk = risks.get(action.declared)
-                if risk is None:
-                    likely = likelihood(view, action.declared, len(view.hand), True)
-                    p = 1.0 - (1.0 - doubt_chance(likely, w.doubt_base)) ** doubters
-                    risk = risks[action.declared] = max(w.doubted, p)
-                score -= w.bluff + risk * (value - now + best_peg)
+                guess = guesses.get(action.declared)
+                if guess is None:
+                    guess = doubt_guess(view, action.declared, len(view.hand), w)
+                    guesses[action.declared] = guess
+                score -= w.bluff + guess * (value - back)
             scores.append(score)
             afters.append(after)
         if view.rules.bluffing:  # never bluff a move that a card in the hand makes truly
@@ -661,16 +807,11 @@ class HeuristicBot:
     def _doubt_or_pass(self, view: View) -> Choice:
         pending = view.pending
         assert pending is not None
-        held = view.hand_sizes[pending.declarer] + 1  # the declarer's hand before playing
-        likely = likelihood(view, pending.action.declared, held)
         ev = Evaluator(view.rules, view.seat, self.weights, view.pegs)
-        harm = ev.board(view.pegs) - ev.board(pending.result)
-        # doubt rarely: more when the declared rank is mostly seen and when the move hurts
-        p = doubt_chance(likely, self.weights.doubt_base)
-        if harm > 0 and p < 1.0:
-            p = min(1.0, p * (1.0 + min(harm, 60.0) / 120.0))
-        doubt = self.rng.random() < p
-        return Choice(DOUBT if doubt else PASS, view.pegs, p)
+        weighed = weigh_doubt(view, ev, self.weights)
+        doubt = self.rng.random() < weighed.chance
+        return Choice(DOUBT if doubt else PASS, view.pegs, weighed.chance,
+                      weighed.why(pending.action.declared, doubt))
 
 
 # --- reasons -----------------------------------------------------------------------------------
@@ -788,9 +929,11 @@ __all__ = [
     "WEIGHT_NAMES",
     "Evaluator",
     "HeuristicBot",
+    "Suspicion",
     "Weights",
     "doubt_chance",
+    "holds_chance",
     "keep_values",
-    "likelihood",
     "reason",
+    "weigh_doubt",
 ]
