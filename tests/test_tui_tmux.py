@@ -31,7 +31,8 @@ def tmux() -> Iterator[list[str]]:
     yield base
     socket = subprocess.run([*base, "display-message", "-p", "#{socket_path}"],
                             capture_output=True, text=True, timeout=10).stdout.strip()
-    subprocess.run([*base, "kill-server"], capture_output=True, timeout=10)
+    subprocess.run([*base, "kill-server"], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, timeout=10)  # no pipe left to wait on
     if socket:
         Path(socket).unlink(missing_ok=True)
 
