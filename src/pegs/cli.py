@@ -119,6 +119,15 @@ def cmd_conformance(args: argparse.Namespace) -> int:
     return 0 if results and passed == len(results) else 1
 
 
+def _add_backend_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--backend", choices=sim_run.BACKENDS, default="local",
+                   help="local: worker processes here; ray: Ray tasks on a local Ray or the "
+                        "cluster at --address (same games, same results)")
+    p.add_argument("--address", metavar="HOST:PORT",
+                   help="the Ray cluster to join (with --backend ray; default: start a local "
+                        "Ray of --jobs CPUs)")
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -156,7 +165,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         progress = sim_run.Progress(args.games, quiet=args.quiet)
         out = Path(args.out) if args.out else None
         signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops a run like Ctrl-C
-        result = sim_run.simulate(config, out, args.jobs, progress, started)
+        result = sim_run.simulate(config, out, args.jobs, progress, started,
+                                  args.backend, args.address)
     except sim_run.SimulationError as e:
         print(f"pegs: {e}", file=sys.stderr)
         return 2
@@ -303,6 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "consecutive games, so every bot kind gets the same cards and luck "
                         "cancels out")
     p.add_argument("--quiet", action="store_true", help="no progress display")
+    _add_backend_options(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("hint", help="suggest a move for the seat to act in a game record")

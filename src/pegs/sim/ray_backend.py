@@ -1,0 +1,81 @@
+"""Simulation games as Ray tasks, on a local Ray or an existing cluster.
+
+Each game is one task running the same :func:`~pegs.sim.run.play_game` on the same task
+value as the local workers, so a run writes the same lines whichever backend plays it.
+At most ``jobs`` tasks are in flight (default: the cluster's CPUs), so an interruption
+cancels little work and finished games reach the results file as they end.  Stopping
+(Ctrl-C, SIGTERM) cancels the tasks in flight and, if this run started Ray, shuts it down.
+
+Every machine of a cluster needs the same ``pegs`` installed (``pip install pegs``): the
+tasks import it there.  Ray itself is imported only when a run uses it.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from collections import deque
+from collections.abc import Callable, Generator, Sequence
+from typing import Any
+
+#: Seconds between checks for Ctrl-C while waiting for a task.
+POLL_SECONDS = 0.25
+
+
+class RayUnavailable(RuntimeError):
+    """Ray is not installed, or the cluster cannot be reached."""
+
+
+def start_ray(jobs: int | None, address: str | None) -> bool:
+    """Connect to the cluster at ``address``, or start a local Ray of ``jobs`` CPUs (unless
+    Ray already runs in this process); True when this call started or connected it.
+    Ray's own SIGTERM handler is taken back out, so SIGTERM still stops a run like Ctrl-C."""
+    try:
+        import ray
+    except ImportError as e:
+        raise RayUnavailable("the ray backend needs Ray: pip install 'pegs[research]'") from e
+    if ray.is_initialized():
+        return False
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.getsignal(signal.SIGTERM) if main else None
+    try:
+        if address is None:
+            ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False,
+                     logging_level=logging.ERROR)
+        else:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        raise RayUnavailable(f"cannot connect to Ray at {address or 'a new local Ray'}: "
+                             f"{e}") from e
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
+    return True
+
+
+def in_ray(tasks: Sequence[Any], jobs: int | None, address: str | None,
+           play: Callable[[Any], dict[str, Any]]) -> Generator[dict[str, Any], None, None]:
+    """``play(task)`` of every task as Ray tasks, in the order they finish."""
+    import ray
+
+    started = start_ray(jobs, address)
+    try:
+        cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
+        limit = jobs or max(1, int(cpus))
+        remote = ray.remote(num_cpus=1, max_retries=0)(play)
+        queue = deque(tasks)
+        running: list[Any] = []
+        try:
+            while queue or running:
+                while queue and len(running) < limit:
+                    running.append(remote.remote(queue.popleft()))
+                done, running = ray.wait(running, num_returns=1, timeout=POLL_SECONDS)
+                for ref in done:
+                    yield ray.get(ref)
+        finally:
+            for ref in running:
+                ray.cancel(ref, force=True)
+    finally:
+        if started:
+            ray.shutdown()
