@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..bots import make_bot
+from ..bots import Bot, make_bot
 from ..bots.base import BOTS
 from ..rules import GameState, Rules, view
 from .ray_backend import RayUnavailable, in_ray
@@ -256,10 +256,15 @@ def play_game(task: Task) -> dict[str, Any]:
 
 
 def _play(task: Task) -> dict[str, Any]:
-    rules = Rules.from_settings(task.settings)
-    state = GameState.new(rules, task.seed)
     bots = [make_bot(kind, bot_seed(task.seed, s), **task.bot_options.get(kind, {}))
             for s, kind in enumerate(task.seats)]
+    return play_with(task, bots)
+
+
+def play_with(task: Task, bots: Sequence[Bot]) -> dict[str, Any]:
+    """Play the game of ``task`` with one bot per seat; its results line."""
+    rules = Rules.from_settings(task.settings)
+    state = GameState.new(rules, task.seed)
     n = rules.players
     moves, hits, discards = [0] * n, [0] * n, [0] * n
     while not state.is_over() and state.ply < task.max_actions:
@@ -437,9 +442,10 @@ class RunResult:
     interrupted: bool = False
 
 
-def _in_process(tasks: Sequence[Task]) -> Generator[dict[str, Any], None, None]:
+def _in_process(tasks: Sequence[Any], play: Callable[[Any], dict[str, Any]],
+                ) -> Generator[dict[str, Any], None, None]:
     for task in tasks:
-        yield play_game(task)
+        yield play(task)
 
 
 def default_jobs() -> int:
@@ -449,15 +455,44 @@ def default_jobs() -> int:
 BACKENDS = ("local", "ray")
 
 
-def games_stream(tasks: Sequence[Task], jobs: int | None, backend: str = "local",
-                 address: str | None = None) -> Generator[dict[str, Any], None, None]:
-    """The results of ``tasks`` as they finish: in this process (``jobs`` 1), in ``jobs``
-    worker processes (default one per CPU), or as Ray tasks (``jobs`` at a time; default:
-    the cluster's CPUs) on a local Ray or the cluster at ``address``."""
+def games_stream(tasks: Sequence[Any], jobs: int | None, backend: str = "local",
+                 address: str | None = None,
+                 play: Callable[[Any], dict[str, Any]] = play_game,
+                 ) -> Generator[dict[str, Any], None, None]:
+    """``play(task)`` of each task as they finish: in this process (``jobs`` 1), in
+    ``jobs`` worker processes (default one per CPU), or as Ray tasks (``jobs`` at a time;
+    default: the cluster's CPUs) on a local Ray or the cluster at ``address``."""
     if backend == "ray":
-        return in_ray(tasks, jobs, address, play_game)
+        return in_ray(tasks, jobs, address, play)
     jobs = min(default_jobs() if jobs is None else jobs, len(tasks))
-    return _in_process(tasks) if jobs <= 1 else in_workers(tasks, jobs, play_game)
+    return _in_process(tasks, play) if jobs <= 1 else in_workers(tasks, jobs, play)
+
+
+def record(stream: Generator[dict[str, Any], None, None], out: Path | None,
+           wanted: dict[int, dict[str, Any]], progress: Progress | None) -> bool:
+    """Append each result of ``stream`` to ``out`` (flushed) and to ``wanted`` by game;
+    True when Ctrl-C (or a worker stopped by a signal) ended it early."""
+    with contextlib.ExitStack() as stack:
+        f = stack.enter_context(out.open("a", encoding="utf-8")) if out else None
+        stack.callback(stream.close)
+        try:
+            for result in stream:
+                if f is not None:
+                    f.write(json.dumps(result) + "\n")
+                    f.flush()
+                wanted[result["game"]] = result
+                if progress is not None:
+                    progress.update(len(wanted))
+        except (KeyboardInterrupt, WorkersStopped):
+            return True
+        except WorkerCrashed as e:
+            raise GameError(str(e)) from None
+        except RayUnavailable as e:
+            raise SimulationError(str(e)) from None
+        finally:
+            if progress is not None:
+                progress.close()
+    return False
 
 
 def simulate(
@@ -494,26 +529,7 @@ def simulate(
         progress.total, progress.done, progress.first = config.games, already, already
     interrupted = False
     if tasks:
-        with contextlib.ExitStack() as stack:
-            f = stack.enter_context(out.open("a", encoding="utf-8")) if out else None
-            stream = games_stream(tasks, jobs, backend, address)
-            stack.callback(stream.close)
-            try:
-                for result in stream:
-                    if f is not None:
-                        f.write(json.dumps(result) + "\n")
-                        f.flush()
-                    wanted[result["game"]] = result
-                    if progress is not None:
-                        progress.update(len(wanted))
-            except (KeyboardInterrupt, WorkersStopped):
-                interrupted = True
-            except WorkerCrashed as e:
-                raise GameError(str(e)) from None
-            except RayUnavailable as e:
-                raise SimulationError(str(e)) from None
-            finally:
-                if progress is not None:
-                    progress.close()
+        stream = games_stream(tasks, jobs, backend, address)
+        interrupted = record(stream, out, wanted, progress)
     results = [wanted[g] for g in sorted(wanted)]
     return RunResult(results, already, len(results) - already, interrupted)
