@@ -102,3 +102,13 @@ def test_the_command_joins_a_running_ray_and_stops_on_sigterm(
 def test_an_address_without_the_ray_backend_is_refused() -> None:
     with pytest.raises(SimulationError, match="--address needs --backend ray"):
         simulate(CONFIG, None, jobs=1, address="127.0.0.1:6379")
+
+
+def test_a_ladder_on_ray_plays_the_games_of_a_local_ladder(
+        ray_address: str, tmp_path: Path) -> None:
+    from pegs.sim.ladder import Ladder, run_ladder
+
+    ladder = Ladder(Rules.preset("basic", players=2, teams=0), ("random", "heuristic"), 2)
+    on_ray = run_ladder(ladder, tmp_path / "ray.jsonl", jobs=2, backend="ray")
+    local = run_ladder(ladder, tmp_path / "local.jsonl", jobs=1)
+    assert on_ray.lines == local.lines and len(local.lines) == 2
