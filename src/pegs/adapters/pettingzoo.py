@@ -30,7 +30,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..rules import GameState, Rules, view
+from ..rules import Action, GameState, Rules, view
 from ..sim.run import DEFAULT_MAX_ACTIONS
 from .codec import ActionCodec
 from .decisions import TurnDecisions
@@ -133,7 +133,7 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             self.play(chosen)
         self._accumulate_rewards()
 
-    def play(self, action: Any) -> None:
+    def play(self, action: Action) -> None:
         """Play a whole legal action for the agent to act (bots of the Gymnasium wrapper)."""
         self.state = self.state.apply(action)
         self.last_action = str(action)
