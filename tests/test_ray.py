@@ -112,3 +112,13 @@ def test_a_ladder_on_ray_plays_the_games_of_a_local_ladder(
     on_ray = run_ladder(ladder, tmp_path / "ray.jsonl", jobs=2, backend="ray")
     local = run_ladder(ladder, tmp_path / "local.jsonl", jobs=1)
     assert on_ray.lines == local.lines and len(local.lines) == 2
+
+
+def test_an_address_where_no_cluster_answers_is_reported_at_once() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pegs.cli", "simulate", "--rules", "basic", "--games", "2",
+         "--backend", "ray", "--address", "127.0.0.1:1", "--quiet"],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "no Ray cluster answers at 127.0.0.1:1" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import socket
 import threading
 from collections import deque
 from collections.abc import Callable, Generator, Sequence
@@ -27,6 +28,23 @@ class RayUnavailable(RuntimeError):
     """Ray is not installed, or the cluster cannot be reached."""
 
 
+#: Seconds to wait for a cluster's address to answer before Ray is asked to join it.
+REACH_SECONDS = 5.0
+
+
+def check_reachable(address: str) -> None:
+    """Fail at once when nothing listens at a ``HOST:PORT`` address (Ray itself retries
+    for minutes); other forms (``auto``, ``ray://...``) are left to Ray."""
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isdigit() or "/" in address:
+        return
+    try:
+        socket.create_connection((host or "127.0.0.1", int(port)), REACH_SECONDS).close()
+    except OSError as e:
+        raise RayUnavailable(f"no Ray cluster answers at {address} ({e}); start one with "
+                             "`ray start --head` or check --address") from e
+
+
 def start_ray(jobs: int | None, address: str | None) -> bool:
     """Connect to the cluster at ``address``, or start a local Ray of ``jobs`` CPUs (unless
     Ray already runs in this process); True when this call started or connected it.
@@ -37,6 +55,8 @@ def start_ray(jobs: int | None, address: str | None) -> bool:
         raise RayUnavailable("the ray backend needs Ray: pip install 'pegs[research]'") from e
     if ray.is_initialized():
         return False
+    if address is not None:
+        check_reachable(address)
     main = threading.current_thread() is threading.main_thread()
     previous = signal.getsignal(signal.SIGTERM) if main else None
     try:
