@@ -5,6 +5,9 @@ value as the local workers, so a run writes the same lines whichever backend pla
 At most ``jobs`` tasks are in flight (default: the cluster's CPUs), so an interruption
 cancels little work and finished games reach the results file as they end.  Stopping
 (Ctrl-C, SIGTERM) cancels the tasks in flight and, if this run started Ray, shuts it down.
+A task whose worker dies (a lost node) is retried up to 3 times: a game's result depends
+only on its task, so a retry writes the same line.  Cancelling does not kill the workers
+(``force``): a killed worker could be one already given the next run's task.
 
 Every machine of a cluster needs the same ``pegs`` installed (``pip install pegs``): the
 tasks import it there.  Ray itself is imported only when a run uses it.
@@ -12,12 +15,13 @@ tasks import it there.  Ray itself is imported only when a run uses it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import signal
 import socket
 import threading
 from collections import deque
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
 
 #: Seconds between checks for Ctrl-C while waiting for a task.
@@ -74,28 +78,49 @@ def start_ray(jobs: int | None, address: str | None) -> bool:
     return True
 
 
+@contextlib.contextmanager
+def deferred_stop() -> Iterator[threading.Event]:
+    """Ctrl-C and SIGTERM only set the event while inside: raised in the middle of a Ray
+    call, the interruption can leave Ray's task bookkeeping broken (it then aborts)."""
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+    previous = {sig: signal.signal(sig, lambda signum, frame: stop.set())
+                for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield stop
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 def in_ray(tasks: Sequence[Any], jobs: int | None, address: str | None,
            play: Callable[[Any], dict[str, Any]]) -> Generator[dict[str, Any], None, None]:
-    """``play(task)`` of every task as Ray tasks, in the order they finish."""
+    """``play(task)`` of every task as Ray tasks, in the order they finish.  Ctrl-C or
+    SIGTERM raises :class:`KeyboardInterrupt` here, between Ray calls."""
     import ray
 
-    started = start_ray(jobs, address)
-    try:
-        cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
-        limit = jobs or max(1, int(cpus))
-        remote = ray.remote(num_cpus=1, max_retries=0)(play)
-        queue = deque(tasks)
-        running: list[Any] = []
+    with deferred_stop() as stop:
+        started = start_ray(jobs, address)
         try:
-            while queue or running:
-                while queue and len(running) < limit:
-                    running.append(remote.remote(queue.popleft()))
-                done, running = ray.wait(running, num_returns=1, timeout=POLL_SECONDS)
-                for ref in done:
-                    yield ray.get(ref)
+            cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
+            limit = jobs or max(1, int(cpus))
+            remote = ray.remote(num_cpus=1, max_retries=3)(play)
+            queue = deque(tasks)
+            running: list[Any] = []
+            try:
+                while queue or running:
+                    if stop.is_set():
+                        raise KeyboardInterrupt
+                    while queue and len(running) < limit:
+                        running.append(remote.remote(queue.popleft()))
+                    done, running = ray.wait(running, num_returns=1, timeout=POLL_SECONDS)
+                    for ref in done:
+                        yield ray.get(ref)
+            finally:
+                for ref in running:
+                    ray.cancel(ref)
         finally:
-            for ref in running:
-                ray.cancel(ref, force=True)
-    finally:
-        if started:
-            ray.shutdown()
+            if started:
+                ray.shutdown()
