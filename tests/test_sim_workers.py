@@ -36,19 +36,20 @@ def _alive(pgid: int) -> list[int]:
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table in /proc")
 def test_a_group_sigterm_stops_twelve_workers_at_once_with_some_idle(tmp_path: Path) -> None:
     """16 games for 12 workers: once 6 are done, the queue is empty and two workers idle
-    (the old pool hung in about half of these runs)."""
+    (the old pool hung in about half of these runs).  A game takes about a second of CPU,
+    so the others are still playing when the signal comes."""
     out = tmp_path / "r.jsonl"
     jobs, games = 12, 16
     proc = subprocess.Popen(
         [sys.executable, "-m", "pegs.cli", "simulate", "--rules", "basic", "--seats",
-         "heuristic", "--games", str(games), "--jobs", str(jobs), "--out", str(out),
-         "--quiet"],
+         "ismcts,heuristic,ismcts,heuristic", "--bot-option", "ismcts.iterations=20",
+         "--games", str(games), "--jobs", str(jobs), "--out", str(out), "--quiet"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline and proc.poll() is None and (
                 not out.exists() or out.read_text().count("\n") < 6):
-            time.sleep(0.05)
+            time.sleep(0.01)
         assert proc.poll() is None, "the run ended before it could be stopped"
         os.killpg(proc.pid, signal.SIGTERM)
         stopped = time.monotonic()
