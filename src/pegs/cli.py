@@ -146,6 +146,15 @@ def cmd_conformance(args: argparse.Namespace) -> int:
     return 0 if results and passed == len(results) else 1
 
 
+def _add_backend_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--backend", choices=sim_run.BACKENDS, default="local",
+                   help="local: worker processes here; ray: Ray tasks on a local Ray or the "
+                        "cluster at --address (same games, same results)")
+    p.add_argument("--address", metavar="HOST:PORT",
+                   help="the Ray cluster to join (with --backend ray; default: start a local "
+                        "Ray of --jobs CPUs)")
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -194,7 +203,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         progress = sim_run.Progress(args.games, quiet=args.quiet)
         out = Path(args.out) if args.out else None
         signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops a run like Ctrl-C
-        result = sim_run.simulate(config, out, args.jobs, progress, started)
+        result = sim_run.simulate(config, out, args.jobs, progress, started,
+                                  args.backend, args.address)
     except sim_run.SimulationError as e:
         print(f"pegs: {e}", file=sys.stderr)
         return 2
@@ -221,6 +231,47 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             print(f"pegs: cannot write the plot {plot}: {e}", file=sys.stderr)
             return 2
         print(f"plot written to {plot}")
+    return 130 if result.interrupted else 0
+
+
+def cmd_ladder(args: argparse.Namespace) -> int:
+    from .sim import ladder as sim_ladder  # OpenSkill is imported only for ladders
+
+    try:
+        rules = rules_from_args(args)
+        ladder = sim_ladder.Ladder(rules, tuple(b.strip() for b in args.bots.split(",")),
+                                   args.games, args.seed, args.max_actions)
+        for option, name in (("--out", args.out), ("--plot", args.plot)):
+            if name and not Path(name).resolve().parent.is_dir():
+                raise sim_run.SimulationError(f"{option} {name}: no such folder")
+        if not args.quiet:
+            print(f"{rules.name}, {rules.players} players ({describe_table(rules)}); "
+                  f"{len(ladder.pairs)} pairs of {args.games} games", file=sys.stderr)
+        progress = sim_run.Progress(ladder.total, quiet=args.quiet)
+        out = Path(args.out) if args.out else None
+        signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops a run like Ctrl-C
+        result = sim_ladder.run_ladder(ladder, out, args.jobs, progress, args.backend,
+                                       args.address)
+    except sim_run.SimulationError as e:
+        print(f"pegs: {e}", file=sys.stderr)
+        return 2
+    except sim_run.GameError as e:
+        print(f"pegs: {e}", file=sys.stderr)
+        return 1
+    if result.interrupted:
+        kept = f"; they are in {args.out} (run the same command to resume)" if out else ""
+        print(f"interrupted after {len(result.lines)} of {ladder.total} games{kept}",
+              file=sys.stderr)
+    table, pairs = sim_ladder.rate(ladder, result.lines)
+    print(sim_ladder.format_ladder(ladder, table, pairs))
+    if args.plot and result.lines:
+        try:
+            sim_ladder.plot_ladder(table, args.plot, f"{rules.name}, {rules.players} players "
+                                   f"({len(result.lines)} games)")
+        except (OSError, ValueError) as e:
+            print(f"pegs: cannot write the plot {args.plot}: {e}", file=sys.stderr)
+            return 2
+        print(f"plot written to {args.plot}")
     return 130 if result.interrupted else 0
 
 
@@ -366,7 +417,35 @@ def build_parser() -> argparse.ArgumentParser:
                         "consecutive games, so every bot kind gets the same cards and luck "
                         "cancels out")
     p.add_argument("--quiet", action="store_true", help="no progress display")
+    _add_backend_options(p)
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser(
+        "ladder", help="rate bots by team matches between every pair on duplicate deals",
+        description=(
+            "Plays --games games for every pair of --bots (one side all one bot, the other "
+            "side the other; each deal once from each side), appends one JSON line per game "
+            "to --out (resumed if it exists), and prints OpenSkill ratings with their "
+            "uncertainty and each pair's score with a 95%% Wilson interval.  Bots: random, "
+            "heuristic, ismcts, or ismcts:SECONDS (CPU seconds a move)."
+        ),
+    )
+    _add_table_options(p)
+    p.add_argument("--bots", required=True, metavar="BOT,BOT[,...]",
+                   help="the bots to rate, e.g. random,heuristic,ismcts:0.25,ismcts:1")
+    p.add_argument("--games", type=int, default=20,
+                   help="games a pair, even (default 20: 10 deals from both sides)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="worker processes (default: one per CPU; 1 plays in this process)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
+    p.add_argument("--out", metavar="FILE.jsonl",
+                   help="results file, one JSON line per game; resumed if it exists")
+    p.add_argument("--plot", metavar="FILE.png", help="draw the ratings to FILE")
+    p.add_argument("--max-actions", type=int, default=sim_run.DEFAULT_MAX_ACTIONS,
+                   help="stop a game unfinished (a draw) after this many actions")
+    p.add_argument("--quiet", action="store_true", help="no progress display")
+    _add_backend_options(p)
+    p.set_defaults(func=cmd_ladder)
 
     p = sub.add_parser("hint", help="suggest a move for the seat to act in a game record")
     p.add_argument("file", metavar="RECORD",

@@ -1,8 +1,10 @@
 """Simulations: many seeded bot-vs-bot games in worker processes, their statistics and plots.
 
-:mod:`pegs.sim.run` plays the games and keeps the results file, :mod:`pegs.sim.stats`
+:mod:`pegs.sim.run` plays the games and keeps the results file (in the worker processes of
+:mod:`pegs.sim.workers` or as Ray tasks, :mod:`pegs.sim.ray_backend`), :mod:`pegs.sim.stats`
 holds the statistics (pure functions) and :mod:`pegs.sim.plots` draws them (it imports
-matplotlib, so it is not imported here).
+matplotlib, so it is not imported here).  :mod:`pegs.sim.ladder` rates bots by matches
+between every pair (it imports OpenSkill, so it is not imported here either).
 """
 
 from .run import (

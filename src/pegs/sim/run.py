@@ -38,7 +38,11 @@ actions that moved a peg, ``hits`` its steps marked ``x`` (landing on another co
 Resume: when the file exists, the games it holds are kept and skipped, provided every line
 was made with the same settings (rules, base seed, seating, bot options, action cap);
 otherwise :class:`SimulationError` says which setting differs.  A last line cut short by
-a crash is dropped.  Ctrl-C stops the workers; finished games stay in the file.
+a crash is dropped.  Ctrl-C (or SIGTERM from the command) stops the workers within seconds,
+however many there are (see :mod:`pegs.sim.workers`); finished games stay in the file.
+
+Backends: worker processes on this machine, or Ray tasks on a local Ray or a cluster
+(:mod:`pegs.sim.ray_backend`); both play the same tasks, so they write the same lines.
 """
 
 from __future__ import annotations
@@ -46,11 +50,8 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import multiprocessing
 import os
-import signal
 import sys
-import threading
 import time
 import traceback
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
@@ -58,11 +59,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..bots import make_bot
+from ..bots import Bot, make_bot
 from ..bots.base import BOTS
 from ..bots.options import check_option
 from ..jsonfile import JsonError, parse_json
 from ..rules import GameState, Rules, view
+from .ray_backend import RayUnavailable, in_ray
+from .workers import WorkerCrashed, WorkersStopped, in_workers
 
 DEFAULT_MAX_ACTIONS = 30000
 
@@ -270,10 +273,15 @@ def play_game(task: Task) -> dict[str, Any]:
 
 
 def _play(task: Task) -> dict[str, Any]:
-    rules = Rules.from_settings(task.settings)
-    state = GameState.new(rules, task.seed)
     bots = [make_bot(kind, bot_seed(task.seed, s), **task.bot_options.get(kind, {}))
             for s, kind in enumerate(task.seats)]
+    return play_with(task, bots)
+
+
+def play_with(task: Task, bots: Sequence[Bot]) -> dict[str, Any]:
+    """Play the game of ``task`` with one bot per seat; its results line."""
+    rules = Rules.from_settings(task.settings)
+    state = GameState.new(rules, task.seed)
     n = rules.players
     moves, hits, discards = [0] * n, [0] * n, [0] * n
     while not state.is_over() and state.ply < task.max_actions:
@@ -451,38 +459,57 @@ class RunResult:
     interrupted: bool = False
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _in_workers(tasks: Sequence[Task], jobs: int) -> Generator[dict[str, Any], None, None]:
-    """Results of ``tasks`` in the order they finish, from ``jobs`` spawned processes.
-    Closing the generator (or Ctrl-C in the parent) terminates the workers."""
-    ctx = multiprocessing.get_context("spawn")
-    # Workers ignore SIGINT (Ctrl-C reaches the whole process group; the parent stops
-    # them): ignored from birth, as an ignored signal stays ignored across exec.
-    main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-    try:
-        pool = ctx.Pool(processes=jobs, initializer=_ignore_sigint)
-    finally:
-        if main:
-            signal.signal(signal.SIGINT, previous)
-    try:
-        yield from pool.imap_unordered(play_game, tasks, chunksize=1)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
-
-
-def _in_process(tasks: Sequence[Task]) -> Generator[dict[str, Any], None, None]:
+def _in_process(tasks: Sequence[Any], play: Callable[[Any], dict[str, Any]],
+                ) -> Generator[dict[str, Any], None, None]:
     for task in tasks:
-        yield play_game(task)
+        yield play(task)
 
 
 def default_jobs() -> int:
     return os.cpu_count() or 1
+
+
+BACKENDS = ("local", "ray")
+
+
+def games_stream(tasks: Sequence[Any], jobs: int | None, backend: str = "local",
+                 address: str | None = None,
+                 play: Callable[[Any], dict[str, Any]] = play_game,
+                 ) -> Generator[dict[str, Any], None, None]:
+    """``play(task)`` of each task as they finish: in this process (``jobs`` 1), in
+    ``jobs`` worker processes (default one per CPU), or as Ray tasks (``jobs`` at a time;
+    default: the cluster's CPUs) on a local Ray or the cluster at ``address``."""
+    if backend == "ray":
+        return in_ray(tasks, jobs, address, play)
+    jobs = min(default_jobs() if jobs is None else jobs, len(tasks))
+    return _in_process(tasks, play) if jobs <= 1 else in_workers(tasks, jobs, play)
+
+
+def record(stream: Generator[dict[str, Any], None, None], out: Path | None,
+           wanted: dict[int, dict[str, Any]], progress: Progress | None) -> bool:
+    """Append each result of ``stream`` to ``out`` (flushed) and to ``wanted`` by game;
+    True when Ctrl-C (or a worker stopped by a signal) ended it early."""
+    with contextlib.ExitStack() as stack:
+        f = stack.enter_context(out.open("a", encoding="utf-8")) if out else None
+        stack.callback(stream.close)
+        try:
+            for result in stream:
+                if f is not None:
+                    f.write(json.dumps(result) + "\n")
+                    f.flush()
+                wanted[result["game"]] = result
+                if progress is not None:
+                    progress.update(len(wanted))
+        except (KeyboardInterrupt, WorkersStopped):
+            return True
+        except WorkerCrashed as e:
+            raise GameError(str(e)) from None
+        except RayUnavailable as e:
+            raise SimulationError(str(e)) from None
+        finally:
+            if progress is not None:
+                progress.close()
+    return False
 
 
 def simulate(
@@ -491,16 +518,23 @@ def simulate(
     jobs: int | None = None,
     progress: Progress | None = None,
     on_start: Callable[[int, int], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> RunResult:
     """Play the games of ``config`` not yet in ``out``, appending each result to ``out`` as
-    it finishes; ``jobs`` worker processes (default: one per CPU; 1 plays in this process).
+    it finishes; ``jobs`` worker processes (default: one per CPU; 1 plays in this process),
+    or with ``backend="ray"`` Ray tasks (see :func:`games_stream`).
 
     ``on_start(already, to_play)`` is called once the results file has been read.  Ctrl-C
-    returns the games finished so far with ``interrupted`` set.
+    (or a worker stopped by a signal) returns the games finished so far with
+    ``interrupted`` set.
     """
-    jobs = default_jobs() if jobs is None else jobs
-    if jobs < 1:
+    if jobs is not None and jobs < 1:
         raise SimulationError(f"--jobs must be 1 or more, not {jobs}")
+    if backend not in BACKENDS:
+        raise SimulationError(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if address is not None and backend != "ray":
+        raise SimulationError("--address needs --backend ray")
     check_bots(config)
     done = read_results(out, config) if out is not None else {}
     wanted = {g: r for g, r in done.items() if g < config.games}
@@ -512,23 +546,7 @@ def simulate(
         progress.total, progress.done, progress.first = config.games, already, already
     interrupted = False
     if tasks:
-        jobs = min(jobs, len(tasks))
-        stream = _in_process(tasks) if jobs == 1 else _in_workers(tasks, jobs)
-        with contextlib.ExitStack() as stack:
-            f = stack.enter_context(out.open("a", encoding="utf-8")) if out else None
-            stack.callback(stream.close)
-            try:
-                for result in stream:
-                    if f is not None:
-                        f.write(json.dumps(result) + "\n")
-                        f.flush()
-                    wanted[result["game"]] = result
-                    if progress is not None:
-                        progress.update(len(wanted))
-            except KeyboardInterrupt:
-                interrupted = True
-            finally:
-                if progress is not None:
-                    progress.close()
+        stream = games_stream(tasks, jobs, backend, address)
+        interrupted = record(stream, out, wanted, progress)
     results = [wanted[g] for g in sorted(wanted)]
     return RunResult(results, already, len(results) - already, interrupted)

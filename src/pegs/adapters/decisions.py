@@ -1,0 +1,77 @@
+"""A turn as consecutive token choices of the same seat, each from a mask.
+
+The legal actions of a position, encoded by :class:`~pegs.adapters.codec.ActionCodec`, form
+a tree of token sequences.  The seat to act walks it from the root: each choice appends one
+token, and tokens that every remaining action shares are appended without asking (so a
+turn whose actions all use the same card starts at the peg).  Once one action is left it is
+the one played.  Where a legal action ends and a longer one goes on with the same tokens,
+``end`` is offered beside the longer one's next token.  The first choice of a turn is always
+asked, even when a single action is legal, so every turn takes at least one step.
+
+Every sequence of masked choices therefore ends in exactly one legal action, and every
+legal action is reached by exactly one sequence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..rules import Action
+from .codec import ActionCodec
+
+
+class TurnDecisions:
+    """The choices left in one position: the tokens chosen so far and the mask of the next."""
+
+    def __init__(self, codec: ActionCodec, legal: Sequence[Action], mover: int) -> None:
+        if not legal:
+            raise ValueError("no legal action to decide between")
+        self.codec = codec
+        self.mover = mover
+        self.actions = list(legal)
+        self.sequences = [codec.encode(a, mover) for a in self.actions]
+        #: indices of the actions that still agree with :attr:`prefix`
+        self.remaining = list(range(len(self.actions)))
+        #: the tokens chosen so far this turn (asked or appended)
+        self.prefix: list[int] = []
+        self.options: list[int] = self._next_tokens()
+        if len(self.remaining) > 1:
+            self._append_shared()
+
+    def _next_tokens(self) -> list[int]:
+        depth = len(self.prefix)
+        seen = dict.fromkeys(
+            self.sequences[i][depth] if len(self.sequences[i]) > depth else self.codec.end
+            for i in self.remaining)
+        return list(seen)
+
+    def _append_shared(self) -> None:
+        """Append tokens while they are forced; set :attr:`options` to the next choice."""
+        self.options = self._next_tokens()
+        while len(self.options) == 1 and len(self.remaining) > 1:
+            self._take(self.options[0])
+            self.options = self._next_tokens()
+
+    def _take(self, token: int) -> None:
+        depth = len(self.prefix)
+        if token == self.codec.end:
+            self.remaining = [i for i in self.remaining if len(self.sequences[i]) == depth]
+        else:
+            seqs = self.sequences
+            self.remaining = [i for i in self.remaining
+                              if len(seqs[i]) > depth and seqs[i][depth] == token]
+        self.prefix.append(token)
+
+    def allowed(self, token: int) -> bool:
+        return token in self.options
+
+    def choose(self, token: int) -> Action | None:
+        """Take ``token`` (one of :attr:`options`): the action once it is decided, else None
+        (and :attr:`options` holds the next choice)."""
+        if token not in self.options:
+            raise ValueError(f"token {token} is not among the choices {self.options}")
+        self._take(token)
+        if len(self.remaining) == 1:
+            return self.actions[self.remaining[0]]
+        self._append_shared()
+        return None
