@@ -426,7 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
             "Plays --games games for every pair of --bots (one side all one bot, the other "
             "side the other; each deal once from each side), appends one JSON line per game "
             "to --out (resumed if it exists), and prints OpenSkill ratings with their "
-            "uncertainty and each pair's score with a 95%% Wilson interval.  Bots: random, "
+            "uncertainty and each pair's score with a 95% Wilson interval.  Bots: random, "
             "heuristic, ismcts, or ismcts:SECONDS (CPU seconds a move)."
         ),
     )
