@@ -253,6 +253,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
                  waiting_hours=args.waiting_hours)
 
 
+def cmd_db(args: argparse.Namespace) -> int:
+    from .server.serve import upgrade_database
+
+    return upgrade_database(args.database_url)
+
+
 def package_version() -> str:
     try:
         return metadata.version("pegs")
@@ -300,6 +306,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--waiting-hours", type=float, default=24.0, metavar="HOURS",
                    help="a table nobody starts is removed after this (default 24)")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("db", help="manage the server's database")
+    db = p.add_subparsers(dest="db_command", required=True)
+    p = db.add_parser("upgrade", help="bring the database schema to the newest version "
+                      "(pegs serve also does this at start)")
+    p.add_argument("--database-url", default=None, metavar="URL",
+                   help="SQLAlchemy URL (default: PEGS_DATABASE_URL, else SQLite in the data "
+                        "folder)")
+    p.set_defaults(func=cmd_db)
 
     p = sub.add_parser("demo", help="play a whole seeded game between random bots")
     _add_table_options(p)

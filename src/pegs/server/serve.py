@@ -19,6 +19,19 @@ FULL_GC_SECONDS = 300.0
 WS_MAX_FRAME = 64 * 1024
 
 
+def upgrade_database(database_url: str | None) -> int:
+    """``pegs db upgrade``: run the migrations alone; 2 with a message if that fails."""
+    try:
+        engine = open_engine(database_url or default_database_url())
+        migrate(engine)
+        engine.dispose()
+    except StoreError as e:
+        print(f"pegs: {e}", file=sys.stderr)
+        return 2
+    print("pegs: the database schema is current", file=sys.stderr)
+    return 0
+
+
 def serve(host: str, port: int, database_url: str | None, bot_delay: float,
           hint_seconds: float, *, creates_per_minute: int = 10, max_waiting: int = 5,
           waiting_hours: float = 24.0) -> int:

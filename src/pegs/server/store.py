@@ -36,6 +36,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -49,6 +50,8 @@ BUSY_TIMEOUT_MS = 5000
 TRUNCATE_WAIT_MS = 100
 #: SQLite's write-ahead log is emptied once it is over this size.
 WAL_BYTES = 4 * 1024 * 1024
+#: The PostgreSQL advisory lock held while migrating (several processes may start at once).
+MIGRATION_LOCK = 0x7065677301
 
 metadata = MetaData()
 
@@ -176,11 +179,16 @@ def open_engine(url: str) -> Engine:
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest migration (Alembic, configured here, no ini file)."""
+    """Bring the schema to the newest migration (Alembic, configured here, no ini file).
+    On PostgreSQL the upgrade holds an advisory lock to its commit, so of several processes
+    starting together one migrates and the others then find the schema current."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     try:
         with engine.begin() as connection:
+            if engine.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                   {"key": MIGRATION_LOCK})
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
     except Exception as e:
