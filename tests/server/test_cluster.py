@@ -11,7 +11,7 @@ from sqlalchemy import text
 from pegs.cli import main
 from pegs.server.store import open_engine
 
-from .helpers import serve_many
+from .helpers import free_port, launch, serve, serve_many
 
 
 def test_servers_started_together_on_an_empty_database_all_come_up(
@@ -36,3 +36,17 @@ def test_db_upgrade_migrates_on_its_own(postgres_url: str,
     engine.dispose()
     assert main(["db", "upgrade", "--database-url", "not a url"]) == 2
     assert "is not a database URL" in capsys.readouterr().err
+
+
+def test_a_second_server_on_one_sqlite_file_is_refused_even_after_a_kill(
+        tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'pegs.db'}"
+    with serve(url, tmp_path, free_port()) as first:
+        second = launch(url, tmp_path, free_port())  # the same data folder: the same file
+        assert second.wait(30) == 2
+        log = (tmp_path / "serve.log").read_text()
+        assert log.count("another pegs serve is using") == 1 and "PostgreSQL" in log
+        first.kill()  # SIGKILL: the kernel drops its lock
+        first.wait(10)
+    with serve(url, tmp_path, free_port()) as again:
+        assert again.poll() is None

@@ -9,6 +9,7 @@ import sys
 import uvicorn
 
 from .app import create_app, default_database_url
+from .embedded import claim_sqlite
 from .limits import Limits
 from .store import StoreError, migrate, open_engine
 
@@ -50,6 +51,7 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float,
     url = database_url or default_database_url()
     try:
         engine = open_engine(url)
+        held = claim_sqlite(url)  # a second process on this SQLite file is refused
         migrate(engine)
         engine.dispose()
         app = create_app(url, bot_delay=bot_delay, hint_seconds=hint_seconds, limits=limits,
@@ -70,4 +72,6 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float,
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_FRAME, log_level="warning",
                 ws_ping_interval=20, ws_ping_timeout=20,
                 ws_per_message_deflate=False)  # compressing costs more CPU than it saves
+    if held is not None:
+        held.release()
     return 0
