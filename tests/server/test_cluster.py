@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -11,7 +13,18 @@ from sqlalchemy import text
 from pegs.cli import main
 from pegs.server.store import open_engine
 
-from .helpers import free_port, launch, serve, serve_many
+from .helpers import (
+    SHORT,
+    Player,
+    auth,
+    free_port,
+    launch,
+    new_table,
+    run,
+    serve,
+    serve_many,
+    start,
+)
 
 
 def test_servers_started_together_on_an_empty_database_all_come_up(
@@ -50,3 +63,58 @@ def test_a_second_server_on_one_sqlite_file_is_refused_even_after_a_kill(
         first.wait(10)
     with serve(url, tmp_path, free_port()) as again:
         assert again.poll() is None
+
+
+async def _race(requests: list[tuple[str, str, dict[str, Any], dict[str, str]]],
+                ) -> list[httpx.Response]:
+    async with httpx.AsyncClient(timeout=20) as http:
+        return await asyncio.gather(*(http.post(url + path, json=body, headers=headers)
+                                      for url, path, body, headers in requests))
+
+
+def test_of_two_joins_or_starts_through_different_servers_exactly_one_wins(
+        postgres_url: str, tmp_path: Path) -> None:
+    with serve_many(postgres_url, tmp_path, 2) as [(_, a), (_, b)]:
+        for round_ in range(6):
+            r = httpx.post(f"{a}/api/tables", json={**SHORT, "name": "Ann"})
+            code, host = r.json()["code"], r.json()["token"]
+            path = f"/api/tables/{code}/join"
+            answers = asyncio.run(_race([(a, path, {"name": "Bo", "seat": 1}, {}),
+                                         (b, path, {"name": "Cy", "seat": 1}, {})]))
+            assert sorted(r.status_code for r in answers) == [200, 409], round_
+            assert [r.json()["error"]["code"] for r in answers if r.status_code == 409] == [
+                "seat_taken"]
+            winner = next(r.json()["seat"] for r in answers if r.status_code == 200)
+            for url in (a, b):  # both servers now show the winner in the seat
+                seats = httpx.get(f"{url}/api/tables/{code}").json()["seats"]
+                assert seats[winner]["kind"] == "human"
+            r = httpx.post(f"{b}/api/tables/{code}/bots", json={"bot": "random"},
+                           headers=auth(host))
+            assert r.status_code == 200, r.text
+            path = f"/api/tables/{code}/start"
+            answers = asyncio.run(_race([(url, path, {}, auth(host)) for url in (a, b)]))
+            assert sorted(r.status_code for r in answers) == [200, 409]
+            assert [r.json()["error"]["code"] for r in answers if r.status_code == 409] == [
+                "started"]
+
+
+def test_a_game_with_seats_on_different_servers_reaches_every_client_in_order(
+        postgres_url: str, tmp_path: Path) -> None:
+    with serve_many(postgres_url, tmp_path, 2) as [(_, a), (_, b)]:
+        http = httpx.Client(base_url=a, timeout=20)
+        code, tokens = new_table(http, humans=2, bots=2)
+        start(http, code, tokens[0])
+        ws = [url.replace("http", "ws") for url in (a, b)]
+        players = [Player(ws[i], code, token, seed=i, pace=0.05)  # under the message rate
+                   for i, token in enumerate(tokens)]
+        watchers = [Player(url, code, None) for url in ws]
+        run(*(p.play() for p in [*players, *watchers]))
+        record = httpx.get(f"{b}/api/tables/{code}/record", headers=auth(tokens[1])).json()
+        http.close()
+    moves = len(record["actions"])
+    assert moves > 20 and watchers[0].states[-1]["view"]["outcome"] is not None
+    for client in [*players, *watchers]:
+        assert [e["version"] for e in client.events] == list(range(1, moves + 1))
+        assert client.states[-1]["version"] == moves
+    assert watchers[0].events == watchers[1].events
+    assert [e["action"] for e in watchers[0].events] == record["actions"]

@@ -17,6 +17,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from .expiry import expire_waiting
 from .limits import Limits
+from .listening import listen
 from .rooms import Room, TableError
 from .store import Store, StoreError, TableRow
 from .thinking import BOT_NICENESS, HINT_NICENESS, Thinkers
@@ -54,6 +55,7 @@ class Hub:
                                       thread_name_prefix="pegs-db")
         self._checkpoint = ThreadPoolExecutor(1, thread_name_prefix="pegs-checkpoint")
         self._housekeeper: asyncio.Task[None] | None = None
+        self._listener: asyncio.Task[None] | None = None
         bot_workers, hint_workers = workers or default_workers()
         self.bot_lane = Thinkers(bot_workers, BOT_NICENESS)
         self.hint_lane = Thinkers(hint_workers, HINT_NICENESS)
@@ -108,14 +110,19 @@ class Hub:
             room.start_clocks()
         log.info("resumed %d tables", len(self.rooms))
         self._housekeeper = asyncio.create_task(self._housekeeping())
+        if self.store.shared:
+            self._listener = asyncio.create_task(listen(self))
 
     async def room(self, code: str) -> Room:
         """The table with this code (a finished one is read from the database)."""
         room = self.rooms.get(code)
         if room is None and 0 < len(code) <= 32:
             rows = await self.run_db(self.store.load, None, code)
-            if rows:
+            room = self.rooms.get(code)  # loaded meanwhile for another request
+            if room is None and rows:
                 room = self.rooms[code] = Room(self, rows[0])
+                if self.store.shared:  # what other processes stored since the reading
+                    room.poke()
         if room is None:
             raise TableError(404, "no_table", f"there is no table {code!r}")
         return room
@@ -129,8 +136,9 @@ class Hub:
         return room
 
     async def close(self) -> None:
-        if self._housekeeper is not None:
-            self._housekeeper.cancel()
+        for task in (self._housekeeper, self._listener):
+            if task is not None:
+                task.cancel()
         for room in self.rooms.values():
             room.close()
             for c in room.conns:

@@ -28,7 +28,7 @@ from ..rules import (
 )
 from . import protocol, thinking
 from .limits import Limits, token_matches
-from .store import SeatRow, StoreError, TableRow
+from .store import SeatRow, StoreError, TableRow, VersionConflict
 from .thinking import Dropped, Game, Job
 
 if TYPE_CHECKING:
@@ -150,6 +150,10 @@ class Room:
         #: seats with no connection, waiting for a stand-in
         self._away: dict[int, asyncio.TimerHandle] = {}
         self._chores: set[asyncio.Task[None]] = set()
+        #: another process changed the table: catch up (the task doing it, and whether
+        #: another change came meanwhile)
+        self._syncing: asyncio.Task[None] | None = None
+        self._stale = False
         #: per seat, what only it sees at this version (view, legal, last), encoded once
         self._parts: dict[int, str] = {}
         #: counts the changes that make the parts stale
@@ -403,35 +407,86 @@ class Room:
             try:
                 await self.hub.run_db(self.hub.store.append, self.code, self.version + 1, seat,
                                       str(action), status)
+            except VersionConflict:  # another process stored an action first
+                await self.catch_up()
+                return protocol.error("stale_version", f"the game is at version "
+                                      f"{self.version}: act on the latest state")
             except StoreError:
                 log.exception("table %s: storing action %d failed", self.code, self.version + 1)
                 await self._resync()
                 return protocol.error("internal", "the action could not be stored; try again")
-            self.state = after
-            self.status = status
-            self.actions.append(action)
-            self.texts.append(str(action))
-            self._turn_passed()
-            self.last = (seat, action, said)
-            self._logged(seat, action, said)
-            self._forget()
-            self._turn_clock()
-            if status == "finished":
-                self._stop_clocks()
-            await self._prepare(after.current_player)
-            events: dict[str, str] = {}
-            for c in self.conns:
-                shown = protocol.hidden_text(action, seat, c.seat)
-                event = events.get(shown)
-                if event is None:
-                    said_by: dict[str, Any] = {"timed_out": True} if actor == "timer" else {}
-                    event = events[shown] = _dumps({
-                        "type": "event", "version": self.version, "seat": seat,
-                        "action": shown, "announcement": said, **said_by})
-                c.send(event)
-                c.send(self.state_text(c.seat))
+            await self._applied(seat, action, said, after, actor == "timer")
         self.kick_bots()
         return None
+
+    async def _applied(self, seat: int, action: Action, said: str, after: GameState,
+                       timed_out: bool = False) -> None:
+        """Take a stored action into the table and tell every connection (under the lock)."""
+        self.state = after
+        self.status = "finished" if after.is_over() else "playing"
+        self.actions.append(action)
+        self.texts.append(str(action))
+        self._turn_passed()
+        self.last = (seat, action, said)
+        self._logged(seat, action, said)
+        self._forget()
+        self._turn_clock()
+        if self.status == "finished":
+            self._stop_clocks()
+        await self._prepare(after.current_player)
+        events: dict[str, str] = {}
+        for c in self.conns:
+            shown = protocol.hidden_text(action, seat, c.seat)
+            event = events.get(shown)
+            if event is None:
+                said_by: dict[str, Any] = {"timed_out": True} if timed_out else {}
+                event = events[shown] = _dumps({
+                    "type": "event", "version": self.version, "seat": seat,
+                    "action": shown, "announcement": said, **said_by})
+            c.send(event)
+            c.send(self.state_text(c.seat))
+
+    def poke(self) -> None:
+        """Another process changed the table: catch up soon (changes arriving meanwhile
+        are taken in the same catching up)."""
+        self._stale = True
+        if self._syncing is None or self._syncing.done():
+            self._syncing = asyncio.create_task(self._sync())
+
+    async def _sync(self) -> None:
+        while self._stale:
+            self._stale = False
+            try:
+                async with self.lock:
+                    await self.catch_up()
+            except Exception:
+                log.exception("table %s: cannot catch up with the database", self.code)
+                return
+
+    async def catch_up(self) -> None:
+        """Take what other processes stored (seats, the start, actions in version order)
+        into the table and tell every connection (under the lock)."""
+        rows = await self.hub.run_db(self.hub.store.load, None, self.code, self.version)
+        if not rows:
+            return
+        row = rows[0]
+        if row.seats != self.seats:
+            self.seats = row.seats
+            self.bot_seeds.clear()
+            self.changed()
+            for s in self.seats:
+                self._away_clock(s.seat)
+        if row.status != "waiting" and self.state is None:
+            self.status = "playing"
+            self.state = GameState.new(self.rules, self.seed)
+            self.changed()
+            self.start_clocks()
+        for text in row.actions:
+            state = self.state
+            assert state is not None
+            action = Action.parse(text)
+            seat = state.current_player
+            await self._applied(seat, action, announce(state, action), state.apply(action))
 
     async def _resync(self) -> None:
         """After a failed write, take the game as stored (a commit whose answer was lost
@@ -562,10 +617,9 @@ class Room:
     def close(self) -> None:
         """The server stops: no more clocks or background work."""
         self._stop_clocks()
-        for task in self._chores:
-            task.cancel()
-        if self.bot_task is not None:
-            self.bot_task.cancel()
+        for task in (*self._chores, self.bot_task, self._syncing):
+            if task is not None:
+                task.cancel()
 
     def _turn_clock(self) -> None:
         """Start the clock of the human seat to act, when the table has one (a clock
@@ -643,6 +697,18 @@ class Room:
     async def save_seat(self, seat: SeatRow) -> None:
         """Store a seat, then take it into the table and tell everyone."""
         await self.hub.run_db(self.hub.store.save_seat, self.code, seat)
+        self._seated(seat)
+
+    async def take_seat(self, seat: SeatRow, kinds: tuple[str, ...] = ("empty",)) -> bool:
+        """Store a seat if it is still of one of ``kinds`` in the database and the table
+        still waits (then as :meth:`save_seat`); else take the table as stored: False."""
+        if await self.hub.run_db(self.hub.store.take_seat, self.code, seat, kinds):
+            self._seated(seat)
+            return True
+        await self.catch_up()
+        return False
+
+    def _seated(self, seat: SeatRow) -> None:
         self.seats[seat.seat] = seat
         self.bot_seeds.pop(seat.seat, None)
         if self._bot_job is not None:
@@ -651,11 +717,14 @@ class Room:
         self._away_clock(seat.seat)
 
     async def start(self) -> None:
-        empty = [s.seat for s in self.seats if s.kind == "empty"]
-        if empty:
+        """Deal and start, if the table as stored still waits with every seat filled."""
+        if not await self.hub.run_db(self.hub.store.start, self.code):
+            await self.catch_up()
+            if self.status != "waiting":
+                raise TableError(409, "started", "the game has already started")
+            empty = [s.seat for s in self.seats if s.kind == "empty"]
             raise TableError(409, "seats_empty", "seats " + ", ".join(map(str, empty))
                              + " are empty: fill them with bots or wait for players")
-        await self.hub.run_db(self.hub.store.set_status, self.code, "playing")
         self.status = "playing"
         self.state = GameState.new(self.rules, self.seed)
         self.changed()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
+import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -98,10 +99,17 @@ _BUMP = (update(tables)
          .where(tables.c.code == bindparam("c"), tables.c.version == bindparam("old"))
          .values(version=bindparam("new"), status=bindparam("status")))
 _APPEND = insert(actions)
+#: The PostgreSQL channel on which every write to a table is announced ("code:version:origin")
+CHANNEL = "pegs_tables"
+_NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', :payload)")
 
 
 class StoreError(RuntimeError):
     """The database cannot be opened or refused a write."""
+
+
+class VersionConflict(StoreError):
+    """An append found the table at another version (another process stored first)."""
 
 
 @dataclass
@@ -216,8 +224,22 @@ class Store:
         self.local = engine.dialect.name == "sqlite"
         #: the write-ahead log is emptied when it grows over this
         self.wal_bytes = wal_bytes
+        #: PostgreSQL: other processes serve the same tables; each write is announced on
+        #: :data:`CHANNEL`, signed with this process's id
+        self.shared = engine.dialect.name == "postgresql"
+        self.origin = uuid.uuid4().hex[:16]
         self._frames = 0
         self._page: int | None = None
+
+    def conninfo(self) -> str:
+        """The database's address for a plain psycopg connection (to listen)."""
+        url = self.engine.url.set(drivername="postgresql")
+        return url.render_as_string(hide_password=False)
+
+    def _announce(self, c: Connection, code: str, version: int | str = "") -> None:
+        """Tell the other processes (on commit) that table ``code`` changed."""
+        if self.shared:
+            c.execute(_NOTIFY, {"payload": f"{code}:{version}:{self.origin}"})
 
     def create(self, row: TableRow) -> None:
         """Store a new table (``row.created`` is set to now if it has no time yet)."""
@@ -238,10 +260,34 @@ class Store:
         with self.engine.begin() as c:
             c.execute(update(seats).where(seats.c.code == code, seats.c.seat == seat.seat)
                       .values(**seat.values()))
+            self._announce(c, code)
 
-    def set_status(self, code: str, status: str) -> None:
+    def take_seat(self, code: str, seat: SeatRow, kinds: tuple[str, ...]) -> bool:
+        """Store a seat only if it is still of one of ``kinds`` and the table still waits
+        (a conditional write: of two processes taking one seat, one wins); whether it was."""
+        waiting = select(tables.c.code).where(tables.c.code == code,
+                                              tables.c.status == "waiting")
         with self.engine.begin() as c:
-            c.execute(update(tables).where(tables.c.code == code).values(status=status))
+            done = c.execute(update(seats).where(
+                seats.c.code == code, seats.c.seat == seat.seat, seats.c.kind.in_(kinds),
+                seats.c.code.in_(waiting)).values(**seat.values()))
+            if done.rowcount != 1:
+                return False
+            self._announce(c, code)
+            return True
+
+    def start(self, code: str) -> bool:
+        """Mark a waiting table with no empty seat as playing; whether this call did (a
+        start is accepted once, whichever process is asked)."""
+        empty = select(seats.c.seat).where(seats.c.code == code, seats.c.kind == "empty")
+        with self.engine.begin() as c:
+            done = c.execute(update(tables).where(
+                tables.c.code == code, tables.c.status == "waiting", ~empty.exists())
+                .values(status="playing"))
+            if done.rowcount != 1:
+                return False
+            self._announce(c, code)
+            return True
 
     def expire_waiting(self, before: datetime) -> list[str]:
         """Delete the tables still waiting that were created before ``before`` (with their
@@ -275,9 +321,10 @@ class Store:
             done = c.execute(_BUMP, {"c": code, "old": number - 1, "new": number,
                                      "status": status})
             if done.rowcount != 1:
-                raise StoreError(f"table {code} is not at version {number - 1}")
+                raise VersionConflict(f"table {code} is not at version {number - 1}")
             c.execute(_APPEND, {"code": code, "number": number, "seat": seat,
                                 "action": action, "at": _now()})
+            self._announce(c, code, number)
             c.commit()
         except BaseException:
             self._local.writer = None
@@ -320,14 +367,15 @@ class Store:
             self._writers.clear()
 
     def load(self, statuses: tuple[str, ...] | None = None, code: str | None = None,
-             ) -> list[TableRow]:
-        """Tables (with seats and actions) by status or by code."""
+             after: int = 0) -> list[TableRow]:
+        """Tables (with seats and the actions after version ``after``) by status or code."""
         try:
-            return self._load(statuses, code)
+            return self._load(statuses, code, after)
         except Exception as e:
             raise StoreError(f"cannot read tables: {e}") from e
 
-    def _load(self, statuses: tuple[str, ...] | None, code: str | None) -> list[TableRow]:
+    def _load(self, statuses: tuple[str, ...] | None, code: str | None,
+              after: int) -> list[TableRow]:
         query = select(tables)
         if statuses is not None:
             query = query.where(tables.c.status.in_(statuses))
@@ -349,7 +397,7 @@ class Store:
                 rows[s.code].seats.append(SeatRow(s.seat, s.name, s.kind, s.token_hash, s.bot,
                                                   s.strength, s.standin))
             for a in c.execute(select(actions.c.code, actions.c.action)
-                               .where(actions.c.code.in_(codes))
+                               .where(actions.c.code.in_(codes), actions.c.number > after)
                                .order_by(actions.c.code, actions.c.number)):
                 rows[a.code].actions.append(a.action)
         return list(rows.values())
