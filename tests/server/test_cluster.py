@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -118,3 +119,33 @@ def test_a_game_with_seats_on_different_servers_reaches_every_client_in_order(
         assert client.states[-1]["version"] == moves
     assert watchers[0].events == watchers[1].events
     assert [e["action"] for e in watchers[0].events] == record["actions"]
+
+
+def test_a_bot_table_goes_on_on_another_server_when_its_owner_is_killed(
+        postgres_url: str, tmp_path: Path) -> None:
+    with serve_many(postgres_url, tmp_path, 2, "--bot-delay", "0.05") as [(owner, a), (_, b)]:
+        http = httpx.Client(base_url=a, timeout=20)
+        code, tokens = new_table(http, humans=1, bots=1)  # the host and three bots
+        start(http, code, tokens[0])  # on a, which created the table and holds its lease
+        http.close()
+        ws = b.replace("http", "ws")
+        human = Player(ws, code, tokens[0], pace=0.05)
+        watcher = Player(ws, code, None)
+        takeover: list[float] = []
+
+        async def kill_the_owner() -> None:
+            while not watcher.states or watcher.states[-1]["version"] < 12:
+                await asyncio.sleep(0.02)
+            owner.kill()  # SIGKILL: its leases are not given back
+            killed, at_kill = time.monotonic(), len(watcher.events)
+            while not any(e["seat"] != 0 for e in watcher.events[at_kill:]):
+                await asyncio.sleep(0.05)
+            takeover.append(time.monotonic() - killed)
+
+        run(human.play(), watcher.play(), kill_the_owner(), timeout=90)
+        record = httpx.get(f"{b}/api/tables/{code}/record").json()
+    assert takeover[0] < 15  # a bot moved again, run by b
+    assert watcher.states[-1]["view"]["outcome"] is not None
+    moves = len(record["actions"])  # each action applied once, heard once, in order
+    assert [e["version"] for e in watcher.events] == list(range(1, moves + 1))
+    assert [e["action"] for e in watcher.events] == record["actions"]

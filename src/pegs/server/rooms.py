@@ -154,6 +154,9 @@ class Room:
         #: another change came meanwhile)
         self._syncing: asyncio.Task[None] | None = None
         self._stale = False
+        #: this process runs the table's bots, stand-ins and clocks (on PostgreSQL: it
+        #: holds the table's lease, see :mod:`.leases`)
+        self.owned = not hub.store.shared
         #: per seat, what only it sees at this version (view, legal, last), encoded once
         self._parts: dict[int, str] = {}
         #: counts the changes that make the parts stale
@@ -462,6 +465,30 @@ class Room:
             except Exception:
                 log.exception("table %s: cannot catch up with the database", self.code)
                 return
+        self.kick_bots()
+
+    def take_over(self) -> None:
+        """This process now holds the table's lease: catch up, start the clocks afresh and
+        let the bots play."""
+        log.info("table %s: this process runs it now", self.code)
+        self.owned = True
+        self._spawn(self._take_over())
+
+    async def _take_over(self) -> None:
+        async with self.lock:
+            await self.catch_up()
+            self.start_clocks()
+        self.kick_bots()
+
+    def let_go(self) -> None:
+        """Another process took the table's lease: no more bots or clocks here."""
+        self.owned = False
+        self._stop_clocks()
+        if self.bot_task is not None:
+            self.bot_task.cancel()
+        for job in (self._bot_job, self._turn_job):
+            if job is not None:
+                job.drop()
 
     async def catch_up(self) -> None:
         """Take what other processes stored (seats, the start, actions in version order)
@@ -511,8 +538,10 @@ class Room:
         return seat if self.bot_controlled(seat) else None
 
     def kick_bots(self) -> None:
-        """Start the bot loop if a bot is to act and the loop is not running."""
-        if (self.bot_task is None or self.bot_task.done()) and self._bot_to_act() is not None:
+        """Start the bot loop if this process runs the table, a bot is to act and the loop
+        is not running."""
+        if (self.owned and (self.bot_task is None or self.bot_task.done())
+                and self._bot_to_act() is not None):
             self.bot_task = asyncio.create_task(self._bot_loop())
 
     async def _bot_loop(self) -> None:
@@ -628,7 +657,8 @@ class Room:
         seconds = self._seconds(self.turn_seconds)
         to_act = (state is not None and seconds is not None
                   and self._to_act(state.current_player))
-        turn = (state.current_player, self.version) if state is not None and to_act else None
+        turn = ((state.current_player, self.version)
+                if self.owned and state is not None and to_act else None)
         if turn is not None and turn == self._clock_for and self._turn_timer is not None:
             return
         if self._turn_timer is not None:
@@ -660,7 +690,8 @@ class Room:
             timer.cancel()
         seconds = self._seconds(self.away_seconds)
         s = self.seats[seat]
-        if (seconds is not None and self.status == "playing" and s.kind == "human"
+        if (self.owned and seconds is not None and self.status == "playing"
+                and s.kind == "human"
                 and not s.standin and not self.connected(seat)):
             self._away[seat] = asyncio.get_running_loop().call_later(
                 seconds, lambda: self._spawn(self._cover(seat)))

@@ -11,7 +11,7 @@ import json
 import threading
 import uuid
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     select,
     text,
@@ -71,6 +72,9 @@ tables = Table(
     Column("turn_seconds", Float, nullable=True),
     Column("away_seconds", Float, nullable=True),
     Column("bot_delay", Float, nullable=True),
+    #: the process that runs the table's bots and clocks, and until when (PostgreSQL)
+    Column("owner", String(32), nullable=True),
+    Column("lease_until", DateTime(timezone=True), nullable=True),
 )
 
 seats = Table(
@@ -102,6 +106,13 @@ _APPEND = insert(actions)
 #: The PostgreSQL channel on which every write to a table is announced ("code:version:origin")
 CHANNEL = "pegs_tables"
 _NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', :payload)")
+#: How long a table's lease holds unless its owner renews it.
+LEASE_SECONDS = 10.0
+_CLAIM = text(
+    "UPDATE pegs_tables SET owner = :me, lease_until = now() + make_interval(secs => :s) "
+    "WHERE status IN ('waiting', 'playing') "
+    "AND (owner = :me OR owner IS NULL OR lease_until < now()) RETURNING code")
+_RELEASE = text("UPDATE pegs_tables SET lease_until = now() WHERE owner = :me")
 
 
 class StoreError(RuntimeError):
@@ -241,6 +252,24 @@ class Store:
         if self.shared:
             c.execute(_NOTIFY, {"payload": f"{code}:{version}:{self.origin}"})
 
+    def _lease(self) -> dict[str, Any]:
+        """A new table's lease: this process's (PostgreSQL)."""
+        if not self.shared:
+            return {}
+        return {"owner": self.origin,
+                "lease_until": func.now() + timedelta(seconds=LEASE_SECONDS)}
+
+    def claim(self) -> list[str]:
+        """(PostgreSQL) Renew this process's leases and take the unfinished tables whose
+        lease ran out (or that never had one): the codes of the tables it holds."""
+        with self.engine.begin() as c:
+            return list(c.scalars(_CLAIM, {"me": self.origin, "s": LEASE_SECONDS}))
+
+    def release(self) -> None:
+        """(PostgreSQL) End this process's leases now (it is stopping)."""
+        with self.engine.begin() as c:
+            c.execute(_RELEASE, {"me": self.origin})
+
     def create(self, row: TableRow) -> None:
         """Store a new table (``row.created`` is set to now if it has no time yet)."""
         row.created = row.created or _now()
@@ -250,7 +279,7 @@ class Store:
                 hints=row.hints, status=row.status, version=row.version, host=row.host,
                 created=row.created, public=row.public, creator=row.creator,
                 turn_seconds=row.turn_seconds, away_seconds=row.away_seconds,
-                bot_delay=row.bot_delay,
+                bot_delay=row.bot_delay, **self._lease(),
             ))
             if row.seats:
                 c.execute(insert(seats), [{"code": row.code, "seat": s.seat, **s.values()}
