@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from pegs.cli import main
@@ -149,3 +150,13 @@ def test_a_bot_table_goes_on_on_another_server_when_its_owner_is_killed(
     moves = len(record["actions"])  # each action applied once, heard once, in order
     assert [e["version"] for e in watcher.events] == list(range(1, moves + 1))
     assert [e["action"] for e in watcher.events] == record["actions"]
+
+
+def test_health_and_readiness(client: TestClient) -> None:
+    assert client.get("/health").json() == {"status": "ok"}
+    assert client.get("/ready").json() == {"status": "ready"}
+    with client.app.state.hub.store.engine.begin() as c:  # type: ignore[attr-defined]
+        c.execute(text("UPDATE alembic_version SET version_num = '0002'"))
+    r = client.get("/ready")
+    assert r.status_code == 503 and r.json()["error"]["code"] == "not_ready"
+    assert client.get("/health").status_code == 200

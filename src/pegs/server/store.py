@@ -17,6 +17,8 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -197,12 +199,27 @@ def open_engine(url: str) -> Engine:
         raise StoreError(f"cannot use database {parsed.render_as_string()}: {e}") from e
 
 
+def _alembic_config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def at_head(engine: Engine) -> bool:
+    """Whether the database answers and its schema is at the newest migration."""
+    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    try:
+        with engine.connect() as c:
+            return MigrationContext.configure(c).get_current_revision() == head
+    except Exception:
+        return False
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest migration (Alembic, configured here, no ini file).
     On PostgreSQL the upgrade holds an advisory lock to its commit, so of several processes
     starting together one migrates and the others then find the schema current."""
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
+    config = _alembic_config()
     try:
         with engine.begin() as connection:
             if engine.dialect.name == "postgresql":
