@@ -17,6 +17,7 @@ from pegs.server.store import open_engine
 
 from .helpers import (
     SHORT,
+    Client,
     Player,
     auth,
     free_port,
@@ -160,3 +161,24 @@ def test_health_and_readiness(client: TestClient) -> None:
     r = client.get("/ready")
     assert r.status_code == 503 and r.json()["error"]["code"] == "not_ready"
     assert client.get("/health").status_code == 200
+
+
+def test_a_player_connected_to_another_server_gets_no_stand_in(
+        postgres_url: str, tmp_path: Path) -> None:
+    with serve_many(postgres_url, tmp_path, 2) as [(_, a), (_, b)]:
+        http = httpx.Client(base_url=a, timeout=20)
+        code, tokens = new_table(http, humans=2, away_seconds=10, turn_seconds=None)
+        r = http.post(f"/api/tables/{code}/bots", json={"bot": "heuristic"},
+                      headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text
+        start(http, code, tokens[0])  # a holds the lease: it runs the away clocks
+
+        async def stay(url: str, token: str) -> None:
+            client = await Client.open(url.replace("http", "ws"), code, token)
+            await asyncio.sleep(13)  # past the away time
+            await client.close()
+
+        run(stay(a, tokens[0]), stay(b, tokens[1]))
+        seats = http.get(f"/api/tables/{code}").json()["seats"]
+        http.close()
+    assert [s["standin"] for s in seats[:2]] == [False, False]

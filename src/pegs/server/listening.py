@@ -33,9 +33,13 @@ async def listen(hub: Hub) -> None:
                 for loaded in list(hub.rooms.values()):
                     loaded.poke()
                 async for note in conn.notifies():
-                    code, _, origin = note.payload.split(":")
+                    code, change, origin = note.payload.split(":")
                     room = hub.rooms.get(code)
-                    if room is not None and origin != hub.store.origin:
+                    if room is None or origin == hub.store.origin:
+                        continue
+                    if change.startswith("@"):  # seats with connections to that process
+                        room.heard(int(seat) for seat in change[1:].split(",") if seat)
+                    else:
                         room.poke()
         except (psycopg.Error, OSError):
             log.warning("listening for other servers failed; trying again", exc_info=True)

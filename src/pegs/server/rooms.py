@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +40,9 @@ BOT_KINDS = ("random", "heuristic", "ismcts")
 #: Legal actions from which a seat's listing is encoded on a thread of its own, so the
 #: event loop keeps answering meanwhile (a crowded North Carolina table: tens of ms).
 LONG_LISTING = 1000
+#: Another process's word that a seat is connected there holds this long (it repeats it
+#: every few seconds).
+PRESENCE_SECONDS = 10.0
 
 
 class TableError(Exception):
@@ -157,6 +160,8 @@ class Room:
         #: this process runs the table's bots, stand-ins and clocks (on PostgreSQL: it
         #: holds the table's lease, see :mod:`.leases`)
         self.owned = not hub.store.shared
+        #: when another process last said it had a connection of each seat
+        self._heard: dict[int, float] = {}
         #: per seat, what only it sees at this version (view, legal, last), encoded once
         self._parts: dict[int, str] = {}
         #: counts the changes that make the parts stale
@@ -198,11 +203,27 @@ class Room:
         return len(self.actions)
 
     def connected(self, seat: int) -> bool:
+        """Whether the seat has a connection to this process."""
         return any(c.seat == seat and not c.closed for c in self.conns)
+
+    def seats_connected(self) -> list[int]:
+        return sorted({c.seat for c in self.conns if c.seat >= 0 and not c.closed})
+
+    def heard(self, seats: Iterable[int]) -> None:
+        """Another process has connections of these seats (it says so every few seconds)."""
+        now = time.monotonic()
+        for seat in seats:
+            self._heard[seat] = now
+
+    def present(self, seat: int) -> bool:
+        """Whether the seat has a connection to this process or, lately, to another."""
+        return (self.connected(seat)
+                or time.monotonic() - self._heard.get(seat, -PRESENCE_SECONDS)
+                < PRESENCE_SECONDS)
 
     def seat_json(self, s: SeatRow) -> dict[str, Any]:
         return {"seat": s.seat, "name": s.name, "kind": s.kind,
-                "connected": s.kind == "bot" or self.connected(s.seat),
+                "connected": s.kind == "bot" or self.present(s.seat),
                 "bot": s.bot if s.kind == "bot" or s.standin else None,
                 "standin": s.standin}
 
@@ -701,8 +722,11 @@ class Room:
         back."""
         self._away.pop(seat, None)
         s = self.seats[seat]
-        if (self.status == "playing" and s.kind == "human" and not s.standin
-                and not self.connected(seat)):
+        if self.status != "playing" or s.kind != "human" or s.standin:
+            return
+        if self.present(seat):  # connected to another process: look again later
+            self._away_clock(seat)
+        else:
             await self.save_seat(replace(s, standin=True, bot=s.bot or "heuristic"))
             self.kick_bots()
 

@@ -282,6 +282,14 @@ class Store:
         with self.engine.begin() as c:
             return list(c.scalars(_CLAIM, {"me": self.origin, "s": LEASE_SECONDS}))
 
+    def announce_presence(self, present: list[tuple[str, list[int]]]) -> None:
+        """(PostgreSQL) Tell the other processes which seats of which tables have
+        connections to this one ("code:@seat,seat:origin")."""
+        with self.engine.begin() as c:
+            for code, seated in present:
+                c.execute(_NOTIFY, {"payload": f"{code}:@{','.join(map(str, seated))}:"
+                                               f"{self.origin}"})
+
     def release(self) -> None:
         """(PostgreSQL) End this process's leases now (it is stopping)."""
         with self.engine.begin() as c:
