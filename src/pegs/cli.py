@@ -250,6 +250,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     return serve(args.host, args.port, args.database_url, args.bot_delay, args.hint_seconds,
                  creates_per_minute=args.creates_per_minute, max_waiting=args.max_waiting,
+                 connects_per_minute=args.connects_per_minute,
                  waiting_hours=args.waiting_hours)
 
 
@@ -303,6 +304,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-waiting", type=int, default=5, metavar="N",
                    help="tables waiting for players one client address may have (default 5; "
                         "0: no cap)")
+    p.add_argument("--connects-per-minute", type=int, default=120, metavar="N",
+                   help="WebSocket connects one client address may make a minute (default 120; "
+                        "0: no limit)")
     p.add_argument("--waiting-hours", type=float, default=24.0, metavar="HOURS",
                    help="a table nobody starts is removed after this (default 24)")
     p.set_defaults(func=cmd_serve)
