@@ -11,12 +11,18 @@ the ``act`` to receiving the ``event`` of that action (stored, then broadcast, b
 server).  After ``--warmup`` seconds, the actions and round trips of the next
 ``--duration`` seconds are counted, then everything is closed.
 
+With ``--servers K`` (K > 1 needs a PostgreSQL ``--database-url``) it starts K servers on
+the one database and spreads the tables over them (table t is created on, and its clients
+connect to, server t mod K); every server still hears every other's writes.
+
 Prints actions per second, round-trip latency p50/p95/p99/max, refused messages, and the
-server's CPU use.  Bounded: at most 500 tables and 300 seconds.
+servers' CPU use (with the CPU per action, both measured over the counted seconds).
+Bounded: at most 500 tables, 4 servers and 300 seconds.
 
     .venv/bin/python benchmarks/server_load.py                       # 200 tables, 30 s
     .venv/bin/python benchmarks/server_load.py --tables 50 --duration 10 --think 0.2
     .venv/bin/python benchmarks/server_load.py --json
+    .venv/bin/python benchmarks/server_load.py --servers 2 --database-url postgresql+psycopg://...
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from websockets.asyncio.client import connect
 from pegs.server.protocol import legal_texts
 
 MAX_TABLES = 500
+MAX_SERVERS = 4
 #: How the server's compact JSON starts a state, and says it offers no action.
 IDLE_STATE = '{"type":"state"'
 NOTHING_TO_DO = '"legal":null,'
@@ -143,20 +150,27 @@ async def client(ws_url: str, code: str, token: str, think: float, tally: Tally,
                                           "action": rng.choice(legal_texts(message["legal"]))}))
 
 
-async def drive(args: argparse.Namespace, base: str, tally: Tally) -> dict[str, Any]:
-    ws_url = base.replace("http://", "ws://")
+async def drive(args: argparse.Namespace, bases: list[str], tally: Tally,
+                cpu: Any) -> dict[str, Any]:
+    """Set up the tables (table t on server t mod K), play, and measure; ``cpu()``: the
+    servers' CPU seconds so far."""
     limits = httpx.Limits(max_connections=32)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
-        gate = asyncio.Semaphore(16)
-        began = time.monotonic()
-        tables = await asyncio.gather(*(make_table(http, args.preset, gate)
-                                        for _ in range(args.tables)))
-        setup = time.monotonic() - began
+    gate = asyncio.Semaphore(16)
+    began = time.monotonic()
+    https = [httpx.AsyncClient(base_url=base, timeout=60, limits=limits) for base in bases]
+    try:
+        tables = await asyncio.gather(*(make_table(https[t % len(bases)], args.preset, gate)
+                                        for t in range(args.tables)))
+    finally:
+        for http in https:
+            await http.aclose()
+    setup = time.monotonic() - began
     ready = asyncio.Event()
     connected = [0]
     tally.start = tally.stop = time.monotonic() + 3600  # nothing counts while connecting
     tasks = [
-        asyncio.create_task(client(ws_url, code, token, args.think, tally, ready, connected,
+        asyncio.create_task(client(bases[t % len(bases)].replace("http://", "ws://"), code,
+                                   token, args.think, tally, ready, connected,
                                    args.seed * 10000 + t * 4 + s))
         for t, (code, tokens) in enumerate(tables) for s, token in enumerate(tokens)
     ]
@@ -168,8 +182,13 @@ async def drive(args: argparse.Namespace, base: str, tally: Tally) -> dict[str, 
     now = time.monotonic()
     tally.start, tally.stop = now + args.warmup, now + args.warmup + args.duration
     ready.set()
+    await asyncio.sleep(args.warmup)
+    before = cpu(), time.process_time()
+    await asyncio.sleep(args.duration)
+    after = cpu(), time.process_time()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return {"setup_seconds": setup, "clients": len(tasks)}
+    return {"setup_seconds": setup, "clients": len(tasks), "cpu": after[0] - before[0],
+            "own": after[1] - before[1]}
 
 
 def run(coroutine: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
@@ -200,45 +219,57 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", help="database of the server (default: a temporary "
                         "SQLite file)")
+    parser.add_argument("--servers", type=int, default=1, help="server processes sharing the "
+                        f"database (1 to {MAX_SERVERS}; more than 1 needs PostgreSQL)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= MAX_TABLES:
         parser.error(f"--tables must be 1 to {MAX_TABLES}")
     if not 0 < args.duration + args.warmup <= MAX_SECONDS:
         parser.error(f"--duration + --warmup must be more than 0 and at most {MAX_SECONDS:g}")
+    if not 1 <= args.servers <= MAX_SERVERS:
+        parser.error(f"--servers must be 1 to {MAX_SERVERS}")
+    if args.servers > 1 and not (args.database_url or "").startswith("postgresql"):
+        parser.error("--servers above 1 needs a PostgreSQL --database-url")
 
     data = Path(tempfile.mkdtemp(prefix="pegs-load-"))
-    port = free_port()
-    command = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port),
-               "--bot-delay", "0", "--creates-per-minute", "0", "--max-waiting", "0"]
-    if args.database_url:
-        command += ["--database-url", args.database_url]
     env = {**os.environ, "PEGS_DATA_DIR": str(data)}
     env.pop("PEGS_DATABASE_URL", None)
     log = (data / "server.log").open("wb")
-    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
+    servers: list[subprocess.Popen[bytes]] = []
+    bases: list[str] = []
     tally = Tally()
     try:
+        for _ in range(args.servers):
+            port = free_port()
+            command = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port),
+                       "--bot-delay", "0", "--creates-per-minute", "0", "--max-waiting", "0",
+                       "--connects-per-minute", "0"]
+            if args.database_url:
+                command += ["--database-url", args.database_url]
+            servers.append(subprocess.Popen(command, env=env, stdout=log,
+                                            stderr=subprocess.STDOUT))
+            bases.append(f"http://127.0.0.1:{port}")
         deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"{base}/api/tables", timeout=1)
-                break
-            except httpx.TransportError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("the server did not start; see its log") from None
-                time.sleep(0.1)
-        cpu_before, own_before = server_cpu_seconds(server.pid), time.process_time()
-        info = run(drive(args, base, tally))
-        cpu = server_cpu_seconds(server.pid) - cpu_before
-        own = time.process_time() - own_before
+        for server, base in zip(servers, bases, strict=True):
+            while True:
+                try:
+                    httpx.get(f"{base}/api/tables", timeout=1)
+                    break
+                except httpx.TransportError:
+                    if server.poll() is not None or time.monotonic() > deadline:
+                        raise SystemExit("a server did not start; see its log") from None
+                    time.sleep(0.1)
+        info = run(drive(args, bases, tally,
+                         lambda: sum(server_cpu_seconds(s.pid) for s in servers)))
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for server in servers:
+            server.send_signal(signal.SIGTERM)
+        for server in servers:
+            try:
+                server.wait(15)
+            except subprocess.TimeoutExpired:
+                server.kill()
         log.close()
         shutil.rmtree(data, ignore_errors=True)
 
@@ -251,8 +282,10 @@ def main(argv: list[str] | None = None) -> int:
                        "p99": percentile(trips, 0.99), "max": max(trips, default=float("nan")),
                        "mean": statistics.fmean(trips) if trips else float("nan")},
         "refused": tally.refused, "finished_games": tally.finished_games,
-        "server_cpu_percent": 100 * cpu / (args.warmup + args.duration + info["setup_seconds"]),
-        "clients_cpu_percent": 100 * own / (args.warmup + args.duration + info["setup_seconds"]),
+        "servers": args.servers,
+        "server_cpu_percent": 100 * info["cpu"] / args.duration,
+        "server_cpu_ms_per_action": 1000 * info["cpu"] / len(trips) if trips else float("nan"),
+        "clients_cpu_percent": 100 * info["own"] / args.duration,
         "load_average": os.getloadavg()[0],
         "setup_seconds": info["setup_seconds"],
     }
@@ -260,13 +293,15 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result))
         return 0
     lat = result["latency_ms"]
-    print(f"{args.tables} tables, {info['clients']} clients, {args.preset}, think "
+    print(f"{args.servers} server(s), {args.tables} tables, {info['clients']} clients, "
+          f"{args.preset}, think "
           f"{args.think:g} s; set up in {info['setup_seconds']:.1f} s")
     print(f"actions: {len(trips)} in {args.duration:g} s = "
           f"{result['actions_per_second']:.0f} actions/s")
     print(f"round trip (act -> event): p50 {lat['p50']:.1f} ms, p95 {lat['p95']:.1f} ms, "
           f"p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms")
-    print(f"CPU: server {result['server_cpu_percent']:.0f}%, clients "
+    print(f"CPU: servers {result['server_cpu_percent']:.0f}% "
+          f"({result['server_cpu_ms_per_action']:.2f} ms an action), clients "
           f"{result['clients_cpu_percent']:.0f}% of one core; load average "
           f"{result['load_average']:.1f}; refused messages: {tally.refused or 'none'}; games "
           f"finished: {tally.finished_games}")

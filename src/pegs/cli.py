@@ -301,7 +301,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     return serve(args.host, args.port, args.database_url, args.bot_delay, args.hint_seconds,
                  creates_per_minute=args.creates_per_minute, max_waiting=args.max_waiting,
+                 connects_per_minute=args.connects_per_minute,
                  waiting_hours=args.waiting_hours)
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    from .server.serve import upgrade_database
+
+    return upgrade_database(args.database_url)
 
 
 def package_version() -> str:
@@ -348,9 +355,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-waiting", type=int, default=5, metavar="N",
                    help="tables waiting for players one client address may have (default 5; "
                         "0: no cap)")
+    p.add_argument("--connects-per-minute", type=int, default=120, metavar="N",
+                   help="WebSocket connects one client address may make a minute (default 120; "
+                        "0: no limit)")
     p.add_argument("--waiting-hours", type=float, default=24.0, metavar="HOURS",
                    help="a table nobody starts is removed after this (default 24)")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("db", help="manage the server's database")
+    db = p.add_subparsers(dest="db_command", required=True)
+    p = db.add_parser("upgrade", help="bring the database schema to the newest version "
+                      "(pegs serve also does this at start)")
+    p.add_argument("--database-url", default=None, metavar="URL",
+                   help="SQLAlchemy URL (default: PEGS_DATABASE_URL, else SQLite in the data "
+                        "folder)")
+    p.set_defaults(func=cmd_db)
 
     p = sub.add_parser("demo", help="play a whole seeded game between random bots")
     _add_table_options(p)

@@ -55,17 +55,27 @@ def postgres_cluster() -> Iterator[tuple[str, int]]:
         shutil.rmtree(root, ignore_errors=True)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh, empty database of each kind."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'pegs.db'}"
-    host, port = request.getfixturevalue("postgres_cluster")
+def _new_postgres_database(cluster: tuple[str, int]) -> str:
+    host, port = cluster
     name = "pegs_" + uuid.uuid4().hex[:12]
     with psycopg.connect(host=host, port=port, user="postgres", dbname="postgres",
                          autocommit=True) as c:
         c.execute(f"CREATE DATABASE {name}")
     return f"postgresql+psycopg://postgres@{host}:{port}/{name}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database of each kind."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'pegs.db'}"
+    return _new_postgres_database(request.getfixturevalue("postgres_cluster"))
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: tuple[str, int]) -> str:
+    """A fresh, empty PostgreSQL database (for several servers sharing it)."""
+    return _new_postgres_database(postgres_cluster)
 
 
 @pytest.fixture

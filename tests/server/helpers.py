@@ -58,11 +58,10 @@ def free_port() -> int:
         return port
 
 
-@contextmanager
-def serve(database_url: str, data_dir: Path, port: int,
-          *options: str) -> Iterator[subprocess.Popen[bytes]]:
-    """``pegs serve`` in a subprocess (SQLite through PEGS_DATA_DIR, PostgreSQL by URL),
-    bots without delay unless ``options`` say otherwise; its log in ``data_dir/serve.log``."""
+def launch(database_url: str, data_dir: Path, port: int,
+           *options: str) -> subprocess.Popen[bytes]:
+    """Start ``pegs serve`` (SQLite through PEGS_DATA_DIR, PostgreSQL by URL), bots without
+    delay unless ``options`` say otherwise; its log in ``data_dir/serve.log``."""
     env = {**os.environ, "PEGS_DATA_DIR": str(data_dir)}
     env.pop("PEGS_DATABASE_URL", None)
     args = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port), "--bot-delay", "0",
@@ -70,24 +69,58 @@ def serve(database_url: str, data_dir: Path, port: int,
     if not database_url.startswith("sqlite"):
         args += ["--database-url", database_url]
     data_dir.mkdir(parents=True, exist_ok=True)
-    log = data_dir / "serve.log"
-    with log.open("ab") as out:
-        process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=out)
+    with (data_dir / "serve.log").open("ab") as out:
+        return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=out)
+
+
+def wait_up(process: subprocess.Popen[bytes], data_dir: Path, port: int) -> None:
+    """Wait until the server answers (an error with its log if it exits or takes 30 s)."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1)
+            return
+        except httpx.TransportError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                log = (data_dir / "serve.log").read_text()
+                raise RuntimeError(f"pegs serve did not start: {log}") from None
+            time.sleep(0.05)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        process.wait(10)
+
+
+@contextmanager
+def serve(database_url: str, data_dir: Path, port: int,
+          *options: str) -> Iterator[subprocess.Popen[bytes]]:
+    """``pegs serve`` in a subprocess (see :func:`launch`), stopped afterwards."""
+    process = launch(database_url, data_dir, port, *options)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1)
-                break
-            except httpx.TransportError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"pegs serve did not start: {log.read_text()}") from None
-                time.sleep(0.05)
+        wait_up(process, data_dir, port)
         yield process
     finally:
-        if process.poll() is None:
-            process.terminate()
-            process.wait(10)
+        stop(process)
+
+
+@contextmanager
+def serve_many(database_url: str, folder: Path, count: int,
+               *options: str) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
+    """``count`` ``pegs serve`` processes started together on one database: (process, base
+    URL) each, stopped afterwards."""
+    ports = [free_port() for _ in range(count)]
+    dirs = [folder / f"server{i}" for i in range(count)]
+    processes = [launch(database_url, d, p, *options) for d, p in zip(dirs, ports, strict=True)]
+    try:
+        for process, d, p in zip(processes, dirs, ports, strict=True):
+            wait_up(process, d, p)
+        yield [(process, f"http://127.0.0.1:{p}") for process, p in zip(processes, ports,
+                                                                          strict=True)]
+    finally:
+        for process in processes:
+            stop(process)
 
 
 def auth(token: str) -> dict[str, str]:

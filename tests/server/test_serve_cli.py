@@ -31,8 +31,9 @@ def test_the_database_lives_in_pegs_data_dir_unless_a_url_is_given(
     (["--database-url", "sqlite:////no/such/folder/pegs.db"], "no such folder"),
     (["--bot-delay", "-1"], "--bot-delay must be 0 or more"),
     (["--hint-seconds", "0"], "--hint-seconds more than 0"),
-    (["--creates-per-minute", "-1"], "--creates-per-minute and --max-waiting must be 0"),
-    (["--max-waiting", "-3"], "--creates-per-minute and --max-waiting must be 0"),
+    (["--creates-per-minute", "-1"], "--max-waiting and --connects-per-minute must be 0"),
+    (["--max-waiting", "-3"], "--max-waiting and --connects-per-minute must be 0"),
+    (["--connects-per-minute", "-1"], "--max-waiting and --connects-per-minute must be 0"),
     (["--waiting-hours", "0"], "--waiting-hours more than 0"),
 ])
 def test_unusable_settings_are_refused_before_serving(

@@ -246,21 +246,22 @@ async def get_table(code: str, hub: HubDep) -> dict[str, Any]:
 @router.post("/tables/{code}/join", summary="Take a seat with a display name; answers a token")
 async def join(code: str, body: Join, hub: HubDep) -> dict[str, Any]:
     room = await hub.room(code)
+    token = new_token()
     async with room.lock:
-        waiting_check(room)
-        free = [s.seat for s in room.seats if s.kind == "empty"]
-        if body.seat is not None:
-            if not 0 <= body.seat < len(room.seats):
-                raise TableError(400, "bad_seat", f"seats are 0 to {len(room.seats) - 1}")
-            if body.seat not in free:
-                raise TableError(409, "seat_taken", f"seat {body.seat} is taken; free: "
-                                 + (", ".join(map(str, free)) or "none"))
-        elif not free:
-            raise TableError(409, "full", "every seat is taken")
-        seat = body.seat if body.seat is not None else free[0]
-        token = new_token()
-        await room.save_seat(SeatRow(seat, body.name, "human", token_hash(token)))
-    return {"seat": seat, "token": token, "table": room.table_json()}
+        while True:  # another process may take the free seat first: then the next one
+            waiting_check(room)
+            free = [s.seat for s in room.seats if s.kind == "empty"]
+            if body.seat is not None:
+                if not 0 <= body.seat < len(room.seats):
+                    raise TableError(400, "bad_seat", f"seats are 0 to {len(room.seats) - 1}")
+                if body.seat not in free:
+                    raise TableError(409, "seat_taken", f"seat {body.seat} is taken; free: "
+                                     + (", ".join(map(str, free)) or "none"))
+            elif not free:
+                raise TableError(409, "full", "every seat is taken")
+            seat = body.seat if body.seat is not None else free[0]
+            if await room.take_seat(SeatRow(seat, body.name, "human", token_hash(token))):
+                return {"seat": seat, "token": token, "table": room.table_json()}
 
 
 @router.post("/tables/{code}/bots", summary="Host: fill seats with bots")
@@ -281,7 +282,10 @@ async def add_bots(code: str, body: Bots, hub: HubDep, credentials: Credentials,
                 raise TableError(409, "seat_taken", f"seat {seat} is taken by a player")
         for seat in sorted(set(wanted)):
             name = bot_label(seat, body.bot, body.strength)
-            await room.save_seat(SeatRow(seat, name, "bot", None, body.bot, body.strength))
+            if not await room.take_seat(SeatRow(seat, name, "bot", None, body.bot,
+                                                body.strength), ("empty", "bot")):
+                waiting_check(room)
+                raise TableError(409, "seat_taken", f"seat {seat} is taken by a player")
     return room.table_json()
 
 
@@ -305,7 +309,9 @@ async def leave(code: str, hub: HubDep, credentials: Credentials) -> dict[str, A
                              "(the host may give it to a bot while you are away)")
         if seat == room.host:
             raise TableError(409, "host_cannot_leave", "the host cannot leave the table")
-        await room.save_seat(SeatRow(seat))
+        if not await room.take_seat(SeatRow(seat), ("human",)):
+            waiting_check(room)
+            raise TableError(409, "seat_empty", "the host has emptied your seat already")
     return room.table_json()
 
 
@@ -321,9 +327,10 @@ async def remove(code: str, seat: int, hub: HubDep, credentials: Credentials,
             raise TableError(400, "bad_seat", f"seats are 0 to {len(room.seats) - 1}")
         if seat == room.host:
             raise TableError(409, "host_cannot_leave", "the host cannot leave the table")
-        if room.seats[seat].kind == "empty":
+        if room.seats[seat].kind == "empty" or not await room.take_seat(SeatRow(seat),
+                                                                         ("human", "bot")):
+            waiting_check(room)
             raise TableError(409, "seat_empty", f"seat {seat} is already empty")
-        await room.save_seat(SeatRow(seat))
         drop_seat_connections(room, seat)
     return room.table_json()
 

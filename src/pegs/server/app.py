@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import api, rematch, summary, ws
+from . import api, health, rematch, summary, ws
 from .expiry import cutoff
 from .hub import Hub
 from .limits import AddressRate, Limits
@@ -174,6 +174,7 @@ def create_app(
         log.exception("request failed", exc_info=e)
         return _error(500, "internal", "the server could not handle that request")
 
+    app.include_router(health.router)
     app.include_router(api.router)
     app.include_router(rematch.router)
     app.include_router(summary.router)

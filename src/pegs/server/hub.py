@@ -16,7 +16,9 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from .expiry import expire_waiting
+from .leases import hold_leases, renew
 from .limits import Limits
+from .listening import listen
 from .rooms import Room, TableError
 from .store import Store, StoreError, TableRow
 from .thinking import BOT_NICENESS, HINT_NICENESS, Thinkers
@@ -54,6 +56,8 @@ class Hub:
                                       thread_name_prefix="pegs-db")
         self._checkpoint = ThreadPoolExecutor(1, thread_name_prefix="pegs-checkpoint")
         self._housekeeper: asyncio.Task[None] | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self._leases: asyncio.Task[None] | None = None
         bot_workers, hint_workers = workers or default_workers()
         self.bot_lane = Thinkers(bot_workers, BOT_NICENESS)
         self.hint_lane = Thinkers(hint_workers, HINT_NICENESS)
@@ -96,7 +100,15 @@ class Hub:
                 del self.rooms[code]
 
     async def resume(self) -> None:
-        """Load and replay every unfinished table; bots pick up their turns."""
+        """Load and replay the unfinished tables this process runs (on SQLite all of them,
+        on PostgreSQL those whose lease it holds or can take); bots pick up their turns."""
+        self._housekeeper = asyncio.create_task(self._housekeeping())
+        if self.store.shared:
+            self._listener = asyncio.create_task(listen(self))
+            await renew(self)
+            self._leases = asyncio.create_task(hold_leases(self))
+            log.info("took %d tables", len(self.rooms))
+            return
         for row in await self.run_db(self.store.load, ("waiting", "playing")):
             try:
                 room = Room(self, row)
@@ -107,15 +119,17 @@ class Hub:
             room.kick_bots()
             room.start_clocks()
         log.info("resumed %d tables", len(self.rooms))
-        self._housekeeper = asyncio.create_task(self._housekeeping())
 
     async def room(self, code: str) -> Room:
         """The table with this code (a finished one is read from the database)."""
         room = self.rooms.get(code)
         if room is None and 0 < len(code) <= 32:
             rows = await self.run_db(self.store.load, None, code)
-            if rows:
+            room = self.rooms.get(code)  # loaded meanwhile for another request
+            if room is None and rows:
                 room = self.rooms[code] = Room(self, rows[0])
+                if self.store.shared:  # what other processes stored since the reading
+                    room.poke()
         if room is None:
             raise TableError(404, "no_table", f"there is no table {code!r}")
         return room
@@ -126,17 +140,24 @@ class Hub:
             raise TableError(503, "busy", "the server has too many tables; try again later")
         await self.run_db(self.store.create, row)
         room = self.rooms[row.code] = Room(self, row)
+        room.owned = True  # the new table's lease is this process's
         return room
 
     async def close(self) -> None:
-        if self._housekeeper is not None:
-            self._housekeeper.cancel()
+        for task in (self._housekeeper, self._listener, self._leases):
+            if task is not None:
+                task.cancel()
         for room in self.rooms.values():
             room.close()
             for c in room.conns:
                 c.close()
         self.bot_lane.close()
         self.hint_lane.close()
+        if self.store.shared:  # the other processes take this one's tables at once
+            try:
+                await self.run_db(self.store.release)
+            except Exception:
+                log.exception("cannot end the table leases")
         await self.run_db(self.store.close)
         self._db.shutdown(wait=True)
         self._checkpoint.shutdown(wait=True)

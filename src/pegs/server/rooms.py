@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +28,7 @@ from ..rules import (
 )
 from . import protocol, thinking
 from .limits import Limits, token_matches
-from .store import SeatRow, StoreError, TableRow
+from .store import SeatRow, StoreError, TableRow, VersionConflict
 from .thinking import Dropped, Game, Job
 
 if TYPE_CHECKING:
@@ -40,6 +40,9 @@ BOT_KINDS = ("random", "heuristic", "ismcts")
 #: Legal actions from which a seat's listing is encoded on a thread of its own, so the
 #: event loop keeps answering meanwhile (a crowded North Carolina table: tens of ms).
 LONG_LISTING = 1000
+#: Another process's word that a seat is connected there holds this long (it repeats it
+#: every few seconds).
+PRESENCE_SECONDS = 10.0
 
 
 class TableError(Exception):
@@ -150,6 +153,15 @@ class Room:
         #: seats with no connection, waiting for a stand-in
         self._away: dict[int, asyncio.TimerHandle] = {}
         self._chores: set[asyncio.Task[None]] = set()
+        #: another process changed the table: catch up (the task doing it, and whether
+        #: another change came meanwhile)
+        self._syncing: asyncio.Task[None] | None = None
+        self._stale = False
+        #: this process runs the table's bots, stand-ins and clocks (on PostgreSQL: it
+        #: holds the table's lease, see :mod:`.leases`)
+        self.owned = not hub.store.shared
+        #: when another process last said it had a connection of each seat
+        self._heard: dict[int, float] = {}
         #: per seat, what only it sees at this version (view, legal, last), encoded once
         self._parts: dict[int, str] = {}
         #: counts the changes that make the parts stale
@@ -191,11 +203,27 @@ class Room:
         return len(self.actions)
 
     def connected(self, seat: int) -> bool:
+        """Whether the seat has a connection to this process."""
         return any(c.seat == seat and not c.closed for c in self.conns)
+
+    def seats_connected(self) -> list[int]:
+        return sorted({c.seat for c in self.conns if c.seat >= 0 and not c.closed})
+
+    def heard(self, seats: Iterable[int]) -> None:
+        """Another process has connections of these seats (it says so every few seconds)."""
+        now = time.monotonic()
+        for seat in seats:
+            self._heard[seat] = now
+
+    def present(self, seat: int) -> bool:
+        """Whether the seat has a connection to this process or, lately, to another."""
+        return (self.connected(seat)
+                or time.monotonic() - self._heard.get(seat, -PRESENCE_SECONDS)
+                < PRESENCE_SECONDS)
 
     def seat_json(self, s: SeatRow) -> dict[str, Any]:
         return {"seat": s.seat, "name": s.name, "kind": s.kind,
-                "connected": s.kind == "bot" or self.connected(s.seat),
+                "connected": s.kind == "bot" or self.present(s.seat),
                 "bot": s.bot if s.kind == "bot" or s.standin else None,
                 "standin": s.standin}
 
@@ -403,35 +431,110 @@ class Room:
             try:
                 await self.hub.run_db(self.hub.store.append, self.code, self.version + 1, seat,
                                       str(action), status)
+            except VersionConflict:  # another process stored an action first
+                await self.catch_up()
+                return protocol.error("stale_version", f"the game is at version "
+                                      f"{self.version}: act on the latest state")
             except StoreError:
                 log.exception("table %s: storing action %d failed", self.code, self.version + 1)
                 await self._resync()
                 return protocol.error("internal", "the action could not be stored; try again")
-            self.state = after
-            self.status = status
-            self.actions.append(action)
-            self.texts.append(str(action))
-            self._turn_passed()
-            self.last = (seat, action, said)
-            self._logged(seat, action, said)
-            self._forget()
-            self._turn_clock()
-            if status == "finished":
-                self._stop_clocks()
-            await self._prepare(after.current_player)
-            events: dict[str, str] = {}
-            for c in self.conns:
-                shown = protocol.hidden_text(action, seat, c.seat)
-                event = events.get(shown)
-                if event is None:
-                    said_by: dict[str, Any] = {"timed_out": True} if actor == "timer" else {}
-                    event = events[shown] = _dumps({
-                        "type": "event", "version": self.version, "seat": seat,
-                        "action": shown, "announcement": said, **said_by})
-                c.send(event)
-                c.send(self.state_text(c.seat))
+            await self._applied(seat, action, said, after, actor == "timer")
         self.kick_bots()
         return None
+
+    async def _applied(self, seat: int, action: Action, said: str, after: GameState,
+                       timed_out: bool = False) -> None:
+        """Take a stored action into the table and tell every connection (under the lock)."""
+        self.state = after
+        self.status = "finished" if after.is_over() else "playing"
+        self.actions.append(action)
+        self.texts.append(str(action))
+        self._turn_passed()
+        self.last = (seat, action, said)
+        self._logged(seat, action, said)
+        self._forget()
+        self._turn_clock()
+        if self.status == "finished":
+            self._stop_clocks()
+        await self._prepare(after.current_player)
+        events: dict[str, str] = {}
+        for c in self.conns:
+            shown = protocol.hidden_text(action, seat, c.seat)
+            event = events.get(shown)
+            if event is None:
+                said_by: dict[str, Any] = {"timed_out": True} if timed_out else {}
+                event = events[shown] = _dumps({
+                    "type": "event", "version": self.version, "seat": seat,
+                    "action": shown, "announcement": said, **said_by})
+            c.send(event)
+            c.send(self.state_text(c.seat))
+
+    def poke(self) -> None:
+        """Another process changed the table: catch up soon (changes arriving meanwhile
+        are taken in the same catching up)."""
+        self._stale = True
+        if self._syncing is None or self._syncing.done():
+            self._syncing = asyncio.create_task(self._sync())
+
+    async def _sync(self) -> None:
+        while self._stale:
+            self._stale = False
+            try:
+                async with self.lock:
+                    await self.catch_up()
+            except Exception:
+                log.exception("table %s: cannot catch up with the database", self.code)
+                return
+        self.kick_bots()
+
+    def take_over(self) -> None:
+        """This process now holds the table's lease: catch up, start the clocks afresh and
+        let the bots play."""
+        log.info("table %s: this process runs it now", self.code)
+        self.owned = True
+        self._spawn(self._take_over())
+
+    async def _take_over(self) -> None:
+        async with self.lock:
+            await self.catch_up()
+            self.start_clocks()
+        self.kick_bots()
+
+    def let_go(self) -> None:
+        """Another process took the table's lease: no more bots or clocks here."""
+        self.owned = False
+        self._stop_clocks()
+        if self.bot_task is not None:
+            self.bot_task.cancel()
+        for job in (self._bot_job, self._turn_job):
+            if job is not None:
+                job.drop()
+
+    async def catch_up(self) -> None:
+        """Take what other processes stored (seats, the start, actions in version order)
+        into the table and tell every connection (under the lock)."""
+        rows = await self.hub.run_db(self.hub.store.load, None, self.code, self.version)
+        if not rows:
+            return
+        row = rows[0]
+        if row.seats != self.seats:
+            self.seats = row.seats
+            self.bot_seeds.clear()
+            self.changed()
+            for s in self.seats:
+                self._away_clock(s.seat)
+        if row.status != "waiting" and self.state is None:
+            self.status = "playing"
+            self.state = GameState.new(self.rules, self.seed)
+            self.changed()
+            self.start_clocks()
+        for text in row.actions:
+            state = self.state
+            assert state is not None
+            action = Action.parse(text)
+            seat = state.current_player
+            await self._applied(seat, action, announce(state, action), state.apply(action))
 
     async def _resync(self) -> None:
         """After a failed write, take the game as stored (a commit whose answer was lost
@@ -456,8 +559,10 @@ class Room:
         return seat if self.bot_controlled(seat) else None
 
     def kick_bots(self) -> None:
-        """Start the bot loop if a bot is to act and the loop is not running."""
-        if (self.bot_task is None or self.bot_task.done()) and self._bot_to_act() is not None:
+        """Start the bot loop if this process runs the table, a bot is to act and the loop
+        is not running."""
+        if (self.owned and (self.bot_task is None or self.bot_task.done())
+                and self._bot_to_act() is not None):
             self.bot_task = asyncio.create_task(self._bot_loop())
 
     async def _bot_loop(self) -> None:
@@ -562,10 +667,9 @@ class Room:
     def close(self) -> None:
         """The server stops: no more clocks or background work."""
         self._stop_clocks()
-        for task in self._chores:
-            task.cancel()
-        if self.bot_task is not None:
-            self.bot_task.cancel()
+        for task in (*self._chores, self.bot_task, self._syncing):
+            if task is not None:
+                task.cancel()
 
     def _turn_clock(self) -> None:
         """Start the clock of the human seat to act, when the table has one (a clock
@@ -574,7 +678,8 @@ class Room:
         seconds = self._seconds(self.turn_seconds)
         to_act = (state is not None and seconds is not None
                   and self._to_act(state.current_player))
-        turn = (state.current_player, self.version) if state is not None and to_act else None
+        turn = ((state.current_player, self.version)
+                if self.owned and state is not None and to_act else None)
         if turn is not None and turn == self._clock_for and self._turn_timer is not None:
             return
         if self._turn_timer is not None:
@@ -606,7 +711,8 @@ class Room:
             timer.cancel()
         seconds = self._seconds(self.away_seconds)
         s = self.seats[seat]
-        if (seconds is not None and self.status == "playing" and s.kind == "human"
+        if (self.owned and seconds is not None and self.status == "playing"
+                and s.kind == "human"
                 and not s.standin and not self.connected(seat)):
             self._away[seat] = asyncio.get_running_loop().call_later(
                 seconds, lambda: self._spawn(self._cover(seat)))
@@ -616,8 +722,11 @@ class Room:
         back."""
         self._away.pop(seat, None)
         s = self.seats[seat]
-        if (self.status == "playing" and s.kind == "human" and not s.standin
-                and not self.connected(seat)):
+        if self.status != "playing" or s.kind != "human" or s.standin:
+            return
+        if self.present(seat):  # connected to another process: look again later
+            self._away_clock(seat)
+        else:
             await self.save_seat(replace(s, standin=True, bot=s.bot or "heuristic"))
             self.kick_bots()
 
@@ -643,6 +752,18 @@ class Room:
     async def save_seat(self, seat: SeatRow) -> None:
         """Store a seat, then take it into the table and tell everyone."""
         await self.hub.run_db(self.hub.store.save_seat, self.code, seat)
+        self._seated(seat)
+
+    async def take_seat(self, seat: SeatRow, kinds: tuple[str, ...] = ("empty",)) -> bool:
+        """Store a seat if it is still of one of ``kinds`` in the database and the table
+        still waits (then as :meth:`save_seat`); else take the table as stored: False."""
+        if await self.hub.run_db(self.hub.store.take_seat, self.code, seat, kinds):
+            self._seated(seat)
+            return True
+        await self.catch_up()
+        return False
+
+    def _seated(self, seat: SeatRow) -> None:
         self.seats[seat.seat] = seat
         self.bot_seeds.pop(seat.seat, None)
         if self._bot_job is not None:
@@ -651,11 +772,14 @@ class Room:
         self._away_clock(seat.seat)
 
     async def start(self) -> None:
-        empty = [s.seat for s in self.seats if s.kind == "empty"]
-        if empty:
+        """Deal and start, if the table as stored still waits with every seat filled."""
+        if not await self.hub.run_db(self.hub.store.start, self.code):
+            await self.catch_up()
+            if self.status != "waiting":
+                raise TableError(409, "started", "the game has already started")
+            empty = [s.seat for s in self.seats if s.kind == "empty"]
             raise TableError(409, "seats_empty", "seats " + ", ".join(map(str, empty))
                              + " are empty: fill them with bots or wait for players")
-        await self.hub.run_db(self.hub.store.set_status, self.code, "playing")
         self.status = "playing"
         self.state = GameState.new(self.rules, self.seed)
         self.changed()

@@ -9,6 +9,7 @@ import sys
 import uvicorn
 
 from .app import create_app, default_database_url
+from .embedded import claim_sqlite
 from .limits import Limits
 from .store import StoreError, migrate, open_engine
 
@@ -19,24 +20,40 @@ FULL_GC_SECONDS = 300.0
 WS_MAX_FRAME = 64 * 1024
 
 
+def upgrade_database(database_url: str | None) -> int:
+    """``pegs db upgrade``: run the migrations alone; 2 with a message if that fails."""
+    try:
+        engine = open_engine(database_url or default_database_url())
+        migrate(engine)
+        engine.dispose()
+    except StoreError as e:
+        print(f"pegs: {e}", file=sys.stderr)
+        return 2
+    print("pegs: the database schema is current", file=sys.stderr)
+    return 0
+
+
 def serve(host: str, port: int, database_url: str | None, bot_delay: float,
           hint_seconds: float, *, creates_per_minute: int = 10, max_waiting: int = 5,
-          waiting_hours: float = 24.0) -> int:
+          waiting_hours: float = 24.0, connects_per_minute: int = 120) -> int:
     """Run the server until interrupted; 2 with a message if a setting or the database is
     unusable."""
     if bot_delay < 0 or hint_seconds <= 0:
         print("pegs: --bot-delay must be 0 or more and --hint-seconds more than 0",
               file=sys.stderr)
         return 2
-    if creates_per_minute < 0 or max_waiting < 0 or not waiting_hours > 0:
-        print("pegs: --creates-per-minute and --max-waiting must be 0 (no limit) or more, "
-              "--waiting-hours more than 0", file=sys.stderr)
+    if (creates_per_minute < 0 or max_waiting < 0 or connects_per_minute < 0
+            or not waiting_hours > 0):
+        print("pegs: --creates-per-minute, --max-waiting and --connects-per-minute must be 0 "
+              "(no limit) or more, --waiting-hours more than 0", file=sys.stderr)
         return 2
     limits = Limits(creates_per_minute=creates_per_minute, max_waiting_per_address=max_waiting,
-                    waiting_seconds=waiting_hours * 3600)
+                    waiting_seconds=waiting_hours * 3600,
+                    connects_per_minute=connects_per_minute)
     url = database_url or default_database_url()
     try:
         engine = open_engine(url)
+        held = claim_sqlite(url)  # a second process on this SQLite file is refused
         migrate(engine)
         engine.dispose()
         app = create_app(url, bot_delay=bot_delay, hint_seconds=hint_seconds, limits=limits,
@@ -57,4 +74,6 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float,
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_FRAME, log_level="warning",
                 ws_ping_interval=20, ws_ping_timeout=20,
                 ws_per_message_deflate=False)  # compressing costs more CPU than it saves
+    if held is not None:
+        held.release()
     return 0

@@ -9,13 +9,16 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
+import uuid
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -34,8 +37,10 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -49,6 +54,8 @@ BUSY_TIMEOUT_MS = 5000
 TRUNCATE_WAIT_MS = 100
 #: SQLite's write-ahead log is emptied once it is over this size.
 WAL_BYTES = 4 * 1024 * 1024
+#: The PostgreSQL advisory lock held while migrating (several processes may start at once).
+MIGRATION_LOCK = 0x7065677301
 
 metadata = MetaData()
 
@@ -67,6 +74,9 @@ tables = Table(
     Column("turn_seconds", Float, nullable=True),
     Column("away_seconds", Float, nullable=True),
     Column("bot_delay", Float, nullable=True),
+    #: the process that runs the table's bots and clocks, and until when (PostgreSQL)
+    Column("owner", String(32), nullable=True),
+    Column("lease_until", DateTime(timezone=True), nullable=True),
 )
 
 seats = Table(
@@ -95,10 +105,24 @@ _BUMP = (update(tables)
          .where(tables.c.code == bindparam("c"), tables.c.version == bindparam("old"))
          .values(version=bindparam("new"), status=bindparam("status")))
 _APPEND = insert(actions)
+#: The PostgreSQL channel on which every write to a table is announced ("code:version:origin")
+CHANNEL = "pegs_tables"
+_NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', :payload)")
+#: How long a table's lease holds unless its owner renews it.
+LEASE_SECONDS = 10.0
+_CLAIM = text(
+    "UPDATE pegs_tables SET owner = :me, lease_until = now() + make_interval(secs => :s) "
+    "WHERE status IN ('waiting', 'playing') "
+    "AND (owner = :me OR owner IS NULL OR lease_until < now()) RETURNING code")
+_RELEASE = text("UPDATE pegs_tables SET lease_until = now() WHERE owner = :me")
 
 
 class StoreError(RuntimeError):
     """The database cannot be opened or refused a write."""
+
+
+class VersionConflict(StoreError):
+    """An append found the table at another version (another process stored first)."""
 
 
 @dataclass
@@ -175,12 +199,32 @@ def open_engine(url: str) -> Engine:
         raise StoreError(f"cannot use database {parsed.render_as_string()}: {e}") from e
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest migration (Alembic, configured here, no ini file)."""
+def _alembic_config() -> Config:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def at_head(engine: Engine) -> bool:
+    """Whether the database answers and its schema is at the newest migration."""
+    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    try:
+        with engine.connect() as c:
+            return MigrationContext.configure(c).get_current_revision() == head
+    except Exception:
+        return False
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest migration (Alembic, configured here, no ini file).
+    On PostgreSQL the upgrade holds an advisory lock to its commit, so of several processes
+    starting together one migrates and the others then find the schema current."""
+    config = _alembic_config()
     try:
         with engine.begin() as connection:
+            if engine.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                   {"key": MIGRATION_LOCK})
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
     except Exception as e:
@@ -208,8 +252,48 @@ class Store:
         self.local = engine.dialect.name == "sqlite"
         #: the write-ahead log is emptied when it grows over this
         self.wal_bytes = wal_bytes
+        #: PostgreSQL: other processes serve the same tables; each write is announced on
+        #: :data:`CHANNEL`, signed with this process's id
+        self.shared = engine.dialect.name == "postgresql"
+        self.origin = uuid.uuid4().hex[:16]
         self._frames = 0
         self._page: int | None = None
+
+    def conninfo(self) -> str:
+        """The database's address for a plain psycopg connection (to listen)."""
+        url = self.engine.url.set(drivername="postgresql")
+        return url.render_as_string(hide_password=False)
+
+    def _announce(self, c: Connection, code: str, version: int | str = "") -> None:
+        """Tell the other processes (on commit) that table ``code`` changed."""
+        if self.shared:
+            c.execute(_NOTIFY, {"payload": f"{code}:{version}:{self.origin}"})
+
+    def _lease(self) -> dict[str, Any]:
+        """A new table's lease: this process's (PostgreSQL)."""
+        if not self.shared:
+            return {}
+        return {"owner": self.origin,
+                "lease_until": func.now() + timedelta(seconds=LEASE_SECONDS)}
+
+    def claim(self) -> list[str]:
+        """(PostgreSQL) Renew this process's leases and take the unfinished tables whose
+        lease ran out (or that never had one): the codes of the tables it holds."""
+        with self.engine.begin() as c:
+            return list(c.scalars(_CLAIM, {"me": self.origin, "s": LEASE_SECONDS}))
+
+    def announce_presence(self, present: list[tuple[str, list[int]]]) -> None:
+        """(PostgreSQL) Tell the other processes which seats of which tables have
+        connections to this one ("code:@seat,seat:origin")."""
+        with self.engine.begin() as c:
+            for code, seated in present:
+                c.execute(_NOTIFY, {"payload": f"{code}:@{','.join(map(str, seated))}:"
+                                               f"{self.origin}"})
+
+    def release(self) -> None:
+        """(PostgreSQL) End this process's leases now (it is stopping)."""
+        with self.engine.begin() as c:
+            c.execute(_RELEASE, {"me": self.origin})
 
     def create(self, row: TableRow) -> None:
         """Store a new table (``row.created`` is set to now if it has no time yet)."""
@@ -220,7 +304,7 @@ class Store:
                 hints=row.hints, status=row.status, version=row.version, host=row.host,
                 created=row.created, public=row.public, creator=row.creator,
                 turn_seconds=row.turn_seconds, away_seconds=row.away_seconds,
-                bot_delay=row.bot_delay,
+                bot_delay=row.bot_delay, **self._lease(),
             ))
             if row.seats:
                 c.execute(insert(seats), [{"code": row.code, "seat": s.seat, **s.values()}
@@ -230,10 +314,34 @@ class Store:
         with self.engine.begin() as c:
             c.execute(update(seats).where(seats.c.code == code, seats.c.seat == seat.seat)
                       .values(**seat.values()))
+            self._announce(c, code)
 
-    def set_status(self, code: str, status: str) -> None:
+    def take_seat(self, code: str, seat: SeatRow, kinds: tuple[str, ...]) -> bool:
+        """Store a seat only if it is still of one of ``kinds`` and the table still waits
+        (a conditional write: of two processes taking one seat, one wins); whether it was."""
+        waiting = select(tables.c.code).where(tables.c.code == code,
+                                              tables.c.status == "waiting")
         with self.engine.begin() as c:
-            c.execute(update(tables).where(tables.c.code == code).values(status=status))
+            done = c.execute(update(seats).where(
+                seats.c.code == code, seats.c.seat == seat.seat, seats.c.kind.in_(kinds),
+                seats.c.code.in_(waiting)).values(**seat.values()))
+            if done.rowcount != 1:
+                return False
+            self._announce(c, code)
+            return True
+
+    def start(self, code: str) -> bool:
+        """Mark a waiting table with no empty seat as playing; whether this call did (a
+        start is accepted once, whichever process is asked)."""
+        empty = select(seats.c.seat).where(seats.c.code == code, seats.c.kind == "empty")
+        with self.engine.begin() as c:
+            done = c.execute(update(tables).where(
+                tables.c.code == code, tables.c.status == "waiting", ~empty.exists())
+                .values(status="playing"))
+            if done.rowcount != 1:
+                return False
+            self._announce(c, code)
+            return True
 
     def expire_waiting(self, before: datetime) -> list[str]:
         """Delete the tables still waiting that were created before ``before`` (with their
@@ -267,9 +375,10 @@ class Store:
             done = c.execute(_BUMP, {"c": code, "old": number - 1, "new": number,
                                      "status": status})
             if done.rowcount != 1:
-                raise StoreError(f"table {code} is not at version {number - 1}")
+                raise VersionConflict(f"table {code} is not at version {number - 1}")
             c.execute(_APPEND, {"code": code, "number": number, "seat": seat,
                                 "action": action, "at": _now()})
+            self._announce(c, code, number)
             c.commit()
         except BaseException:
             self._local.writer = None
@@ -312,14 +421,15 @@ class Store:
             self._writers.clear()
 
     def load(self, statuses: tuple[str, ...] | None = None, code: str | None = None,
-             ) -> list[TableRow]:
-        """Tables (with seats and actions) by status or by code."""
+             after: int = 0) -> list[TableRow]:
+        """Tables (with seats and the actions after version ``after``) by status or code."""
         try:
-            return self._load(statuses, code)
+            return self._load(statuses, code, after)
         except Exception as e:
             raise StoreError(f"cannot read tables: {e}") from e
 
-    def _load(self, statuses: tuple[str, ...] | None, code: str | None) -> list[TableRow]:
+    def _load(self, statuses: tuple[str, ...] | None, code: str | None,
+              after: int) -> list[TableRow]:
         query = select(tables)
         if statuses is not None:
             query = query.where(tables.c.status.in_(statuses))
@@ -341,7 +451,7 @@ class Store:
                 rows[s.code].seats.append(SeatRow(s.seat, s.name, s.kind, s.token_hash, s.bot,
                                                   s.strength, s.standin))
             for a in c.execute(select(actions.c.code, actions.c.action)
-                               .where(actions.c.code.in_(codes))
+                               .where(actions.c.code.in_(codes), actions.c.number > after)
                                .order_by(actions.c.code, actions.c.number)):
                 rows[a.code].actions.append(a.action)
         return list(rows.values())
