@@ -302,7 +302,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(args.host, args.port, args.database_url, args.bot_delay, args.hint_seconds,
                  creates_per_minute=args.creates_per_minute, max_waiting=args.max_waiting,
                  connects_per_minute=args.connects_per_minute,
-                 waiting_hours=args.waiting_hours)
+                 waiting_hours=args.waiting_hours, shortest_clock=args.shortest_clock)
 
 
 def cmd_db(args: argparse.Namespace) -> int:
@@ -360,6 +360,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "0: no limit)")
     p.add_argument("--waiting-hours", type=float, default=24.0, metavar="HOURS",
                    help="a table nobody starts is removed after this (default 24)")
+    p.add_argument("--shortest-clock", type=float, default=10.0, metavar="SECONDS",
+                   help="the shortest turn timer and away delay a table may set (default 10)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("db", help="manage the server's database")

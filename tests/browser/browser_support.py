@@ -69,7 +69,8 @@ class Server:
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [*command, "serve", "--port", str(self.port), "--bot-delay", "0",
-                 "--hint-seconds", "0.2", "--creates-per-minute", "0", "--max-waiting", "0"],
+                 "--hint-seconds", "0.2", "--creates-per-minute", "0", "--max-waiting", "0",
+                 "--shortest-clock", "1"],
                 env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -171,7 +171,10 @@ def test_table_options_are_stored_bounded_and_shown(client: TestClient) -> None:
     [row] = hub.store.load(None, r.json()["code"])
     assert (row.public, row.turn_seconds, row.away_seconds, row.bot_delay) == (
         True, None, 30, 0)
-    for bad, words in [({"turn_seconds": 5}, "turn_seconds"), ({"turn_seconds": 4000}, "turn"),
+    # under the server's shortest clock (10 s unless pegs serve --shortest-clock says less)
+    got = error_of(client.post("/api/tables", json={**SHORT, "name": "Cy", "away_seconds": 5}))
+    assert got[:2] == (400, "bad_settings") and "away_seconds: at least 10 seconds" in got[2]
+    for bad, words in [({"turn_seconds": 0.5}, "turn_seconds"), ({"turn_seconds": 4000}, "turn"),
                        ({"away_seconds": "60"}, "away_seconds"), ({"bot_delay": 6}, "bot_delay"),
                        ({"bot_delay": -1}, "bot_delay"), ({"public": "yes"}, "public"),
                        ({"public": 1}, "public"), ({"hints": "no"}, "hints")]:

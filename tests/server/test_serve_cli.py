@@ -35,6 +35,7 @@ def test_the_database_lives_in_pegs_data_dir_unless_a_url_is_given(
     (["--max-waiting", "-3"], "--max-waiting and --connects-per-minute must be 0"),
     (["--connects-per-minute", "-1"], "--max-waiting and --connects-per-minute must be 0"),
     (["--waiting-hours", "0"], "--waiting-hours more than 0"),
+    (["--shortest-clock", "0.5"], "--shortest-clock must be 1 to 3600 seconds"),
 ])
 def test_unusable_settings_are_refused_before_serving(
         args: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -62,9 +62,10 @@ def _clean_name(value: str) -> str:
     return value
 
 
-#: Bounds of the table options (seconds).
-TURN_SECONDS = (10.0, 3600.0)
-AWAY_SECONDS = (10.0, 3600.0)
+#: Bounds of the table options (seconds); the clocks are at least the server's
+#: ``Limits.min_timer_seconds`` too (``pegs serve --shortest-clock``, default 10).
+TURN_SECONDS = (1.0, 3600.0)
+AWAY_SECONDS = (1.0, 3600.0)
 BOT_DELAY = (0.0, 5.0)
 #: Open tables per page of ``GET /api/tables``: default and most.
 PAGE, MOST_PAGE = 20, 50
@@ -212,6 +213,12 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict
         rules = table_settings.rules(body.preset, overrides)
     except table_settings.SettingsError as e:
         raise TableError(400, "bad_settings", str(e)) from None
+    shortest = hub.limits.min_timer_seconds
+    for field, value in (("turn_seconds", body.turn_seconds),
+                         ("away_seconds", body.away_seconds)):
+        if value is not None and value < shortest:
+            raise TableError(400, "bad_settings", f"{field}: at least {shortest:g} seconds "
+                             "on this server (or null for no clock)")
     token = new_token()
     seats = [SeatRow(0, body.name, "human", token_hash(token))]
     seats += [SeatRow(s) for s in range(1, rules.players)]
