@@ -169,6 +169,18 @@ def plot_file(name: str) -> Path:
         raise sim_run.SimulationError(f"--plot {name}: {e}") from e
 
 
+def _check_folders(*files: tuple[str, str | Path | None]) -> None:
+    """Refuse an output file (option, name) whose folder is missing, before any game."""
+    for option, name in files:
+        if name and not Path(name).resolve().parent.is_dir():
+            raise sim_run.SimulationError(f"{option} {name}: no such folder")
+
+
+def _say_interrupted(done: int, total: int, out: str | None) -> None:
+    kept = f"; they are in {out} (run the same command to resume)" if out else ""
+    print(f"interrupted after {done} of {total} games{kept}", file=sys.stderr)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
@@ -179,9 +191,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             rotate=not args.no_rotate, duplicate=args.duplicate,
         )
         plot = plot_file(args.plot) if args.plot else None
-        for option, name in (("--out", args.out), ("--plot", plot)):
-            if name and not Path(name).resolve().parent.is_dir():
-                raise sim_run.SimulationError(f"{option} {name}: no such folder")
+        _check_folders(("--out", args.out), ("--plot", plot))
         rotation = "rotated each game" if not args.no_rotate else "fixed"
         if args.duplicate:
             rotation += ", each deal played by every side"
@@ -205,16 +215,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops a run like Ctrl-C
         result = sim_run.simulate(config, out, args.jobs, progress, started,
                                   args.backend, args.address)
-    except sim_run.SimulationError as e:
+    except (sim_run.SimulationError, sim_run.GameError) as e:
         print(f"pegs: {e}", file=sys.stderr)
-        return 2
-    except sim_run.GameError as e:
-        print(f"pegs: {e}", file=sys.stderr)
-        return 1
+        return 1 if isinstance(e, sim_run.GameError) else 2
     if result.interrupted:
-        kept = f"; they are in {args.out} (run the same command to resume)" if out else ""
-        print(f"interrupted after {len(result.results)} of {args.games} games{kept}",
-              file=sys.stderr)
+        _say_interrupted(len(result.results), args.games, args.out)
     if args.games % rules.players and len(set(seats)) > 1 and not args.no_rotate:
         print(f"note: {args.games} games is not a multiple of {rules.players} players, so "
               "the seat rotation is not exactly balanced", file=sys.stderr)
@@ -241,9 +246,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         rules = rules_from_args(args)
         ladder = sim_ladder.Ladder(rules, tuple(b.strip() for b in args.bots.split(",")),
                                    args.games, args.seed, args.max_actions)
-        for option, name in (("--out", args.out), ("--plot", args.plot)):
-            if name and not Path(name).resolve().parent.is_dir():
-                raise sim_run.SimulationError(f"{option} {name}: no such folder")
+        _check_folders(("--out", args.out), ("--plot", args.plot))
         if not args.quiet:
             print(f"{rules.name}, {rules.players} players ({describe_table(rules)}); "
                   f"{len(ladder.pairs)} pairs of {args.games} games", file=sys.stderr)
@@ -252,16 +255,11 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops a run like Ctrl-C
         result = sim_ladder.run_ladder(ladder, out, args.jobs, progress, args.backend,
                                        args.address)
-    except sim_run.SimulationError as e:
+    except (sim_run.SimulationError, sim_run.GameError) as e:
         print(f"pegs: {e}", file=sys.stderr)
-        return 2
-    except sim_run.GameError as e:
-        print(f"pegs: {e}", file=sys.stderr)
-        return 1
+        return 1 if isinstance(e, sim_run.GameError) else 2
     if result.interrupted:
-        kept = f"; they are in {args.out} (run the same command to resume)" if out else ""
-        print(f"interrupted after {len(result.lines)} of {ladder.total} games{kept}",
-              file=sys.stderr)
+        _say_interrupted(len(result.lines), ladder.total, args.out)
     table, pairs = sim_ladder.rate(ladder, result.lines)
     print(sim_ladder.format_ladder(ladder, table, pairs))
     if args.plot and result.lines:

@@ -106,6 +106,16 @@ def serve(database_url: str, data_dir: Path, port: int,
 
 
 @contextmanager
+def serving(folder: Path, *options: str) -> Iterator[tuple[httpx.Client, str]]:
+    """A real ``pegs serve`` on a SQLite file in ``folder`` (its log in
+    ``folder/data/serve.log``): (HTTP client, WebSocket base URL)."""
+    port = free_port()
+    with (serve(f"sqlite:///{folder / 'pegs.db'}", folder / "data", port, *options),
+          httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=20) as http):
+        yield http, f"ws://127.0.0.1:{port}"
+
+
+@contextmanager
 def serve_many(database_url: str, folder: Path, count: int,
                *options: str) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
     """``count`` ``pegs serve`` processes started together on one database: (process, base

@@ -18,17 +18,15 @@ from websockets.exceptions import ConnectionClosed
 from pegs.server import protocol, rooms
 from pegs.server.protocol import legal_texts
 
-from .helpers import Client, LiveServer, free_port, new_table, run, serve, start
+from .helpers import Client, LiveServer, new_table, run, serving, start
 
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[httpx.Client, str]]:
     """A real ``pegs serve`` on SQLite: (HTTP client, WebSocket base URL); its log is
     ``tmp_path/data/serve.log``."""
-    port = free_port()
-    with (serve(f"sqlite:///{tmp_path / 'pegs.db'}", tmp_path / "data", port),
-          httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=20) as http):
-        yield http, f"ws://127.0.0.1:{port}"
+    with serving(tmp_path) as served:
+        yield served
 
 
 async def next_message(client: Client) -> dict[str, Any]:

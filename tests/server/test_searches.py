@@ -18,7 +18,7 @@ from pegs.server import thinking
 from pegs.server.protocol import legal_texts
 from pegs.server.thinking import Dropped, Game, Thinkers
 
-from .helpers import Client, free_port, new_table, run, serve, start
+from .helpers import Client, new_table, run, serving, start
 
 
 def test_tables_take_turns_and_a_dropped_job_never_runs(tmp_path: Path) -> None:
@@ -73,11 +73,8 @@ def test_a_bots_move_follows_from_its_seed_however_the_worker_got_the_game() -> 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[httpx.Client, str]]:
     """A real ``pegs serve`` on SQLite whose hints search for 2 s."""
-    port = free_port()
-    with (serve(f"sqlite:///{tmp_path / 'pegs.db'}", tmp_path / "data", port,
-                "--hint-seconds", "2"),
-          httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=20) as http):
-        yield http, f"ws://127.0.0.1:{port}"
+    with serving(tmp_path, "--hint-seconds", "2") as served:
+        yield served
 
 
 def test_one_hint_a_turn_and_a_hint_overtaken_by_the_turn_is_dropped(

@@ -147,6 +147,11 @@ def waiting_check(room: Room) -> None:
         raise TableError(409, "started", "the game has already started")
 
 
+def seat_check(room: Room, seat: int) -> None:
+    if not 0 <= seat < len(room.seats):
+        raise TableError(400, "bad_seat", f"seats are 0 to {len(room.seats) - 1}")
+
+
 @router.get("/presets", summary="Presets, their default settings, allowed values, cue cards")
 async def presets() -> dict[str, Any]:
     out = []
@@ -259,8 +264,7 @@ async def join(code: str, body: Join, hub: HubDep) -> dict[str, Any]:
             waiting_check(room)
             free = [s.seat for s in room.seats if s.kind == "empty"]
             if body.seat is not None:
-                if not 0 <= body.seat < len(room.seats):
-                    raise TableError(400, "bad_seat", f"seats are 0 to {len(room.seats) - 1}")
+                seat_check(room, body.seat)
                 if body.seat not in free:
                     raise TableError(409, "seat_taken", f"seat {body.seat} is taken; free: "
                                      + (", ".join(map(str, free)) or "none"))
@@ -283,8 +287,7 @@ async def add_bots(code: str, body: Bots, hub: HubDep, credentials: Credentials,
         if not wanted:
             raise TableError(409, "full", "there is no empty seat to fill")
         for seat in wanted:
-            if not 0 <= seat < len(room.seats):
-                raise TableError(400, "bad_seat", f"seats are 0 to {len(room.seats) - 1}")
+            seat_check(room, seat)
             if room.seats[seat].kind == "human":
                 raise TableError(409, "seat_taken", f"seat {seat} is taken by a player")
         for seat in sorted(set(wanted)):
@@ -330,8 +333,7 @@ async def remove(code: str, seat: int, hub: HubDep, credentials: Credentials,
     host_check(room, credentials)
     async with room.lock:
         waiting_check(room)
-        if not 0 <= seat < len(room.seats):
-            raise TableError(400, "bad_seat", f"seats are 0 to {len(room.seats) - 1}")
+        seat_check(room, seat)
         if seat == room.host:
             raise TableError(409, "host_cannot_leave", "the host cannot leave the table")
         if room.seats[seat].kind == "empty" or not await room.take_seat(SeatRow(seat),
@@ -362,8 +364,7 @@ async def stand_in(code: str, seat: int, hub: HubDep, credentials: Credentials,
     async with room.lock:
         if room.status != "playing":
             raise TableError(409, "not_playing", "only a game in play has seats to hand over")
-        if not 0 <= seat < len(room.seats):
-            raise TableError(400, "bad_seat", f"seats are 0 to {len(room.seats) - 1}")
+        seat_check(room, seat)
         row = room.seats[seat]
         if row.kind != "human" or row.standin:
             raise TableError(409, "not_human", f"seat {seat} is already played by a bot")
