@@ -35,7 +35,7 @@ export function doubtStory(prev, msg, name) {
       bluff = samePegs(prev.view.pegs, msg.view.pegs);
       [winner, victim, extra] = bluff ? [last.seat, before.declarer, true] : [before.declarer, last.seat, true];
     }
-    const lines = [`${name(last.seat)} doubts ${declarer}'s face-down card.`, last.announcement];
+    const lines = [last.announcement]; // it names the doubter and the declared card itself
     if (!says(last.announcement, ["bluff", "true"])) {
       lines.push(bluff ? `It was a bluff: ${declarer}'s move is not made.` : `It was true: ${declarer}'s move is made.`);
     }
