@@ -150,11 +150,18 @@ class BoardZoom {
     return tools;
   }
 
-  /** Screen pixels per board unit at the current view. */
+  /** Screen pixels per board unit at `view` (the current one by default).  The board's
+   * height follows its view up to its highest (or is that height): either way a view
+   * shows at this scale, whatever the view drawn now. */
   scale(view = this.view) {
     const r = this.svg.getBoundingClientRect();
     if (!view || !r.width) return 1;
-    return Math.min(r.width / view.w, (r.height || r.width) / view.h);
+    return Math.min(r.width / view.w, this.highest(r) / view.h);
+  }
+
+  highest(r) {
+    const most = parseFloat(getComputedStyle(this.svg).maxHeight);
+    return Number.isFinite(most) && most > 0 ? most : (r.height || r.width);
   }
 
   toBoard(clientX, clientY) {
@@ -228,15 +235,16 @@ class BoardZoom {
       this.rest = null;
       return;
     }
-    const aspect = base.w / base.h;
     this.rest = base;
-    const all = this.fitted(box, aspect);
+    const r = this.svg.getBoundingClientRect();
+    // all of them, the board as high as it may be if they need it
+    const all = this.fitted(box, Math.max(r.width / this.highest(r), box.w / box.h));
     if (this.scale(all) >= need && inside(all)) {
       this.view = all;
       return;
     }
-    const r = this.svg.getBoundingClientRect();
-    const w = Math.min(r.width, (r.height || r.width) * aspect) / need, h = w / aspect;
+    const aspect = base.w / base.h;
+    const w = Math.min(r.width, this.highest(r) * aspect) / need, h = w / aspect;
     const anchor = sites.find((s) => s.anchor);
     const [cx, cy] = busiest(chosen, anchor, w - 2.4 * D, h - 2.4 * D, [base.x + base.w / 2, base.y + base.h / 2]);
     this.view = this.fitted({ x: cx - w / 2, y: cy - h / 2, w, h }, aspect);
