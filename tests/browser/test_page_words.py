@@ -163,3 +163,52 @@ def test_players_chips_stay_on_their_line_on_a_phone(chromium: Browser) -> None:
     assert page.locator("#players .tag.partner").count() == 4
     assert one_line_each(page, "#players li") == []
     context.close()
+
+
+def in_window(page: Page, selector: str) -> int:
+    """How many of ``selector`` have their centre inside the window and the board."""
+    return int(page.evaluate("""(sel) => {
+      const b = document.getElementById('board').getBoundingClientRect();
+      return [...document.querySelectorAll(sel)].filter(n => {
+        const r = n.getBoundingClientRect();
+        const x = r.x + r.width / 2, y = r.y + r.height / 2;
+        return x >= Math.max(0, b.left) && x <= Math.min(innerWidth, b.right)
+          && y >= Math.max(0, b.top) && y <= Math.min(innerHeight, b.bottom);
+      }).length;
+    }""", selector))
+
+
+def test_start_shows_the_board_and_a_chosen_card_its_pegs(chromium: Browser,
+                                                           server: Server) -> None:
+    made = server.api("POST", "/api/tables", {"preset": "pegoo", "name": "Gran", "players": 8,
+                                               "teams": 2})
+    code = made["code"]
+    context = chromium.new_context(**PHONE)
+    context.add_init_script(seat_script(code, made["token"], 0, "Gran"))
+    page = context.new_page()
+    page.goto(f"{server.base}/t/{code}")
+    start = page.locator("#start-btn")
+    start.scroll_into_view_if_needed()
+    assert page.evaluate("scrollY") > 300  # the Start button is far down the lobby
+    start.tap()
+    expect(page.locator("#hand .card").first).to_be_attached()
+    # the game opens on the board (the player's own side), not where the lobby was
+    top = page.evaluate("document.querySelector('.board-wrap').getBoundingClientRect().top")
+    assert abs(top) <= 8, top
+    assert in_window(page, "#board .seat-label.me") == 1
+    body = page.locator("body")
+    for _ in range(8):
+        expect(body).to_have_attribute("data-my-turn", "1", timeout=30_000)
+        page.locator("#hand").evaluate("n => n.scrollIntoView({ block: 'start' })")
+        assert in_window(page, "#board .peg") == 0  # the board is above the fold
+        page.locator("#hand .card.playable").first.tap()
+        if page.locator("#pegs button").count():
+            # scrolled back up just enough: the lit-up pegs are on screen
+            assert in_window(page, "#board .peg.selectable") >= 1
+            break
+        before = int(page.evaluate("document.body.dataset.version"))
+        page.locator(".confirm-btn").first.tap()  # a discard: no peg to light up
+        page.wait_for_function(f"+document.body.dataset.version > {before}")
+    else:
+        raise AssertionError("no card moved a peg in eight turns")
+    context.close()
