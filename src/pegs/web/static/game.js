@@ -395,7 +395,8 @@ export class GameScreen {
       this.whoBlock(),
       h("p", { class: "status-line", id: "status" }, line, clock ? " · " : null, clock),
       ranOut,
-      msg.last ? h("p", { class: "announce", id: "last-move" },
+      // a doubt's banner tells the last move itself
+      msg.last && !(this.reveal && this.reveal.version === msg.version) ? h("p", { class: "announce", id: "last-move" },
         h("strong", {}, `${this.actor(msg.last.seat, (this.log.find((e) => e.v === msg.version) || {}).standin)}: `),
         this.said(msg.last.announcement)) : null,
       this.hint ? h("p", { class: "announce", id: "hint" }, h("strong", {}, "Hint: "), `${this.said(this.hint.announcement)} `, h("em", {}, this.hint.reason || "")) : null);
