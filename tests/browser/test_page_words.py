@@ -139,12 +139,13 @@ def test_the_form_reads_each_help_once_and_disclosures_show_a_marker(
 ROWS = """(sel) => [...document.querySelectorAll(sel)].filter(li => {
   const kids = [...li.children].map(k => k.getBoundingClientRect()).filter(r => r.height);
   const mid = kids[0].top + kids[0].height / 2;
-  return kids.some(r => r.top > mid || r.bottom < mid);
+  return kids.some(r => r.top > mid || r.bottom < mid) || li.getBoundingClientRect().height > 80;
 }).map(li => li.textContent)"""
 
 
 def one_line_each(page: Page, selector: str) -> list[str]:
-    """The rows of ``selector`` whose parts do not all share the first part's line."""
+    """The rows of ``selector`` whose parts do not all share the first part's line, or
+    that are more than two lines high."""
     return list(page.evaluate(ROWS, selector))
 
 

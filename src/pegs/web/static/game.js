@@ -21,6 +21,12 @@ export function rejoinLink(code, token) {
   return `${location.origin}/t/${code}#seat=${token}`;
 }
 
+/** A name and its chips as one run of text: on a narrow screen it wraps between words and
+ * chips, next to the seat's badge (never a chip or a button alone on a line). */
+function whoLine(name, tags) {
+  return h("span", { class: "who-line" }, h("span", { class: "player-name" }, name), ...tags.flatMap((tag) => [" ", tag]));
+}
+
 export class GameScreen {
   /** seat: {token, seat, name} held by this browser, or null to watch. */
   constructor(code, seat, { onLostSeat } = {}) {
@@ -417,7 +423,7 @@ export class GameScreen {
       h("ul", { class: "players", id: "players" }, ...msg.table.seats.map((s) => h("li", {
         "data-seat": s.seat, class: [s.seat === me ? "me" : "", isPartner(msg, s.seat) ? "partner" : "",
           msg.view && msg.view.current_player === s.seat && !msg.view.outcome ? "to-act" : ""].join(" ").trim() || null },
-      seatBadge(msg.board, s.seat, 20), h("span", { class: "player-name" }, this.name(s.seat)), ...seatTags(msg, s.seat)))));
+      seatBadge(msg.board, s.seat, 20), whoLine(this.name(s.seat), seatTags(msg, s.seat))))));
   }
 
   decisionBlock() {
@@ -770,8 +776,7 @@ export class GameScreen {
     const bots = store.bots(this.code);
     const seats = h("ul", { class: "seats-list", id: "seats" }, ...table.seats.map((s) => h("li", { "data-seat": s.seat, "data-kind": s.kind },
       seatBadge(msg.board, s.seat, 28),
-      h("span", { class: "player-name" }, s.kind === "empty" ? "(open seat)" : this.name(s.seat)),
-      ...seatTags(msg, s.seat, s.kind !== "empty"),
+      whoLine(s.kind === "empty" ? "(open seat)" : this.name(s.seat), seatTags(msg, s.seat, s.kind !== "empty")),
       host && s.kind === "empty" ? h("button", { onclick: () => this.addBots([s.seat]) }, "Bot here") : null)));
     const empty = table.seats.filter((s) => s.kind === "empty").length;
     const err = h("p", { class: "error", id: "lobby-error" }, this.notice);
