@@ -78,10 +78,13 @@ def test_the_turn_clock_counts_down_and_a_timeout_is_told(static_page: Page) -> 
     expect(clock).to_have_text(re.compile(r"^1:3[0-5] left$"))
     first = clock.inner_text()
     expect(clock).not_to_have_text(first, timeout=3000)  # it ticks
-    # the last seconds are marked; then the stand-in's move is told
-    table.push({**table.msg, "version": msg["version"], "turn_ends": time.time() + 12})
+    # shown at once with each state (not a second later); the last seconds marked
+    table.push({**table.msg, "version": msg["version"] + 1, "turn_ends": time.time() + 12})
+    static_page.wait_for_function(f"document.body.dataset.version === '{msg['version'] + 1}'")
+    assert re.fullmatch(r"0:1[12] left", static_page.evaluate(
+        "document.getElementById('turn-clock').textContent"))
     expect(clock).to_have_class(re.compile(r"\blow\b"))
-    nxt = msg["version"] + 1
+    nxt = msg["version"] + 2
     table.push({"type": "event", "version": nxt, "seat": 0, "action": "5: discard",
                 "announcement": "Five. Can't play; discards.", "timed_out": True})
     table.push({**table.msg, "version": nxt, "legal": None, "turn_ends": None,

@@ -5,7 +5,7 @@ import { renderBoard, seatBadge, trailSince } from "./board.js";
 import { banner, fill, h, store } from "./dom.js";
 import { api, loadPresets, TableSocket } from "./net.js";
 import { matchTyped, Picker, stepKeys } from "./picker.js";
-import { isPartner, listNames, namedText, resultLine, seatName, seatTags, teamName, teamOf, teamSeats } from "./people.js";
+import { isPartner, listNames, namedText, resultLine, seatName, seatTags, shortName, teamName, teamOf, teamSeats } from "./people.js";
 import { ReplayViewer } from "./replay.js";
 import { TurnClock } from "./turn_clock.js";
 import { doubtStory, isDecision } from "./bluff.js";
@@ -414,7 +414,7 @@ export class GameScreen {
     let mine = h("p", { class: "muted", id: "me" }, "Watching");
     if (me >= 0) {
       const team = teamOf(msg, me);
-      const partners = team === null ? [] : teamSeats(msg, team).filter((q) => q !== me).map((q) => this.name(q));
+      const partners = team === null ? [] : teamSeats(msg, team).filter((q) => q !== me).map((q) => shortName(msg, q));
       mine = h("p", { id: "me" }, seatBadge(msg.board, me), " ",
         h("span", {}, `You are ${this.name(me)}`, team === null ? ", playing for yourself" : `, ${teamName(team)}`,
           partners.length ? ` with ${listNames(partners)}` : ""));

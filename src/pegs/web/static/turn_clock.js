@@ -46,7 +46,7 @@ export class TurnClock {
   }
 
   tick() {
-    if (!this.node || !this.node.isConnected) return;
+    if (!this.node) return;
     const left = secondsLeft(this.ends, Date.now(), this.longest);
     this.node.textContent = clockWords(left);
     const low = left <= LOW_SECONDS;
