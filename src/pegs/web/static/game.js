@@ -368,6 +368,7 @@ export class GameScreen {
       this.handBlock(),
       this.pickBlock(),
       this.typedBlock(),
+      this.playersBlock(),
       this.logBlock(),
       this.toolsBlock(),
       this.rejoinBlock());
@@ -408,7 +409,7 @@ export class GameScreen {
       this.hint ? h("p", { class: "announce", id: "hint" }, h("strong", {}, "Hint: "), `${this.said(this.hint.announcement)} `, h("em", {}, this.hint.reason || "")) : null);
   }
 
-  /** Who I am and my team, then every seat with its team (a partner marked as such). */
+  /** Who I am, my team and my partners. */
   whoBlock() {
     const msg = this.msg, me = msg.seat;
     let mine = h("p", { class: "muted", id: "me" }, "Watching");
@@ -419,11 +420,17 @@ export class GameScreen {
         h("span", {}, `You are ${this.name(me)}`, team === null ? ", playing for yourself" : `, ${teamName(team)}`,
           partners.length ? ` with ${listNames(partners)}` : ""));
     }
-    return h("div", { class: "who" }, mine,
-      h("ul", { class: "players", id: "players" }, ...msg.table.seats.map((s) => h("li", {
+    return mine;
+  }
+
+  /** Every seat with its team, a partner marked as such, the seat to act underlined (after
+   * the play itself: at a big table on a phone it would push the hand off the screen). */
+  playersBlock() {
+    const msg = this.msg, me = msg.seat;
+    return h("ul", { class: "players", id: "players" }, ...msg.table.seats.map((s) => h("li", {
         "data-seat": s.seat, class: [s.seat === me ? "me" : "", isPartner(msg, s.seat) ? "partner" : "",
           msg.view && msg.view.current_player === s.seat && !msg.view.outcome ? "to-act" : ""].join(" ").trim() || null },
-      seatBadge(msg.board, s.seat, 20), whoLine(this.name(s.seat), seatTags(msg, s.seat))))));
+      seatBadge(msg.board, s.seat, 20), whoLine(this.name(s.seat), seatTags(msg, s.seat)))));
   }
 
   decisionBlock() {
