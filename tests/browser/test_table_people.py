@@ -92,9 +92,9 @@ def test_the_end_says_who_won_from_the_players_side(chromium: Browser, server: S
     expect(result).to_be_visible()
     winners = w.states[-1]["view"]["outcome"]["seats"]
     if 0 in winners:
-        expect(result).to_have_text("Your team won: Dee and Yellow bot, club player")
+        expect(result).to_have_text("Your team won: Dee and Yellow bot")
     else:
-        expect(result).to_have_text("Team B won: Blue bot, club player and Green bot, club player")
+        expect(result).to_have_text("Team B won: Blue bot and Green bot")
         expect(w.page.locator("#finished")).to_contain_text("Your team (Dee and Yellow bot")
     w.page.screenshot(path=str(artifacts / "people-end-phone.png"), full_page=True)
     assert w.errors == []

@@ -648,7 +648,7 @@ export class GameScreen {
     const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
     return h("ul", { class: "summary", id: "summary" }, ...this.summary.map((t) => {
       const mine = t.seats.includes(msg.seat);
-      const who = msg.rules.teams ? `${mine ? "Your team" : teamName(t.team)} (${listNames(t.seats.map((q) => this.name(q)))})`
+      const who = msg.rules.teams ? `${mine ? "Your team" : teamName(t.team)} (${listNames(t.seats.map((q) => shortName(msg, q)))})`
         : (mine ? "You" : this.name(t.seats[0]));
       return h("li", { "data-team": t.team, class: mine ? "mine" : null }, h("strong", {}, who), ": ",
         `${count(t.turns, "turn", "turns")}, sent ${count(t.hits_given, "peg", "pegs")} back to START, `

@@ -90,7 +90,7 @@ export function seatTags(msg, seat, presence = true) {
 export function resultLine(msg) {
   const outcome = msg.view.outcome;
   const me = msg.seat;
-  const names = (seats) => listNames(seats.map((q) => seatName(msg, q)));
+  const names = (seats) => listNames(seats.map((q) => shortName(msg, q)));
   const won = me >= 0 && outcome.seats.includes(me);
   if (msg.rules.teams) {
     const team = teamOf(msg, outcome.seats[0]);
