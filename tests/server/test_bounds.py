@@ -5,7 +5,9 @@ that nobody visits end, and forwarded addresses count only from named proxies.""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import resource
 import socket
 import time
 from pathlib import Path
@@ -86,8 +88,19 @@ def dropped(s: socket.socket) -> bool:
 def test_slow_request_heads_are_dropped_and_raw_connections_are_capped_per_address(
         tmp_path: Path) -> None:
     port = free_port()
-    with serve("sqlite://", tmp_path / "data", port, "--request-seconds", "0.5",
-               "--max-connections", "3"):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, 256), hard))  # the server inherits
+    with contextlib.ExitStack() as stack:
+        try:
+            process = stack.enter_context(serve(
+                "sqlite://", tmp_path / "data", port, "--request-seconds", "0.5",
+                "--max-connections", "3"))
+        finally:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        files = next(line.split()[3:5] for line in
+                     Path(f"/proc/{process.pid}/limits").read_text().splitlines()
+                     if line.startswith("Max open files"))
+        assert files == [str(hard)] * 2 or hard == resource.RLIM_INFINITY  # soft raised
         partial = raw(port=port)
         partial.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\n")  # and no more
         started = time.monotonic()

@@ -13,29 +13,35 @@ from websockets.asyncio.client import connect
 
 from pegs.server.counters import SharedOpen
 
-from .helpers import SHORT, run, serve_many
+from .helpers import SHORT, auth, run, serve_many
 from .test_bounds import closed_within
 
 
 def test_three_processes_give_one_processes_limits(postgres_url: str, redis_server: str,
                                                    tmp_path: Path) -> None:
     options = ("--limits-url", redis_server, "--creates-per-minute", "4", "--max-waiting",
-               "0", "--joins-per-minute", "3", "--lobby-reads-per-minute", "5",
+               "2", "--joins-per-minute", "3", "--lobby-reads-per-minute", "5",
                "--max-connections", "4", "--hello-seconds", "30")
     with serve_many(postgres_url, tmp_path, 3, *options) as servers:
         urls = itertools.cycle([url for _, url in servers])  # round robin, like a proxy
         body = {**SHORT, "name": "Ann", "players": 10, "public": True}
-        made = [httpx.post(f"{next(urls)}/api/tables", json=body, timeout=20)
-                for _ in range(6)]
-        assert [r.status_code for r in made] == [201] * 4 + [429] * 2
-        code = made[0].json()["code"]
-        joins = [httpx.post(f"{next(urls)}/api/tables/{code}/join", json={"name": "Bo"},
-                            timeout=20).status_code for _ in range(5)]
-        assert joins == [200] * 3 + [429] * 2
-        reads = [httpx.get(f"{next(urls)}/api/tables", timeout=20).status_code
-                 for _ in range(7)]
-        assert reads == [200] * 5 + [429] * 2
-
+        elsewhere = httpx.HTTPTransport(local_address="127.0.0.3")
+        with httpx.Client(timeout=20, transport=elsewhere) as other:
+            waiting = [other.post(f"{next(urls)}/api/tables", json=body) for _ in range(3)]
+        assert [r.status_code for r in waiting] == [201, 201, 429]
+        assert "waiting" in waiting[2].json()["error"]["message"]
+        made = []
+        for _ in range(5):  # each started at once: only the rate limits them
+            made.append(httpx.post(f"{next(urls)}/api/tables", json=SHORT | {"name": "Bo"},
+                                   timeout=20))
+            if made[-1].status_code == 201:
+                code, token = made[-1].json()["code"], made[-1].json()["token"]
+                for route in ("bots", "start"):
+                    httpx.post(f"{next(urls)}/api/tables/{code}/{route}", json={},
+                               headers=auth(token), timeout=20).raise_for_status()
+        assert [r.status_code for r in made] == [201] * 4 + [429]
+        assert "a minute" in made[4].json()["error"]["message"]
+        code = waiting[0].json()["code"]
         async def sockets() -> None:
             ws_urls = [url.replace("http", "ws") + f"/ws/{code}" for _, url in servers]
             held = [await connect(ws_urls[i % 3]) for i in range(4)]

@@ -17,7 +17,7 @@ from ..rules import PRESET_TITLES, PRESETS, Rules, RulesError
 from ..rules.settings import CONTROLS, HELP_ORDERS, JOKER_RULES, STUCK_RULES, TURN_ORDERS
 from . import table_settings
 from .counters import Rate
-from .expiry import live_cap_check
+from .expiry import created_by, live_cap_check
 from .hub import Hub
 from .limits import new_code, new_token, token_hash
 from .rooms import BOT_KINDS, Room, TableError, bot_label
@@ -186,11 +186,11 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def waiting_cap_check(hub: Hub, address: str) -> None:
-    """Refuse a new table to an address with as many waiting tables as it may have."""
+async def waiting_cap_check(hub: Hub, address: str) -> None:
+    """Refuse a new table to an address with as many waiting tables as it may have
+    (counted in the database: through every process)."""
     cap = hub.limits.max_waiting_per_address
-    if cap and sum(1 for r in hub.rooms.values()
-                   if r.status == "waiting" and r.creator == address) >= cap:
+    if cap and await created_by(hub, address, ("waiting",)) >= cap:
         hours = hub.limits.waiting_seconds / 3600
         raise RateLimited(f"you have {cap} tables waiting for players, the most one address "
                           f"may have: start one of them, or wait until one expires "
@@ -208,7 +208,7 @@ async def rate_check(rate: Rate, address: str, what: str) -> None:
 async def creation_check(hub: Hub, address: str) -> None:
     """Refuse a new table to an address over its caps (waiting, unfinished tables) or its
     creation rate."""
-    waiting_cap_check(hub, address)
+    await waiting_cap_check(hub, address)
     await live_cap_check(hub, address)
     await rate_check(hub.counters.creates, address, "new tables")
 
@@ -240,7 +240,7 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict
                    turn_seconds=body.turn_seconds, away_seconds=body.away_seconds,
                    bot_delay=body.bot_delay)
     async with request.app.state.creating:  # the cap counts the tables being stored too
-        waiting_cap_check(hub, address)
+        await waiting_cap_check(hub, address)
         room = await hub.add(row)
     return {"code": room.code, "seat": 0, "token": token, "table": room.table_json()}
 

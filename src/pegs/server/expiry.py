@@ -136,17 +136,22 @@ class Abandonment:
                  self.seconds / 3600)
 
 
-def _live_count(store: Store, creator: str) -> int:
+def _count(store: Store, creator: str, statuses: tuple[str, ...]) -> int:
     with store.engine.connect() as c:
         return int(c.scalar(select(func.count()).select_from(tables).where(
-            tables.c.creator == creator, tables.c.status.in_(("waiting", "playing")))) or 0)
+            tables.c.creator == creator, tables.c.status.in_(statuses))) or 0)
+
+
+async def created_by(hub: Hub, address: str, statuses: tuple[str, ...]) -> int:
+    """How many tables of these statuses ``address`` created (through any process)."""
+    return await hub.run_db(_count, hub.store, address, statuses)
 
 
 async def live_cap_check(hub: Hub, address: str) -> None:
     """Refuse a new table to an address that created as many unfinished tables (waiting or
-    in play, through any process) as it may have."""
+    in play) as it may have."""
     cap = hub.limits.max_live_per_address
-    if cap and await hub.run_db(_live_count, hub.store, address) >= cap:
+    if cap and await created_by(hub, address, ("waiting", "playing")) >= cap:
         raise TableError(429, "too_many_tables",
                          f"your address has {cap} unfinished tables, the most it may have: "
                          "finish one first (a table nobody visits ends after "

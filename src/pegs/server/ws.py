@@ -232,6 +232,7 @@ async def _session(ws: WebSocket, hub: Hub, room: Room, seat: int) -> None:
     try:
         while not conn.closed:
             text, raw = await _receive(ws)
+            data: dict[str, Any] | None = None
             try:
                 within = bucket.take()
                 data = parse(text, limits.max_message_bytes, raw)
@@ -244,7 +245,8 @@ async def _session(ws: WebSocket, hub: Hub, room: Room, seat: int) -> None:
                 reply = e.message
             except Exception:
                 log.exception("table %s: a message from seat %d failed", room.code, seat)
-                reply = protocol.error("internal", "the server could not handle that message")
+                reply = protocol.error("internal", "the server could not handle that message",
+                                       _id(data))
             if reply is not None:
                 conn.send(_dumps(reply))
     except WebSocketDisconnect:
