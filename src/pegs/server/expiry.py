@@ -31,19 +31,18 @@ def cutoff(hub: Hub) -> datetime:
 
 async def expire_waiting(hub: Hub) -> None:
     """Drop the expired waiting tables: each one under its lock (a start under way wins),
-    its connections closed; then delete them from the database."""
+    its connections closed; then delete them from the database, and only then forget
+    them (a request meanwhile finds them expired, not back from the database)."""
     before = cutoff(hub)
-    stale = [room for room in hub.rooms.values() if room.status == "waiting"
-             and room.created is not None and room.created < before]
+    stale = [room for room in hub.rooms.values() if room.status == "expired" or (
+        room.status == "waiting" and room.created is not None and room.created < before)]
     if not stale:
         return
     for room in stale:
         async with room.lock:
-            if room.status != "waiting":
+            if room.status != "waiting":  # started meanwhile, or expired in an earlier round
                 continue
             room.status = "expired"
-            if hub.rooms.get(room.code) is room:
-                del hub.rooms[room.code]
             for c in room.conns:
                 c.close()
     try:
@@ -51,15 +50,22 @@ async def expire_waiting(hub: Hub) -> None:
     except StoreError as e:
         log.warning("%s", e)  # the next round tries again
         return
+    for room in stale:
+        if room.status == "expired" and hub.rooms.get(room.code) is room:
+            del hub.rooms[room.code]
     log.info("%d waiting tables expired", len(codes))
 
 
 def _last_activity(store: Store, codes: list[str]) -> dict[str, datetime]:
     """When each table's last action was stored (tables with none are left out)."""
+    last: dict[str, datetime] = {}
     with store.engine.connect() as c:
-        return {code: at if at.tzinfo else at.replace(tzinfo=UTC) for code, at in c.execute(
-            select(actions.c.code, func.max(actions.c.at))
-            .where(actions.c.code.in_(codes)).group_by(actions.c.code))}
+        for start in range(0, len(codes), 500):
+            for code, at in c.execute(select(actions.c.code, func.max(actions.c.at))
+                                      .where(actions.c.code.in_(codes[start:start + 500]))
+                                      .group_by(actions.c.code)):
+                last[code] = at
+    return {code: at if at.tzinfo else at.replace(tzinfo=UTC) for code, at in last.items()}
 
 
 def _mark_abandoned(store: Store, code: str, version: int) -> bool:

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from .counters import Counters
-from .expiry import Abandonment, expire_waiting
+from .expiry import ABANDONED, Abandonment, expire_waiting
 from .leases import hold_leases, renew
 from .limits import Limits
 from .listening import listen
@@ -90,7 +90,8 @@ class Hub:
         """Drop finished tables nobody is watching from memory (the database keeps them,
         and :meth:`room` reads one back when it is asked for)."""
         for code, room in list(self.rooms.items()):
-            if room.status == "finished" and not room.conns and not room.lock.locked():
+            if (room.status in ("finished", ABANDONED) and not room.conns
+                    and not room.lock.locked()):
                 del self.rooms[code]
 
     async def resume(self) -> None:
@@ -130,7 +131,7 @@ class Hub:
         return room
 
     async def add(self, row: TableRow) -> Room:
-        live = sum(1 for r in self.rooms.values() if r.status != "finished")
+        live = sum(1 for r in self.rooms.values() if r.status in ("waiting", "playing"))
         if live >= self.limits.max_tables:
             raise TableError(503, "busy", "the server has too many tables; try again later")
         await self.run_db(self.store.create, row)

@@ -196,13 +196,14 @@ async def play(ws: WebSocket, code: str) -> None:
     hub: Hub = ws.app.state.hub
     address = ws.client.host if ws.client else ""
     ticket = await hub.counters.open.acquire(address, hub.limits.max_connections)
-    await ws.accept()
     if ticket is None:
+        await ws.accept()
         await _refuse(ws, protocol.error(
             "too_many_connections", f"your address has {hub.limits.max_connections} open "
             "connections, the most it may have: close some first"))
         return
     try:
+        await ws.accept()
         await _connected(ws, hub, code, address)
     finally:
         await hub.counters.open.release(ticket)
