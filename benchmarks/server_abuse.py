@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Abuse of ``pegs serve``: the five attacks of issue 30, and what an honest player sees.
+"""Abuse of ``pegs serve``: the attacks of issues 30 and 37, and what an honest player sees.
 
 Starts a real server (a subprocess on a free loopback port, a temporary SQLite database,
 bots pausing 0.5 s before each move as ``pegs serve`` does by default).  The honest side
@@ -20,7 +20,13 @@ phase per attack, each ``--seconds`` long after the attack's setup (at most
 - ``squatting``: the attacker reads the open list and joins every free seat it sees,
   while an honest host creates a table for friends;
 - ``bloated-settings``: tables asked with 12,000 entries in ``split_finish_with_partner``
-  or ``[[]]`` in it.
+  or ``[[]]`` in it;
+- ``pre-hello``: up to 1,100 WebSockets to a table that never send their hello (reopened
+  when the server closes them), and 20 honest spectator connects meanwhile;
+- ``slow-heads``: up to 1,100 TCP connections that send part of a request head and then a
+  header line every 5 s, and 20 honest spectator connects meanwhile;
+- ``abandoned-tables``: from 20 addresses, two-seat tables without clocks started and
+  left at once, as fast as the server lets.
 
 Prints, per phase, the honest human move's round trip (p50, p99), the bot tables' moves a
 second, whether the honest create succeeded, and what the attack achieved.  The client
@@ -43,6 +49,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import shutil
 import signal
 import socket
@@ -59,10 +66,12 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-ATTACKS = ("create-flood", "spectator-churn", "hint-flood", "squatting", "bloated-settings")
+ATTACKS = ("create-flood", "spectator-churn", "hint-flood", "squatting", "bloated-settings",
+           "pre-hello", "slow-heads", "abandoned-tables")
 #: The attacks run in this order whatever the command line says (the flood fills the
 #: server, so it comes last).
-ORDER = ("hint-flood", "spectator-churn", "squatting", "bloated-settings", "create-flood")
+ORDER = ("hint-flood", "spectator-churn", "squatting", "bloated-settings", "pre-hello",
+         "slow-heads", "abandoned-tables", "create-flood")
 MAX_SECONDS = 60.0
 #: The most requests (or connects) one attack makes.
 MAX_STEPS = 20000
@@ -417,10 +426,153 @@ async def bloated_settings(base: str, address: str, ready: Event, stop: Event,
             f"{largest[0] / 1024:.1f} KB", "answers": answers, "largest_bytes": largest[0]}
 
 
+# --- holding connections and tables (issue 37, points 4 and 5) -------------------------------
+#: The most sockets one holding attack keeps open (the attacker raises its own file limit).
+HELD_SOCKETS = 1100
+
+
+def more_files() -> None:
+    """Raise this process's soft limit of open files to the hard one."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 1 << 16), hard))
+
+
+async def honest_connects(base: str, count: int) -> int:
+    """Of ``count`` spectator connects from fresh addresses, how many got their state."""
+    ws_url = base.replace("http://", "ws://")
+    async with http_client(base, "127.0.5.250") as http:
+        code = (await create(http, {"preset": "pegoo", "name": "Probe"})).json()["code"]
+    good = 0
+    for n in range(count):
+        with contextlib.suppress(Exception):
+            ws = await asyncio.wait_for(hello(ws_url, code, None, f"127.0.5.{1 + n}"), 5)
+            good += json.loads(await asyncio.wait_for(ws.recv(), 5))["type"] == "state"
+            await ws.close()
+    return good
+
+
+async def hold(stop: Event, ready: Event, opener: Callable[[], Awaitable[Any]],
+               alive: Callable[[Any], Awaitable[bool]]) -> tuple[int, int, int]:
+    """Keep up to :data:`HELD_SOCKETS` connections open (reopening those the server
+    closes) until ``stop``: (opened, closed or refused by the server, open at the end)."""
+    held: list[Any] = []
+    opened = lost = 0
+    ready.set()
+    while not stop.is_set() and opened < MAX_STEPS:
+        checks = await asyncio.gather(*(alive(c) for c in held))
+        lost += checks.count(False)
+        held = [c for c, ok in zip(held, checks, strict=True) if ok]
+        batch = min(100, HELD_SOCKETS - len(held))
+        opened += batch
+        for got in await asyncio.gather(*(asyncio.wait_for(opener(), 5) for _ in range(batch)),
+                                        return_exceptions=True):
+            if isinstance(got, BaseException):
+                lost += 1
+            else:
+                held.append(got)
+        await asyncio.sleep(0.5)
+    await asyncio.sleep(0.5)
+    checks = await asyncio.gather(*(alive(c) for c in held))
+    return opened, lost + checks.count(False), checks.count(True)
+
+
+async def pre_hello(base: str, address: str, ready: Event, stop: Event,
+                    _setup: float) -> dict[str, Any]:
+    """WebSockets to a table that never send their hello."""
+    more_files()
+    async with http_client(base, address) as http:
+        code = (await create(http, {"preset": "pegoo", "name": "Silent"})).json()["code"]
+    url = f"{base.replace('http://', 'ws://')}/ws/{code}"
+
+    async def opener() -> ClientConnection:
+        return await connect(url, local_addr=(address, 0), ping_interval=None)
+
+    async def alive(ws: ClientConnection) -> bool:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(ws.recv(), 0.001)  # a refusal, or the close
+        return ws.state.name == "OPEN"
+
+    holding = asyncio.create_task(hold(stop, ready, opener, alive))
+    await asyncio.sleep(3)
+    probes = await honest_connects(base, 20)
+    opened, lost, left = await holding
+    return {"attack": f"{opened} silent WebSockets, {lost} closed or refused, {left} open at "
+            f"the end; honest connects meanwhile {probes}/20", "honest_connects": probes}
+
+
+async def slow_heads(base: str, address: str, ready: Event, stop: Event,
+                     _setup: float) -> dict[str, Any]:
+    """TCP connections that send part of a request head, then a header line every 5 s."""
+    more_files()
+    host, port = base.removeprefix("http://").split(":")
+    trickled: dict[asyncio.StreamWriter, float] = {}
+    Pair = tuple[asyncio.StreamReader, asyncio.StreamWriter]
+
+    async def opener() -> Pair:
+        reader, writer = await asyncio.open_connection(host, int(port),
+                                                       local_addr=(address, 0))
+        writer.write(b"GET /api/tables HTTP/1.1\r\nHost: pegs\r\n")
+        trickled[writer] = time.monotonic()
+        return reader, writer
+
+    async def alive(pair: Pair) -> bool:
+        reader, writer = pair
+        if time.monotonic() - trickled[writer] > 5 and not writer.is_closing():
+            trickled[writer] = time.monotonic()
+            writer.write(b"X-Slow: 1\r\n")
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer.drain(), 1)
+        if reader.at_eof() or writer.is_closing() or reader.exception() is not None:
+            writer.close()
+            return False
+        return True
+
+    holding = asyncio.create_task(hold(stop, ready, opener, alive))
+    await asyncio.sleep(3)
+    probes = await honest_connects(base, 20)
+    opened, lost, left = await holding
+    return {"attack": f"{opened} slow request heads, {lost} dropped or refused, {left} open "
+            f"at the end; honest connects meanwhile {probes}/20", "honest_connects": probes}
+
+
+async def abandoned_tables(base: str, address: str, ready: Event, stop: Event,
+                           _setup: float) -> dict[str, Any]:
+    """From 20 addresses: two-seat tables without clocks, started and left at once."""
+    answers: dict[str, int] = {}
+    prefix = address.rsplit(".", 2)[0]
+    clients = [http_client(base, f"{prefix}.{200 + i // 250}.{1 + i % 250}")
+               for i in range(20)]
+
+    def loop(http: httpx.AsyncClient) -> Callable[[], Awaitable[None]]:
+        async def step() -> None:
+            try:
+                await seated_table(http, {"preset": "pegoo", "name": "Gone", "players": 2,
+                                          "turn_seconds": None, "away_seconds": None},
+                                   humans=2)
+                key = "started"
+            except httpx.HTTPStatusError as e:
+                key = e.response.json().get("error", {}).get("code", "?")
+                await asyncio.sleep(0.5)
+            answers[key] = answers.get(key, 0) + 1
+
+        return step
+
+    ready.set()
+    await until_stopped(stop, [loop(http) for http in clients])
+    for http in clients:
+        await http.aclose()
+    shown = ", ".join(f"{n} x {k}" for k, n in sorted(answers.items()))
+    return {"attack": f"tables started and left from 20 addresses: {shown}",
+            "answers": answers}
+
+
 Attack = Callable[[str, str, Event, Event, float], Coroutine[Any, Any, dict[str, Any]]]
 ATTACK: dict[str, Attack] = {
     "create-flood": create_flood, "spectator-churn": spectator_churn,
     "hint-flood": hint_flood, "squatting": squatting, "bloated-settings": bloated_settings,
+    "pre-hello": pre_hello, "slow-heads": slow_heads, "abandoned-tables": abandoned_tables,
 }
 
 
@@ -486,9 +638,11 @@ async def drive(base: str, attacks: list[str], seconds: float,
         players.cancel()
 
 
-def start_server(data: Path, port: int, options: list[str]) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port),
-               "--bot-delay", "0.5", *options]
+def start_server(data: Path, port: int, options: list[str],
+                 pegs: str | None = None) -> subprocess.Popen[bytes]:
+    """``pegs serve`` (this checkout's, or the ``pegs`` command given)."""
+    program = [pegs] if pegs else [sys.executable, "-m", "pegs.cli"]
+    command = [*program, "serve", "--port", str(port), "--bot-delay", "0.5", *options]
     env = {**os.environ, "PEGS_DATA_DIR": str(data)}
     env.pop("PEGS_DATABASE_URL", None)
     with (data / "server.log").open("wb") as log:
@@ -515,6 +669,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server-option", action="append", default=[], metavar="OPTION",
                         help="pass an option to pegs serve (repeatable), e.g. "
                              "--server-option=--hint-seconds=0.5")
+    parser.add_argument("--pegs", metavar="COMMAND",
+                        help="the pegs command whose server to attack (default: this "
+                             "checkout's), e.g. another release's .venv/bin/pegs")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if not 0 < args.seconds <= MAX_SECONDS or not 0 < args.setup_seconds <= MAX_SECONDS:
@@ -523,7 +680,7 @@ def main(argv: list[str] | None = None) -> int:
     attacks = [a for a in ORDER if a in args.attacks]
     data = Path(tempfile.mkdtemp(prefix="pegs-abuse-"))
     port = free_port()
-    server = start_server(data, port, args.server_option)
+    server = start_server(data, port, args.server_option, args.pegs)
     try:
         results = asyncio.run(drive(f"http://127.0.0.1:{port}", attacks, args.seconds,
                                     args.setup_seconds))

@@ -321,12 +321,19 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .server.serve import serve  # the web stack loads only for this command
+    from .server.serve import Bounds, serve  # the web stack loads only for this command
 
+    bounds = Bounds(
+        creates_per_minute=args.creates_per_minute, max_waiting=args.max_waiting,
+        connects_per_minute=args.connects_per_minute, waiting_hours=args.waiting_hours,
+        shortest_clock=args.shortest_clock, hello_seconds=args.hello_seconds,
+        request_seconds=args.request_seconds, max_connections=args.max_connections,
+        joins_per_minute=args.joins_per_minute,
+        lobby_reads_per_minute=args.lobby_reads_per_minute,
+        max_tables=args.max_tables_per_address, abandoned_hours=args.abandoned_hours,
+        forwarded_allow_ips=args.forwarded_allow_ips, limits_url=args.limits_url)
     return serve(args.host, args.port, args.database_url, args.bot_delay, args.hint_seconds,
-                 creates_per_minute=args.creates_per_minute, max_waiting=args.max_waiting,
-                 connects_per_minute=args.connects_per_minute,
-                 waiting_hours=args.waiting_hours, shortest_clock=args.shortest_clock)
+                 bounds)
 
 
 def cmd_db(args: argparse.Namespace) -> int:
@@ -386,6 +393,34 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a table nobody starts is removed after this (default 24)")
     p.add_argument("--shortest-clock", type=float, default=10.0, metavar="SECONDS",
                    help="the shortest turn timer and away delay a table may set (default 10)")
+    p.add_argument("--abandoned-hours", type=float, default=24.0, metavar="HOURS",
+                   help="a started table with nobody connected and no move for this long is "
+                        "ended as abandoned (default 24)")
+    p.add_argument("--max-tables-per-address", type=int, default=20, metavar="N",
+                   help="unfinished tables (waiting or in play) one client address may have "
+                        "created (default 20; 0: no cap)")
+    p.add_argument("--max-connections", type=int, default=200, metavar="N",
+                   help="open connections one client address may hold (default 200; "
+                        "0: no cap)")
+    p.add_argument("--hello-seconds", type=float, default=5.0, metavar="SECONDS",
+                   help="a WebSocket that sends no hello within this is closed (default 5)")
+    p.add_argument("--request-seconds", type=float, default=30.0, metavar="SECONDS",
+                   help="an HTTP request (head and body) that has not arrived within this is "
+                        "dropped (default 30)")
+    p.add_argument("--joins-per-minute", type=int, default=20, metavar="N",
+                   help="seats one client address may take a minute (default 20; 0: no "
+                        "limit)")
+    p.add_argument("--lobby-reads-per-minute", type=int, default=60, metavar="N",
+                   help="reads of the public table list one client address may make a minute "
+                        "(default 60; 0: no limit)")
+    p.add_argument("--forwarded-allow-ips", default="", metavar="LIST",
+                   help="the reverse proxies (addresses or networks, comma-separated) whose "
+                        "X-Forwarded-For names the client (default: none, for serving "
+                        "directly)")
+    p.add_argument("--limits-url", default=None, metavar="URL",
+                   help="a Redis or Valkey server (redis://HOST:PORT/DB) in which several "
+                        "processes count the per-address limits together (default: each "
+                        "process counts in its memory)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("db", help="manage the server's database")

@@ -11,11 +11,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from limits import RateLimitItemPerMinute
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
-
-from .expiry import expire_waiting
+from .counters import Counters
+from .expiry import ABANDONED, Abandonment, expire_waiting
 from .leases import hold_leases, renew
 from .limits import Limits
 from .listening import listen
@@ -61,13 +58,9 @@ class Hub:
         bot_workers, hint_workers = workers or default_workers()
         self.bot_lane = Thinkers(bot_workers, BOT_NICENESS)
         self.hint_lane = Thinkers(hint_workers, HINT_NICENESS)
-        self._connects = MovingWindowRateLimiter(MemoryStorage())
-        self._connect_rate = RateLimitItemPerMinute(max(1, limits.connects_per_minute))
-
-    def may_connect(self, address: str) -> bool:
-        """Count a WebSocket connect from ``address``: False when it is over its rate."""
-        return (self.limits.connects_per_minute <= 0
-                or self._connects.hit(self._connect_rate, address))
+        #: per-address rates and open connections (shared by the processes, see counters)
+        self.counters = Counters(limits)
+        self.abandonment = Abandonment(limits.abandoned_seconds)
 
     async def run_db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
@@ -88,6 +81,7 @@ class Hub:
                     log.exception("checkpoint failed")
             self.forget_finished()
             await expire_waiting(self)
+            await self.abandonment.sweep(self)
             if self.full_gc_seconds and loop.time() - collected >= self.full_gc_seconds:
                 gc.collect()
                 collected = loop.time()
@@ -96,13 +90,15 @@ class Hub:
         """Drop finished tables nobody is watching from memory (the database keeps them,
         and :meth:`room` reads one back when it is asked for)."""
         for code, room in list(self.rooms.items()):
-            if room.status == "finished" and not room.conns and not room.lock.locked():
+            if (room.status in ("finished", ABANDONED) and not room.conns
+                    and not room.lock.locked()):
                 del self.rooms[code]
 
     async def resume(self) -> None:
         """Load and replay the unfinished tables this process runs (on SQLite all of them,
         on PostgreSQL those whose lease it holds or can take); bots pick up their turns."""
         self._housekeeper = asyncio.create_task(self._housekeeping())
+        await self.counters.open.start()
         if self.store.shared:
             self._listener = asyncio.create_task(listen(self))
             await renew(self)
@@ -135,7 +131,7 @@ class Hub:
         return room
 
     async def add(self, row: TableRow) -> Room:
-        live = sum(1 for r in self.rooms.values() if r.status != "finished")
+        live = sum(1 for r in self.rooms.values() if r.status in ("waiting", "playing"))
         if live >= self.limits.max_tables:
             raise TableError(503, "busy", "the server has too many tables; try again later")
         await self.run_db(self.store.create, row)
@@ -153,6 +149,7 @@ class Hub:
                 c.close()
         self.bot_lane.close()
         self.hint_lane.close()
+        await self.counters.open.close()
         if self.store.shared:  # the other processes take this one's tables at once
             try:
                 await self.run_db(self.store.release)
