@@ -300,7 +300,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(args.host, args.port, args.database_url, args.bot_delay, args.hint_seconds,
                  creates_per_minute=args.creates_per_minute, max_waiting=args.max_waiting,
                  connects_per_minute=args.connects_per_minute,
-                 waiting_hours=args.waiting_hours, shortest_clock=args.shortest_clock)
+                 waiting_hours=args.waiting_hours, shortest_clock=args.shortest_clock,
+                 max_bot_seconds=args.max_bot_seconds, min_bot_delay=args.min_bot_delay)
 
 
 def cmd_db(args: argparse.Namespace) -> int:
@@ -360,6 +361,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a table nobody starts is removed after this (default 24)")
     p.add_argument("--shortest-clock", type=float, default=10.0, metavar="SECONDS",
                    help="the shortest turn timer and away delay a table may set (default 10)")
+    p.add_argument("--max-bot-seconds", type=float, default=None, metavar="SECONDS",
+                   help="the longest a bot searches a move, whatever its strength (default: "
+                        "no cap; the strongest searches 1.5)")
+    p.add_argument("--min-bot-delay", type=float, default=0.0, metavar="SECONDS",
+                   help="the shortest pause before a bot's move, whatever a table asks "
+                        "(default 0)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("db", help="manage the server's database")

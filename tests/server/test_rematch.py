@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pegs.bots import make_bot
 from pegs.rules import Action, GameState, Rules, view
 from pegs.rules.board import START
-from pegs.server.summary import game_summary
+from pegs.server.records import game_summary
 
 from .helpers import auth, new_table, start
 

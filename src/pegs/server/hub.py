@@ -15,6 +15,7 @@ from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
+from .archive import Archive
 from .expiry import expire_waiting
 from .leases import hold_leases, renew
 from .limits import Limits
@@ -59,8 +60,9 @@ class Hub:
         self._listener: asyncio.Task[None] | None = None
         self._leases: asyncio.Task[None] | None = None
         bot_workers, hint_workers = workers or default_workers()
-        self.bot_lane = Thinkers(bot_workers, BOT_NICENESS)
+        self.bot_lane = Thinkers(bot_workers, BOT_NICENESS, spare=1)
         self.hint_lane = Thinkers(hint_workers, HINT_NICENESS)
+        self.archive = Archive(self)
         self._connects = MovingWindowRateLimiter(MemoryStorage())
         self._connect_rate = RateLimitItemPerMinute(max(1, limits.connects_per_minute))
 
@@ -93,11 +95,12 @@ class Hub:
                 collected = loop.time()
 
     def forget_finished(self) -> None:
-        """Drop finished tables nobody is watching from memory (the database keeps them,
-        and :meth:`room` reads one back when it is asked for)."""
+        """Hand finished tables nobody is watching to the archive (which keeps the recent
+        ones; the database keeps them all, and :meth:`room` reads one back when asked)."""
         for code, room in list(self.rooms.items()):
             if room.status == "finished" and not room.conns and not room.lock.locked():
                 del self.rooms[code]
+                self.archive.keep(room)
 
     async def resume(self) -> None:
         """Load and replay the unfinished tables this process runs (on SQLite all of them,
@@ -122,12 +125,14 @@ class Hub:
 
     async def room(self, code: str) -> Room:
         """The table with this code (a finished one is read from the database)."""
-        room = self.rooms.get(code)
-        if room is None and 0 < len(code) <= 32:
-            rows = await self.run_db(self.store.load, None, code)
+        room = self.rooms.get(code) or self.archive.take(code)
+        if room is not None:
+            self.rooms[code] = room
+        elif 0 < len(code) <= 32:
+            loaded = await self.archive.load(code)  # a finished game replayed by a worker
             room = self.rooms.get(code)  # loaded meanwhile for another request
-            if room is None and rows:
-                room = self.rooms[code] = Room(self, rows[0])
+            if room is None and loaded is not None:
+                room = self.rooms[code] = loaded
                 if self.store.shared:  # what other processes stored since the reading
                     room.poke()
         if room is None:
@@ -153,6 +158,7 @@ class Hub:
                 c.close()
         self.bot_lane.close()
         self.hint_lane.close()
+        self.archive.close()
         if self.store.shared:  # the other processes take this one's tables at once
             try:
                 await self.run_db(self.store.release)

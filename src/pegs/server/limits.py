@@ -33,6 +33,10 @@ class Limits:
     waiting_seconds: float = 24 * 3600.0  # a table nobody starts is removed after this
     connects_per_minute: int = 120  # WebSocket connects per client address (0: no limit)
     min_timer_seconds: float = 10.0  # the shortest turn and away clocks a table may have
+    illegal_per_second: float = 2.0  # illegal acts a connection may send (then it is closed)
+    illegal_burst: int = 6
+    max_bot_seconds: float | None = None  # the longest a bot searches a move (None: no cap)
+    min_bot_delay: float = 0.0  # the shortest pause before a bot's move, whatever the table
 
 
 class RateBucket:

@@ -36,7 +36,8 @@ def upgrade_database(database_url: str | None) -> int:
 def serve(host: str, port: int, database_url: str | None, bot_delay: float,
           hint_seconds: float, *, creates_per_minute: int = 10, max_waiting: int = 5,
           waiting_hours: float = 24.0, connects_per_minute: int = 120,
-          shortest_clock: float = 10.0) -> int:
+          shortest_clock: float = 10.0, max_bot_seconds: float | None = None,
+          min_bot_delay: float = 0.0) -> int:
     """Run the server until interrupted; 2 with a message if a setting or the database is
     unusable."""
     if bot_delay < 0 or hint_seconds <= 0:
@@ -51,9 +52,14 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float,
     if not 1 <= shortest_clock <= 3600:
         print("pegs: --shortest-clock must be 1 to 3600 seconds", file=sys.stderr)
         return 2
+    if not (max_bot_seconds is None or 0 < max_bot_seconds <= 60) or not 0 <= min_bot_delay <= 5:
+        print("pegs: --max-bot-seconds must be more than 0 and at most 60, --min-bot-delay 0 "
+              "to 5 seconds", file=sys.stderr)
+        return 2
     limits = Limits(creates_per_minute=creates_per_minute, max_waiting_per_address=max_waiting,
                     waiting_seconds=waiting_hours * 3600,
-                    connects_per_minute=connects_per_minute, min_timer_seconds=shortest_clock)
+                    connects_per_minute=connects_per_minute, min_timer_seconds=shortest_clock,
+                    max_bot_seconds=max_bot_seconds, min_bot_delay=min_bot_delay)
     url = database_url or default_database_url()
     try:
         engine = open_engine(url)
