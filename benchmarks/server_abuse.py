@@ -164,6 +164,8 @@ class Honest:
     phase: str = "setup"
     trips: dict[str, list[float]] = field(default_factory=dict)
     hints: dict[str, list[float]] = field(default_factory=dict)
+    #: the phases of the hints asked and not answered yet
+    asking: list[str] = field(default_factory=list)
     bot_tables: list[str] = field(default_factory=list)
 
     @property
@@ -200,16 +202,19 @@ class Honest:
                     continue
                 n += 1
                 began, phase = time.monotonic(), self.phase
+                self.asking.append(phase)
                 await ws.send(json.dumps({"type": "hint", "id": f"h{n}"}))
                 action = texts[0]
-                while True:
-                    reply = json.loads(await asyncio.wait_for(ws.recv(), 120))
-                    if reply.get("id") == f"h{n}":
-                        break
-                if reply["type"] == "hint":
+                try:
+                    while True:
+                        reply = json.loads(await asyncio.wait_for(ws.recv(), 120))
+                        if reply.get("id") == f"h{n}":
+                            break
+                finally:
+                    self.asking.remove(phase)
+                if reply["type"] == "hint":  # counted in the phase it was asked in
                     action = reply["action"]
-                    if phase == self.phase:
-                        self.hints.setdefault(phase, []).append(time.monotonic() - began)
+                    self.hints.setdefault(phase, []).append(time.monotonic() - began)
                 await ws.send(json.dumps({"type": "act", "id": n, "action": action,
                                           "version": message["version"]}))
 
@@ -261,6 +266,17 @@ class Honest:
                                     headers=auth(tokens[0]))
                 r.raise_for_status()
             self.bot_tables.append(code)
+
+    async def warm_up(self) -> None:
+        """Wait until the worker processes have started: a hint answered and the bot tables
+        moving (at most a minute)."""
+        await self.refill_bot_tables(2)
+        before, deadline = await self.versions(), time.monotonic() + 60
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.5)
+            now = await self.versions()
+            if self.hints.get("setup") and all(now[c][1] > before[c][1] + 2 for c in now):
+                return
 
     async def can_create(self) -> int:
         async with http_client(self.base, honest_address()) as http:
@@ -613,7 +629,7 @@ async def bot_monopoly(base: str, address: str, ready: Event, stop: Event,
         codes = await bot_tables(http, 10, 10, {"bot": "ismcts", "strength": "strong"})
 
         async def moves() -> int:
-            return sum((await http.get(f"/api/tables/{c}")).json()["version"] for c in codes)
+            return sum([(await http.get(f"/api/tables/{c}")).json()["version"] for c in codes])
 
         before, began = await moves(), time.monotonic()
         ready.set()
@@ -715,6 +731,9 @@ async def phase(honest: Honest, name: str, seconds: float, setup_seconds: float,
         before, then = after, now
     created = await honest.can_create()
     honest.phase = "between"
+    deadline = time.monotonic() + 60  # the hints asked during the phase, answered
+    while name in honest.asking and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
     result: dict[str, Any] = {"phase": name, "honest_create": created}
     if private is not None:
         async with http_client(honest.base, honest_address()) as http:
@@ -725,8 +744,10 @@ async def phase(honest: Honest, name: str, seconds: float, setup_seconds: float,
         result.update(await asyncio.to_thread(out.get, True, 120))
         process.join(30)
     trips = [t * 1000 for t in honest.trips.get(name, [])]
+    hints = honest.hints.get(name, [])
     result.update({"moves": len(trips), "p50_ms": percentile(trips, 0.5),
-                   "p99_ms": percentile(trips, 0.99),
+                   "p99_ms": percentile(trips, 0.99), "hints": len(hints),
+                   "hint_p50_s": percentile(hints, 0.5), "hint_p99_s": percentile(hints, 0.99),
                    "bot_moves_per_second": moved / playing if playing else float("nan")})
     return result
 
@@ -734,17 +755,20 @@ async def phase(honest: Honest, name: str, seconds: float, setup_seconds: float,
 async def drive(base: str, attacks: list[str], seconds: float,
                 setup_seconds: float) -> list[dict[str, Any]]:
     honest = Honest(base)
-    players = asyncio.create_task(honest.players())
+    players = [asyncio.create_task(honest.players()), asyncio.create_task(honest.hinters())]
     try:
+        await honest.warm_up()
         return [await phase(honest, name, seconds, setup_seconds)
                 for name in ["none", *attacks]]
     finally:
-        players.cancel()
+        for task in players:
+            task.cancel()
 
 
-def start_server(data: Path, port: int, options: list[str]) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port),
-               "--bot-delay", "0.5", *options]
+def start_server(data: Path, port: int, options: list[str],
+                 pegs: str | None = None) -> subprocess.Popen[bytes]:
+    command = [*([pegs] if pegs else [sys.executable, "-m", "pegs.cli"]), "serve",
+               "--port", str(port), "--bot-delay", "0.5", *options]
     env = {**os.environ, "PEGS_DATA_DIR": str(data)}
     env.pop("PEGS_DATABASE_URL", None)
     with (data / "server.log").open("wb") as log:
@@ -771,6 +795,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server-option", action="append", default=[], metavar="OPTION",
                         help="pass an option to pegs serve (repeatable), e.g. "
                              "--server-option=--hint-seconds=0.5")
+    parser.add_argument("--server-command", metavar="PEGS",
+                        help="the pegs command to serve with (default: this Python's pegs), "
+                             "e.g. another checkout's .venv/bin/pegs")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if not 0 < args.seconds <= MAX_SECONDS or not 0 < args.setup_seconds <= MAX_SECONDS:
@@ -779,7 +806,7 @@ def main(argv: list[str] | None = None) -> int:
     attacks = [a for a in ORDER if a in args.attacks]
     data = Path(tempfile.mkdtemp(prefix="pegs-abuse-"))
     port = free_port()
-    server = start_server(data, port, args.server_option)
+    server = start_server(data, port, args.server_option, args.server_command)
     try:
         results = asyncio.run(drive(f"http://127.0.0.1:{port}", attacks, args.seconds,
                                     args.setup_seconds))
@@ -794,15 +821,16 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"seconds": args.seconds, "phases": results}))
         return 0
     print(f"{args.seconds:g} s per phase; honest human move round trip, bot tables' moves a "
-          "second, and an honest create at the end of the phase")
+          "second, honest hint latency, and an honest create at the end of the phase")
     print(f"{'attack':<17} {'moves':>5} {'p50 ms':>8} {'p99 ms':>8} {'bot mv/s':>8} "
-          f"{'create':>6}  what the attack did")
+          f"{'hints':>5} {'hint p50':>8} {'hint p99':>8} {'create':>6}  what the attack did")
     for r in results:
         did = r.get("attack", "-")
         if "honest_seats_squatted" in r:
             did += f"; strangers took {r['honest_seats_squatted']} seats of an honest table"
         print(f"{r['phase']:<17} {r['moves']:>5} {r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f} "
-              f"{r['bot_moves_per_second']:>8.2f} {r['honest_create']:>6}  {did}")
+              f"{r['bot_moves_per_second']:>8.2f} {r['hints']:>5} {r['hint_p50_s']:>7.2f}s "
+              f"{r['hint_p99_s']:>7.2f}s {r['honest_create']:>6}  {did}")
     return 0
 
 
