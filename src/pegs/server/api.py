@@ -427,5 +427,5 @@ async def replay(code: str, hub: HubDep) -> Response:
     return _json(await hub.archive.replay(room))
 
 
-def _json(text: str) -> Response:
-    return Response(text, media_type="application/json")
+def _json(body: str | bytes) -> Response:
+    return Response(body, media_type="application/json")

@@ -44,7 +44,7 @@ class Archive:
         self._rebuilder = ThreadPoolExecutor(1, thread_name_prefix="pegs-archive")
         self._rooms: OrderedDict[str, Room] = OrderedDict()
         self._actions = 0
-        self._docs: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self._docs: OrderedDict[tuple[str, str], bytes] = OrderedDict()
         self._bytes = 0
         self._making: dict[object, asyncio.Future[Any]] = {}
 
@@ -85,32 +85,34 @@ class Archive:
         return Room(self.hub, row, built)
 
     # --- documents --------------------------------------------------------------------------
-    async def record(self, room: Room) -> str:
+    async def record(self, room: Room) -> bytes:
         return await self.document(room, "record", records.record_text, room.game(),
                                    [s.name for s in room.seats])
 
-    async def summary(self, room: Room) -> str:
+    async def summary(self, room: Room) -> bytes:
         return await self.document(room, "summary", records.summary_text, room.game())
 
-    async def replay(self, room: Room) -> str:
+    async def replay(self, room: Room) -> bytes:
         return await self.document(room, "replay", records.replay_text, room.game(),
                                    room.shared_text())
 
-    async def seat_record(self, room: Room, seat: int) -> str:
+    async def seat_record(self, room: Room, seat: int) -> bytes:
         """The record of a game in play as ``seat`` sees it (made anew: the game goes on)."""
-        text: str = await self._run(room.owner, room.code, records.seat_record_text,
-                                    room.game(), [s.name for s in room.seats], seat)
+        text: bytes = await self._run(room.owner, room.code, records.encoded,
+                                      records.seat_record_text, room.game(),
+                                      [s.name for s in room.seats], seat)
         return text
 
     async def document(self, room: Room, kind: str, fn: Callable[..., str],
-                       *args: Any) -> str:
-        """A finished game's document: kept, or made once by ``fn(*args)`` in the lane."""
+                       *args: Any) -> bytes:
+        """A finished game's document (UTF-8 JSON): kept, or made once by ``fn(*args)`` in
+        the lane."""
         key = (room.code, kind)
         kept = self._docs.get(key)
         if kept is not None:
             self._docs.move_to_end(key)
             return kept
-        text: str = await self._once(key, lambda: self._make(room, kind, fn, *args))
+        text: bytes = await self._once(key, lambda: self._make(room, kind, fn, *args))
         if key not in self._docs and len(text) <= KEPT_BYTES:
             self._docs[key] = text
             self._bytes += len(text)
@@ -119,8 +121,9 @@ class Archive:
                 self._bytes -= len(gone)
         return text
 
-    async def _make(self, room: Room, kind: str, fn: Callable[..., str], *args: Any) -> str:
-        text: str = await self._run(room.owner, room.code, fn, *args)
+    async def _make(self, room: Room, kind: str, fn: Callable[..., str], *args: Any,
+                    ) -> bytes:
+        text: bytes = await self._run(room.owner, room.code, records.encoded, fn, *args)
         log.info("table %s: made its %s in the archive lane (%d bytes)", room.code, kind,
                  len(text))
         return text

@@ -7,6 +7,7 @@ replay of thousands of actions, so the server has these made in a worker process
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..notation import announce
@@ -29,6 +30,11 @@ class Rebuilt(NamedTuple):
 
 def _dumps(data: object) -> str:
     return json.dumps(data, separators=(",", ":"))
+
+
+def encoded(fn: Callable[..., str], *args: Any) -> bytes:
+    """``fn(*args)`` in UTF-8 (encoded in the worker, once)."""
+    return fn(*args).encode()
 
 
 def log_entry(version: int, seat: int, action: Action, said: str) -> str:
