@@ -331,7 +331,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         joins_per_minute=args.joins_per_minute,
         lobby_reads_per_minute=args.lobby_reads_per_minute,
         max_tables=args.max_tables_per_address, abandoned_hours=args.abandoned_hours,
-        forwarded_allow_ips=args.forwarded_allow_ips, limits_url=args.limits_url)
+        forwarded_allow_ips=args.forwarded_allow_ips, limits_url=args.limits_url,
+        max_bot_seconds=args.max_bot_seconds, min_bot_delay=args.min_bot_delay)
     return serve(args.host, args.port, args.database_url, args.bot_delay, args.hint_seconds,
                  bounds)
 
@@ -421,6 +422,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a Redis or Valkey server (redis://HOST:PORT/DB) in which several "
                         "processes count the per-address limits together (default: each "
                         "process counts in its memory)")
+    p.add_argument("--max-bot-seconds", type=float, default=None, metavar="SECONDS",
+                   help="the longest a bot searches a move, whatever its strength (default: "
+                        "no cap; the strongest searches 1.5)")
+    p.add_argument("--min-bot-delay", type=float, default=0.0, metavar="SECONDS",
+                   help="the shortest pause before a bot's move, whatever a table asks "
+                        "(default 0)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("db", help="manage the server's database")
