@@ -148,3 +148,21 @@ def test_labels_and_winners_are_whole_and_inside(static_page: Page, artifacts: P
     for line in lines:
         assert line["over"] == 0 and line["inside"], line
     static_page.locator("#board").screenshot(path=str(artifacts / f"winners-{name}.png"))
+
+
+def test_the_end_shows_the_whole_board_on_a_phone(chromium: Browser) -> None:
+    msg = long_names(json.loads((FIXTURES / "pegoo-10.json").read_text()))
+    context = chromium.new_context(**PHONE)
+    context.route(f"{FAKE}/**", serve_from_disk)
+    page = context.new_page()
+    open_board(page)
+    draw = "(msg) => board.renderBoard(document.getElementById('board'), msg, {})"
+    page.evaluate(draw, msg)
+    assert float(page.locator("#board").get_attribute("data-zoom") or 0) > 2  # my side
+    msg["view"]["outcome"] = {"team": 0, "seats": [0, 2, 4, 6, 8]}
+    page.evaluate(draw, msg)
+    assert page.locator("#board").get_attribute("data-zoom") == "1.00"
+    for line in page.locator("#board .turn-text").all():
+        box = line.bounding_box()
+        assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= 390
+    context.close()

@@ -295,7 +295,12 @@ export function renderBoard(svg, msg, opts = {}) {
   const taps = el("g", { class: "taps" }, svg);
   const zoomer = boardZoom(svg);
   zoomer.toolbar(() => togglePegList(svg));
-  if (full) zoomer.update(full, homeBox(geo, msg) || full, sites, taps);
+  if (full) {
+    zoomer.update(full, homeBox(geo, msg) || full, sites, taps);
+    // at the end the whole board shows, the winners in its middle
+    if (view.outcome && !zoomer.ended) zoomer.show(full);
+    zoomer.ended = Boolean(view.outcome);
+  }
   renderPegList(svg, msg);
   animatePegs(svg, geo, msg);
   return geo;
