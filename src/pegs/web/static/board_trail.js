@@ -55,7 +55,9 @@ function markScale(geo) {
 }
 
 function badge(parent, at, label, colour, cls, k) {
-  const g = el("g", { class: cls, transform: `translate(${at[0].toFixed(1)} ${at[1].toFixed(1)}) scale(${k.toFixed(2)})` }, parent);
+  // data-at and data-k: the zoom draws a badge smaller when the board is shown bigger
+  const g = el("g", { class: cls, transform: `translate(${at[0].toFixed(1)} ${at[1].toFixed(1)}) scale(${k.toFixed(2)})`,
+    "data-at": `${at[0].toFixed(1)} ${at[1].toFixed(1)}`, "data-k": k.toFixed(2) }, parent);
   // a disc for one or two digits, a pill for longer numbers
   const h = 0.92 * D, w = Math.max(h, (0.34 * label.length + 0.3) * D);
   el("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: h / 2, fill: colour, class: "trail-badge" }, g);
