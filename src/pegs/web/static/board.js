@@ -364,7 +364,9 @@ function centreWords(c, geo, msg, said, zoom, y) {
   } else if (said) {
     lines = [said];
   } else if (turn >= 0) {
-    lines = [turn === msg.seat ? "Your turn" : `${seatWords(msg, turn).name} to play`];
+    // Bluffing Joker: while a face-down card is pending, the seat to act decides
+    const [mine, theirs] = view.pending ? ["Your decision", "to decide"] : ["Your turn", "to play"];
+    lines = [turn === msg.seat ? mine : `${seatWords(msg, turn).name} ${theirs}`];
   }
   // the middle clear of start areas and home tracks, in the centre group's units
   const free = Math.min(geo.R * Math.cos(Math.PI / geo.S) - 2.2 * D, geo.R - (msg.rules.home_holes + 0.6) * 0.95 * D);
