@@ -35,7 +35,9 @@ export function seatWords(msg, seat) {
   const info = msg.table && msg.table.seats ? msg.table.seats[seat] : null;
   let name = seatName(msg, seat);
   if (info && info.kind === "bot" && !/bot/i.test(info.name || "")) name += " (bot)";
-  if (info && info.kind === "human" && info.connected === false) name += " (away)";
+  // as the seat list says: a stand-in bot covering the seat, else away
+  if (info && info.standin) name += " (a bot plays)";
+  else if (info && info.kind === "human" && info.connected === false) name += " (away)";
   const parts = [];
   if (seat === msg.seat) parts.push("you");
   else if (isPartner(msg, seat)) parts.push("your partner");
