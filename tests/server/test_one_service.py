@@ -1,0 +1,236 @@
+"""Several ``pegs serve`` processes on one PostgreSQL database are one service for Play
+again, the lobby, presence and the clocks: whichever process a client goes through, it
+sees the same (and a single process keeps rematch agreements while nobody watches)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+
+from pegs.server.protocol import legal_texts
+from pegs.server.store import open_engine
+
+from .helpers import Client, auth, new_table, run, serve_many, start
+
+#: Servers whose tables may have clocks of a second.
+QUICK = ("--shortest-clock", "1")
+
+
+def eventually(check: Callable[[], Any], seconds: float = 10) -> Any:
+    """Poll ``check()`` until it answers something true; that answer."""
+    deadline = time.monotonic() + seconds
+    while not (found := check()):
+        assert time.monotonic() < deadline, "the condition never held"
+        time.sleep(0.05)
+    return found
+
+
+def finished_table(http: httpx.Client, **options: Any) -> tuple[str, list[str]]:
+    """A two-player table whose game stand-in bots played to the end: (code, tokens)."""
+    code, tokens = new_table(http, humans=2, players=2, **options)
+    start(http, code, tokens[0])
+    for seat in (0, 1):
+        r = http.post(f"/api/tables/{code}/seats/{seat}/bot", headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text
+    eventually(lambda: http.get(f"/api/tables/{code}").json()["status"] == "finished", 60)
+    return code, tokens
+
+
+def count_tables(url: str) -> int:
+    engine = open_engine(url)
+    with engine.connect() as c:
+        found: int = c.execute(text("SELECT count(*) FROM pegs_tables")).scalar_one()
+    engine.dispose()
+    return found
+
+
+def test_play_again_keeps_agreements_while_nobody_watches(client: TestClient) -> None:
+    code, tokens = finished_table(client)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    tables = text("SELECT count(*) FROM pegs_tables")
+    assert client.post(f"/api/tables/{code}/rematch", headers=auth(tokens[1])).json()[
+        "rematch"] == [1]
+    hub.forget_finished()  # nobody has the table open: it is read back when asked for
+    assert code not in hub.rooms
+    assert client.get(f"/api/tables/{code}").json()["rematch"] == [1]
+    nxt = client.post(f"/api/tables/{code}/rematch", headers=auth(tokens[0])).json()["next"]
+    assert nxt and client.get(f"/api/tables/{nxt}").json()["status"] == "playing"
+    hub.forget_finished()
+    # a page opened later finds the rematch; a second "Play again" joins it
+    assert client.get(f"/api/tables/{code}").json()["next"] == nxt
+    again = client.post(f"/api/tables/{code}/rematch", headers=auth(tokens[1])).json()
+    assert again["next"] == nxt and again["rematch"] == [0, 1]
+    with hub.store.engine.connect() as c:
+        assert c.execute(tables).scalar_one() == 2
+
+
+async def _posts(requests: list[tuple[str, str]]) -> list[httpx.Response]:
+    async with httpx.AsyncClient(timeout=20) as http:
+        return await asyncio.gather(*(http.post(url, headers=auth(token))
+                                      for url, token in requests))
+
+
+def test_play_again_through_two_servers_makes_one_table_and_tells_everyone(
+        postgres_url: str, tmp_path: Path) -> None:
+    with serve_many(postgres_url, tmp_path, 2) as [(_, a), (_, b)]:
+        with httpx.Client(base_url=a, timeout=20) as http:
+            code, tokens = finished_table(http)
+        path = f"/api/tables/{code}/rematch"
+        told: list[str] = []
+
+        async def watch(url: str, token: str | None) -> None:
+            client = await Client.open(url.replace("http", "ws"), code, token)
+            state = await client.until("state")
+            while not state["table"]["next"]:
+                state = await client.until("state")
+            told.append(state["table"]["next"])
+            await client.close()
+
+        async def clicks() -> None:
+            await asyncio.sleep(0.3)  # the watchers are connected
+            # both players click on both servers at once
+            answers = await _posts([(url + path, token) for token in tokens
+                                    for url in (a, b)])
+            assert {r.status_code for r in answers} == {200}
+
+        run(watch(a, tokens[0]), watch(b, tokens[1]), watch(b, None), watch(a, None),
+            clicks())
+        nxt = told[0]
+        assert told == [nxt] * 4
+        for url in (a, b):
+            old = httpx.get(f"{url}/api/tables/{code}").json()
+            assert (old["next"], old["rematch"]) == (nxt, [0, 1])
+            assert httpx.get(f"{url}/api/tables/{nxt}").json()["status"] == "playing"
+        # a late click, anywhere, joins the same rematch
+        assert httpx.post(f"{b}{path}", headers=auth(tokens[0])).json()["next"] == nxt
+    assert count_tables(postgres_url) == 2
+
+
+def test_an_agreement_on_one_server_completes_on_another(postgres_url: str,
+                                                         tmp_path: Path) -> None:
+    with serve_many(postgres_url, tmp_path, 2) as [(_, a), (_, b)]:
+        with httpx.Client(base_url=a, timeout=20) as http:
+            code, tokens = finished_table(http)
+        path = f"/api/tables/{code}/rematch"
+        assert httpx.post(f"{a}{path}", headers=auth(tokens[0])).json()["next"] is None
+        assert eventually(lambda: httpx.get(f"{b}/api/tables/{code}").json()["rematch"]) == [0]
+        nxt = httpx.post(f"{b}{path}", headers=auth(tokens[1])).json()["next"]
+        assert nxt
+        assert eventually(lambda: httpx.get(f"{a}/api/tables/{code}").json()["next"]) == nxt
+    assert count_tables(postgres_url) == 2
+
+
+def test_the_lobby_through_any_server_lists_every_public_table(postgres_url: str,
+                                                               tmp_path: Path) -> None:
+    unlimited = ("--creates-per-minute", "0", "--max-waiting", "0")
+    with serve_many(postgres_url, tmp_path, 3, *unlimited) as servers:
+        made = []
+        for _, url in servers:
+            with httpx.Client(base_url=url, timeout=20) as http:
+                made += [new_table(http, humans=1, public=True)[0] for _ in range(2)]
+                new_table(http, humans=1)  # private
+                code, tokens = new_table(http, humans=1, bots=1, players=2, public=True)
+                start(http, code, tokens[0])  # started: not listed
+        for _, url in servers:
+            body = httpx.get(f"{url}/api/tables").json()
+            assert body["total"] == 6
+            assert [t["code"] for t in body["tables"]] == made[::-1]  # newest first
+            page = httpx.get(f"{url}/api/tables", params={"limit": 4, "offset": 4}).json()
+            assert [t["code"] for t in page["tables"]] == made[1::-1]
+            assert page["tables"][0]["seats"][0]["name"] == "Ann"
+
+
+def test_presence_crosses_servers_both_ways_and_a_departure_shows_at_once(
+        postgres_url: str, tmp_path: Path) -> None:
+    with serve_many(postgres_url, tmp_path, 2) as [(_, a), (_, b)]:
+        with httpx.Client(base_url=a, timeout=20) as http:
+            code, tokens = new_table(http, humans=3, players=3)
+            start(http, code, tokens[0])
+        wa, wb = a.replace("http", "ws"), b.replace("http", "ws")
+
+        async def until_connected(client: Client, flags: list[bool],
+                                  seconds: float = 10) -> None:
+            async def seen() -> None:
+                while True:
+                    message = await client.until("presence", timeout=seconds)
+                    if message["connected"] == flags:
+                        return
+            await asyncio.wait_for(seen(), seconds)
+
+        async def scenario() -> None:
+            ann = await Client.open(wa, code, tokens[0])  # on a, the owner
+            await ann.until("state")
+            watcher = await Client.open(wb, code, None)
+            await watcher.until("state")
+            bob = await Client.open(wb, code, tokens[1])  # on b
+            await bob.until("state")
+            await until_connected(ann, [True, True, False])  # a hears of Bob at once
+            await until_connected(watcher, [True, True, False])  # b of Ann
+            cy = await Client.open(wa, code, tokens[2])
+            await cy.until("state")
+            await until_connected(watcher, [True, True, True])
+            left = time.monotonic()
+            await bob.close()
+            await until_connected(ann, [True, False, True])
+            await cy.close()
+            await until_connected(watcher, [True, False, False])
+            assert time.monotonic() - left < 2  # not at the next repeat or later
+            await ann.close()
+            await until_connected(watcher, [False, False, False])
+            await watcher.close()
+
+        run(scenario())
+
+
+def test_clocks_and_time_outs_are_the_same_on_every_server(postgres_url: str,
+                                                         tmp_path: Path) -> None:
+    with serve_many(postgres_url, tmp_path, 2, *QUICK) as [(_, a), (_, b)]:
+        http = httpx.Client(base_url=a, timeout=20)  # a holds the lease: it runs the clocks
+        code, tokens = new_table(http, humans=2, players=2, turn_seconds=1.5, away_seconds=2)
+        wa, wb = a.replace("http", "ws"), b.replace("http", "ws")
+
+        async def scenario() -> None:
+            ann = await Client.open(wb, code, tokens[0])  # both players on b
+            bob = await Client.open(wb, code, tokens[1])
+            here, there = await Client.open(wb, code, None), await Client.open(wa, code, None)
+            seen = [s["connected"] for s in (await there.until("state"))["table"]["seats"]]
+            while seen != [True, True]:  # a knows they are connected (to b)
+                seen = (await there.until("presence"))["connected"]
+            await asyncio.to_thread(start, http, code, tokens[0])
+            first = await ann.until("state")
+            while first["turn_ends"] is None:  # the owner's clock arrives
+                first = await ann.until("state")
+            assert first["turn_ends"] > time.time()
+            await there.until("state")
+            while there.state["turn_ends"] != first["turn_ends"]:
+                await there.until("state")
+            # Ann lets her time run out: everyone, on both servers, hears it as timed out
+            for watcher in (ann, here, there):
+                timed = await watcher.until("event", 1)
+                assert timed["seat"] == 0 and timed.get("timed_out") is True
+            mine = await bob.until("state", 1)
+            assert mine["legal"] and mine["turn_ends"] > first["turn_ends"]
+            assert (await there.until("state", 1))["turn_ends"] == mine["turn_ends"]
+            await bob.send({"type": "act", "id": "b", "version": 1,
+                            "action": legal_texts(mine["legal"])[0]})
+            assert "timed_out" not in await there.until("event", 2)
+            again = await ann.until("state", 2)
+            assert (await there.until("state", 2))["turn_ends"] == again["turn_ends"]
+            # Bob leaves b: the owner on a covers his seat after the away delay, not later
+            await bob.close()
+            left = time.monotonic()
+            while not there.state["table"]["seats"][1]["standin"]:
+                await there.until("state")
+            assert 2 <= time.monotonic() - left < 4
+            for client in (ann, here, there):
+                await client.close()
+
+        run(scenario(), timeout=60)
+        http.close()
