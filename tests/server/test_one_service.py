@@ -32,15 +32,17 @@ def eventually(check: Callable[[], Any], seconds: float = 10) -> Any:
     return found
 
 
-def finished_table(http: httpx.Client, **options: Any) -> tuple[str, list[str]]:
-    """A two-player table whose game stand-in bots played to the end: (code, tokens)."""
-    code, tokens = new_table(http, humans=2, players=2, **options)
-    start(http, code, tokens[0])
-    for seat in (0, 1):
-        r = http.post(f"/api/tables/{code}/seats/{seat}/bot", headers=auth(tokens[0]))
-        assert r.status_code == 200, r.text
-    eventually(lambda: http.get(f"/api/tables/{code}").json()["status"] == "finished", 60)
-    return code, tokens
+def finished_tables(http: httpx.Client, count: int = 1) -> list[tuple[str, list[str]]]:
+    """Two-player tables whose games stand-in bots played to the end: (code, tokens)."""
+    made = [new_table(http, humans=2, players=2) for _ in range(count)]
+    for code, tokens in made:
+        start(http, code, tokens[0])
+        for seat in (0, 1):
+            r = http.post(f"/api/tables/{code}/seats/{seat}/bot", headers=auth(tokens[0]))
+            assert r.status_code == 200, r.text
+    eventually(lambda: all(http.get(f"/api/tables/{code}").json()["status"] == "finished"
+                           for code, _ in made), 60)
+    return made
 
 
 def count_tables(url: str) -> int:
@@ -52,7 +54,7 @@ def count_tables(url: str) -> int:
 
 
 def test_play_again_keeps_agreements_while_nobody_watches(client: TestClient) -> None:
-    code, tokens = finished_table(client)
+    [(code, tokens)] = finished_tables(client)
     hub = client.app.state.hub  # type: ignore[attr-defined]
     tables = text("SELECT count(*) FROM pegs_tables")
     assert client.post(f"/api/tables/{code}/rematch", headers=auth(tokens[1])).json()[
@@ -81,7 +83,7 @@ def test_play_again_through_two_servers_makes_one_table_and_tells_everyone(
         postgres_url: str, tmp_path: Path) -> None:
     with serve_many(postgres_url, tmp_path, 2) as [(_, a), (_, b)]:
         with httpx.Client(base_url=a, timeout=20) as http:
-            code, tokens = finished_table(http)
+            [(code, tokens), (other, others)] = finished_tables(http, 2)
         path = f"/api/tables/{code}/rematch"
         told: list[str] = []
 
@@ -110,21 +112,15 @@ def test_play_again_through_two_servers_makes_one_table_and_tells_everyone(
             assert httpx.get(f"{url}/api/tables/{nxt}").json()["status"] == "playing"
         # a late click, anywhere, joins the same rematch
         assert httpx.post(f"{b}{path}", headers=auth(tokens[0])).json()["next"] == nxt
-    assert count_tables(postgres_url) == 2
 
-
-def test_an_agreement_on_one_server_completes_on_another(postgres_url: str,
-                                                         tmp_path: Path) -> None:
-    with serve_many(postgres_url, tmp_path, 2) as [(_, a), (_, b)]:
-        with httpx.Client(base_url=a, timeout=20) as http:
-            code, tokens = finished_table(http)
-        path = f"/api/tables/{code}/rematch"
-        assert httpx.post(f"{a}{path}", headers=auth(tokens[0])).json()["next"] is None
-        assert eventually(lambda: httpx.get(f"{b}/api/tables/{code}").json()["rematch"]) == [0]
-        nxt = httpx.post(f"{b}{path}", headers=auth(tokens[1])).json()["next"]
+        # one player agrees through a, the other later through b
+        path = f"/api/tables/{other}/rematch"
+        assert httpx.post(f"{a}{path}", headers=auth(others[0])).json()["next"] is None
+        assert eventually(lambda: httpx.get(f"{b}/api/tables/{other}").json()["rematch"]) == [0]
+        nxt = httpx.post(f"{b}{path}", headers=auth(others[1])).json()["next"]
         assert nxt
-        assert eventually(lambda: httpx.get(f"{a}/api/tables/{code}").json()["next"]) == nxt
-    assert count_tables(postgres_url) == 2
+        assert eventually(lambda: httpx.get(f"{a}/api/tables/{other}").json()["next"]) == nxt
+    assert count_tables(postgres_url) == 4
 
 
 def test_the_lobby_through_any_server_lists_every_public_table(postgres_url: str,
