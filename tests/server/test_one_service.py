@@ -5,6 +5,7 @@ sees the same (and a single process keeps rematch agreements while nobody watche
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +15,7 @@ import httpx
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
+from pegs.server.presence import PRESENCE_SECONDS
 from pegs.server.protocol import legal_texts
 from pegs.server.store import open_engine
 
@@ -145,7 +147,7 @@ def test_the_lobby_through_any_server_lists_every_public_table(postgres_url: str
 
 def test_presence_crosses_servers_both_ways_and_a_departure_shows_at_once(
         postgres_url: str, tmp_path: Path) -> None:
-    with serve_many(postgres_url, tmp_path, 2) as [(_, a), (_, b)]:
+    with serve_many(postgres_url, tmp_path, 2) as [(_, a), (paused, b)]:
         with httpx.Client(base_url=a, timeout=20) as http:
             code, tokens = new_table(http, humans=3, players=3)
             start(http, code, tokens[0])
@@ -181,6 +183,17 @@ def test_presence_crosses_servers_both_ways_and_a_departure_shows_at_once(
             await ann.close()
             await until_connected(watcher, [False, False, False])
             await watcher.close()
+            # a server that stops answering (paused, or dead) stops vouching for its seats
+            ann = await Client.open(wa, code, tokens[0])
+            bob = await Client.open(wb, code, tokens[1])
+            await until_connected(ann, [True, True, False])
+            paused.send_signal(signal.SIGSTOP)
+            try:
+                await until_connected(ann, [True, False, False], PRESENCE_SECONDS + 3)
+            finally:
+                paused.send_signal(signal.SIGCONT)
+            await ann.close()
+            await bob.close()
 
         run(scenario())
 

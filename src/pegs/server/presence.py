@@ -24,7 +24,8 @@ PRESENCE_SECONDS = 5.0
 
 
 class Presence:
-    """This process's word on its connections, sent in order by one task."""
+    """This process's word on its connections, sent by one task (so the latest is said
+    last), each table's as it is when it is sent."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -44,34 +45,34 @@ class Presence:
     def changed(self, room: Room) -> None:
         """A seat of ``room`` got its first connection here, or lost its last: tell the
         other processes soon (changes meanwhile go out together)."""
-        if not self.hub.store.shared:
-            return
-        self._changed.add(room.code)
-        if self._sender is None or self._sender.done():
+        if self.hub.store.shared:
+            self._changed.add(room.code)
+            self._send()
+
+    def _send(self) -> None:
+        if self._changed and (self._sender is None or self._sender.done()):
             self._sender = asyncio.create_task(self._send_changes())
 
     async def _send_changes(self) -> None:
         while self._changed:
             codes, self._changed = self._changed, set()
-            rooms = [room for code in codes if (room := self.hub.rooms.get(code))]
-            await self._say([(room.code, room.seats_connected()) for room in rooms])
+            present = [(code, room.seats_connected()) for code in codes
+                       if (room := self.hub.rooms.get(code)) is not None]
+            try:
+                await self.hub.run_db(self.hub.store.announce_presence, present)
+            except Exception:
+                log.warning("cannot tell the other servers who is connected here",
+                            exc_info=True)
 
     async def _repeat(self) -> None:
         """Forever: say again which seats are connected here; forget quiet processes."""
         while True:
             await asyncio.sleep(REPEAT_SECONDS)
-            await self._say([(room.code, seated) for room in list(self.hub.rooms.values())
-                             if (seated := room.seats_connected())])
             for room in list(self.hub.rooms.values()):
+                if room.seats_connected():
+                    self._changed.add(room.code)
                 try:
                     room.expire_presence(PRESENCE_SECONDS)
                 except Exception:
                     log.exception("table %s: cannot update its presence", room.code)
-
-    async def _say(self, present: list[tuple[str, list[int]]]) -> None:
-        if not present:
-            return
-        try:
-            await self.hub.run_db(self.hub.store.announce_presence, present)
-        except Exception:
-            log.warning("cannot tell the other servers who is connected here", exc_info=True)
+            self._send()
