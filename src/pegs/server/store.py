@@ -116,6 +116,7 @@ _APPEND = insert(actions)
 #: The PostgreSQL channel on which every write to a table is announced ("code:version:origin")
 CHANNEL = "pegs_tables"
 _NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', :payload)")
+_NOTIFY_ALL = text(f"SELECT pg_notify('{CHANNEL}', p) FROM unnest(CAST(:payloads AS text[])) p")
 #: How long a table's lease holds unless its owner renews it.
 LEASE_SECONDS = 10.0
 _CLAIM = text(
@@ -307,10 +308,11 @@ class Store:
     def announce_presence(self, present: list[tuple[str, list[int]]]) -> None:
         """(PostgreSQL) Tell the other processes which seats of which tables have
         connections to this one ("code:@seat,seat:origin")."""
-        with self.engine.begin() as c:
-            for code, seated in present:
-                c.execute(_NOTIFY, {"payload": f"{code}:@{','.join(map(str, seated))}:"
-                                               f"{self.origin}"})
+        payloads = [f"{code}:@{','.join(map(str, seated))}:{self.origin}"
+                    for code, seated in present]
+        if payloads:
+            with self.engine.begin() as c:  # one statement, however many tables
+                c.execute(_NOTIFY_ALL, {"payloads": payloads})
 
     def release(self) -> None:
         """(PostgreSQL) End this process's leases now (it is stopping)."""
