@@ -6,18 +6,25 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import threading
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import text
 
 from pegs.server.presence import PRESENCE_SECONDS
 from pegs.server.protocol import legal_texts
-from pegs.server.store import open_engine
+from pegs.server.store import SeatRow, Store, TableRow, migrate, open_engine
 
 from .helpers import Client, auth, new_table, run, serve_many, start
 
@@ -243,3 +250,69 @@ def test_clocks_and_time_outs_are_the_same_on_every_server(postgres_url: str,
 
         run(scenario(), timeout=60)
         http.close()
+
+
+def _finished_row(code: str, players: int) -> TableRow:
+    seats = [SeatRow(s, f"P{s}", "human", f"hash{s}") for s in range(players)]
+    return TableRow(code, {"preset": "pegoo"}, 1, True, "finished", 0, 0, seats)
+
+
+def _rematch_of(code: str, players: int) -> TableRow:
+    return replace(_finished_row(code, players), status="playing")
+
+
+@pytest.fixture(scope="module")
+def sqlite_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    engine = open_engine(f"sqlite:///{tmp_path_factory.mktemp('db') / 'pegs.db'}")
+    migrate(engine)
+    yield Store(engine)
+    engine.dispose()
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.integers(2, 6), clicks=st.lists(st.integers(0, 5), max_size=14))
+def test_agreements_in_any_order_make_one_rematch_once_all_agreed(
+        sqlite_store: Store, players: int, clicks: list[int]) -> None:
+    store, old = sqlite_store, uuid.uuid4().hex[:12]
+    store.create(_finished_row(old, players))
+    humans = list(range(players))
+    made = None
+    for n, seat in enumerate(s % players for s in clicks):
+        agreed, nxt = store.agree_rematch(old, seat, humans, _rematch_of(f"{old}-{n}", players))
+        clicked = {s % players for s in clicks[:n + 1]}
+        assert (nxt is not None) == (clicked == set(humans))
+        assert made is None or nxt == made  # later agreements answer the one rematch
+        made = nxt
+        if nxt is None:
+            assert agreed == sorted(clicked)
+    [row] = store.load(code=old)
+    assert row.next == made
+    rematches = [r.code for r in store.load(("playing",)) if r.code.startswith(f"{old}-")]
+    assert rematches == ([made] if made else [])
+
+
+def test_racing_agreements_on_postgresql_make_exactly_one_rematch(postgres_url: str) -> None:
+    engine = open_engine(postgres_url)
+    migrate(engine)
+    store = Store(engine)
+    players = 4
+    for round_ in range(8):
+        old = f"old{round_}"
+        store.create(_finished_row(old, players))
+        clicks = [seat for seat in range(players) for _ in range(2)]  # every seat, twice
+        barrier = threading.Barrier(len(clicks))
+
+        def agree(n: int, seat: int, old: str = old,
+                  barrier: threading.Barrier = barrier) -> str | None:
+            barrier.wait()
+            return store.agree_rematch(old, seat, list(range(players)),
+                                       _rematch_of(f"{old}-{n}", players))[1]
+
+        with ThreadPoolExecutor(len(clicks)) as pool:
+            answers = list(pool.map(agree, range(len(clicks)), clicks))
+        [row] = store.load(code=old)
+        assert row.next is not None and row.rematch == list(range(players))
+        assert set(answers) <= {row.next, None}
+        made = [r.code for r in store.load(("playing",)) if r.code.startswith(f"{old}-")]
+        assert made == [row.next], round_
+    engine.dispose()
