@@ -32,12 +32,15 @@ class Presence:
         self._changed: set[str] = set()
         self._sender: asyncio.Task[None] | None = None
         self._repeater: asyncio.Task[None] | None = None
+        #: only on PostgreSQL, and not once the server stops
+        self._on = hub.store.shared
 
     def start(self) -> None:
-        if self.hub.store.shared:
+        if self._on:
             self._repeater = asyncio.create_task(self._repeat())
 
     def close(self) -> None:
+        self._on = False
         for task in (self._sender, self._repeater):
             if task is not None:
                 task.cancel()
@@ -45,7 +48,7 @@ class Presence:
     def changed(self, room: Room) -> None:
         """A seat of ``room`` got its first connection here, or lost its last: tell the
         other processes soon (changes meanwhile go out together)."""
-        if self.hub.store.shared:
+        if self._on:
             self._changed.add(room.code)
             self._send()
 
