@@ -16,6 +16,8 @@ from .bots import make_bot
 from .conformance import run_paths, scenario_files
 from .cue import cue_card
 from .hint import DEFAULT_SECONDS, HintError, format_hint, hint
+from .house import HouseRules
+from .house import load as load_house
 from .notation import acting_seat, announce_line, seat_name
 from .record import Record, RecordError, load
 from .rules import PRESETS, Action, GameState, Rules, RulesError, view
@@ -28,7 +30,14 @@ DEFAULT_PRESET = "pegoo"
 
 def _add_table_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", choices=PRESETS, help="preset (default: pegoo)")
+    _add_house_option(p)
     _add_size_options(p)
+
+
+def _add_house_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--house", metavar="FILE.toml",
+                   help="a house-rules file: its base preset with its own settings and card "
+                        "powers (docs/HOUSE_RULES.md)")
 
 
 def _add_size_options(p: argparse.ArgumentParser) -> None:
@@ -38,6 +47,16 @@ def _add_size_options(p: argparse.ArgumentParser) -> None:
         "--set", action="append", default=[], metavar="NAME=VALUE",
         help="override any setting, e.g. --set holes_per_side=20 (repeatable)",
     )
+
+
+def house_from_args(args: argparse.Namespace) -> HouseRules | None:
+    """The house-rules file of ``--house`` (read and checked), or None."""
+    if getattr(args, "house", None) is None:
+        return None
+    if args.rules:
+        raise RulesError("give --rules or --house, not both: a house-rules file names its "
+                         "own base preset")
+    return load_house(args.house)
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -51,6 +70,9 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         if not eq:
             raise RulesError(f"--set needs NAME=VALUE, not {item!r}")
         overrides[name.strip()] = sim_run.option_value(value.strip())
+    house = house_from_args(args)
+    if house is not None:
+        return house.rules(**overrides)
     return Rules.preset(args.rules or DEFAULT_PRESET, **overrides)
 
 
@@ -128,7 +150,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    print(cue_card(rules_from_args(args)))
+    house = house_from_args(args)
+    if house is None and args.rules is None:
+        raise RulesError("name a preset (" + ", ".join(PRESETS) + ") or give --house FILE")
+    rules = rules_from_args(args)
+    print(cue_card(rules, house.title, house.description) if house else cue_card(rules))
     return 0
 
 
@@ -305,7 +331,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         joins_per_minute=args.joins_per_minute,
         lobby_reads_per_minute=args.lobby_reads_per_minute,
         max_tables=args.max_tables_per_address, abandoned_hours=args.abandoned_hours,
-        forwarded_allow_ips=args.forwarded_allow_ips, limits_url=args.limits_url)
+        forwarded_allow_ips=args.forwarded_allow_ips, limits_url=args.limits_url,
+        max_bot_seconds=args.max_bot_seconds, min_bot_delay=args.min_bot_delay)
     return serve(args.host, args.port, args.database_url, args.bot_delay, args.hint_seconds,
                  bounds)
 
@@ -395,6 +422,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a Redis or Valkey server (redis://HOST:PORT/DB) in which several "
                         "processes count the per-address limits together (default: each "
                         "process counts in its memory)")
+    p.add_argument("--max-bot-seconds", type=float, default=None, metavar="SECONDS",
+                   help="the longest a bot searches a move, whatever its strength (default: "
+                        "no cap; the strongest searches 1.5)")
+    p.add_argument("--min-bot-delay", type=float, default=0.0, metavar="SECONDS",
+                   help="the shortest pause before a bot's move, whatever a table asks "
+                        "(default 0)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("db", help="manage the server's database")
@@ -422,8 +455,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="print only the verdict")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("rules", help="print a preset's cue card")
-    p.add_argument("rules", choices=PRESETS, metavar="PRESET", help=", ".join(PRESETS))
+    p = sub.add_parser("rules", help="print a preset's (or a house-rules file's) cue card")
+    p.add_argument("rules", nargs="?", choices=PRESETS, metavar="PRESET",
+                   help=", ".join(PRESETS))
+    _add_house_option(p)
     _add_size_options(p)
     p.set_defaults(func=cmd_rules)
 

@@ -399,26 +399,31 @@ async def reclaim(code: str, seat: int, hub: HubDep, credentials: Credentials,
     return room.table_json()
 
 
-@router.get("/tables/{code}/record",
+JSON_ANSWER: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/json": {}}, "description": "JSON"}}
+
+
+@router.get("/tables/{code}/record", response_class=Response, responses=JSON_ANSWER,
             summary="The game record (full after the end; a seat's own record during play)")
-async def record(code: str, hub: HubDep, credentials: Credentials) -> dict[str, Any]:
+async def record(code: str, hub: HubDep, credentials: Credentials) -> Response:
     room = await hub.room(code)
     if room.status == "waiting":
         raise TableError(409, "not_started", "the game has not started yet")
     if room.status == "finished":
-        return room.record().to_json()
+        return _json(await hub.archive.record(room))
     if credentials is None:
         raise TableError(401, "bad_token", "the record of a game in play is for its seats: "
                          "send your seat token")
-    return room.record().for_seat(seat_by_token(room, credentials))
+    return _json(await hub.archive.seat_record(room, seat_by_token(room, credentials)))
 
 
-@router.get("/tables/{code}/log", summary="The public move log so far (as spectators saw it)")
-async def move_log(code: str, hub: HubDep) -> dict[str, Any]:
+@router.get("/tables/{code}/log", response_class=Response, responses=JSON_ANSWER,
+            summary="The public move log so far (as spectators saw it)")
+async def move_log(code: str, hub: HubDep) -> Response:
     room = await hub.room(code)
     if room.status == "waiting":
         raise TableError(409, "not_started", "the game has not started yet")
-    return {"log": room.log}
+    return _json(room.log_text())
 
 
 @router.get("/tables/{code}/replay", response_class=Response,
@@ -429,6 +434,8 @@ async def replay(code: str, hub: HubDep) -> Response:
     room = await hub.room(code)
     if room.status != "finished":
         raise TableError(409, "not_finished", "the replay is there once the game is over")
-    if room.replay_cache is None:
-        room.replay_cache = room.replay_text()
-    return Response(room.replay_cache, media_type="application/json")
+    return _json(await hub.archive.replay(room))
+
+
+def _json(body: str | bytes) -> Response:
+    return Response(body, media_type="application/json")

@@ -34,6 +34,10 @@ class Limits:
     max_live_per_address: int = 20  # unfinished tables one address created (0: no cap)
     abandoned_seconds: float = 24 * 3600.0  # a started table nobody visits is ended after
     limits_url: str | None = None  # the Redis/Valkey server the processes count in
+    illegal_per_second: float = 2.0  # illegal acts a connection may send (then it is closed)
+    illegal_burst: int = 6
+    max_bot_seconds: float | None = None  # the longest a bot searches a move (None: no cap)
+    min_bot_delay: float = 0.0  # the shortest pause before a bot's move, whatever the table
 
 
 class RateBucket:

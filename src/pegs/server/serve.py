@@ -59,6 +59,8 @@ class Bounds:
     abandoned_hours: float = 24.0
     forwarded_allow_ips: str = ""
     limits_url: str | None = None
+    max_bot_seconds: float | None = None
+    min_bot_delay: float = 0.0
 
     def check(self) -> str | None:
         """What is wrong with these settings, or None."""
@@ -76,6 +78,9 @@ class Bounds:
                     "more than 0 and at most 3600")
         if not 1 <= self.shortest_clock <= 3600:
             return "--shortest-clock must be 1 to 3600 seconds"
+        if not (self.max_bot_seconds is None or 0 < self.max_bot_seconds <= 60) or not (
+                0 <= self.min_bot_delay <= 5):
+            return "--max-bot-seconds must be more than 0 and at most 60, --min-bot-delay 0 to 5"
         try:
             networks(self.forwarded_allow_ips)
             if self.limits_url:
@@ -95,7 +100,8 @@ class Bounds:
                       lobby_reads_per_minute=self.lobby_reads_per_minute,
                       max_live_per_address=self.max_tables,
                       abandoned_seconds=self.abandoned_hours * 3600,
-                      limits_url=self.limits_url)
+                      limits_url=self.limits_url, max_bot_seconds=self.max_bot_seconds,
+                      min_bot_delay=self.min_bot_delay)
 
 
 def raise_file_limit() -> None:

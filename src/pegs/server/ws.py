@@ -175,8 +175,15 @@ async def _handle(room: Room, conn: Connection, data: dict[str, Any]) -> dict[st
         return protocol.error("malformed", 'an act needs "version" (a whole number) and '
                               '"action" (the text of a legal action)', msg_id)
     refusal = await room.act(conn.seat, action, version)
-    if refusal is not None:
-        refusal["id"] = msg_id
+    if refusal is None:
+        return None
+    refusal["id"] = msg_id
+    if refusal["code"] == "illegal" and not conn.illegal.take():
+        conn.finish(_dumps(protocol.error(
+            "rate_limited", "too many illegal actions (at most "
+            f"{room.hub.limits.illegal_per_second:g} a second): the connection is closed",
+            msg_id)))
+        return None
     return refusal
 
 
