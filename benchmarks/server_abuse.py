@@ -701,7 +701,7 @@ async def illegal_flood(base: str, address: str, ready: Event, stop: Event,
     while not stop.is_set() and n < MAX_STEPS:
         n += 1
         try:
-            await ws[0].send(json.dumps({"type": "act", "id": n, "version": version,
+            await ws[0].send(json.dumps({"type": "act", "id": f"x{n}", "version": version,
                                          "action": illegal}))
         except Exception:  # cut off: connect again as the same seat
             reconnects[0] += 1
