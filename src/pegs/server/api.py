@@ -405,7 +405,7 @@ JSON_ANSWER: dict[int | str, dict[str, Any]] = {
             summary="The game record (full after the end; a seat's own record during play)")
 async def record(code: str, hub: HubDep, credentials: Credentials,
                  request: Request) -> Response:
-    read_check(request, hub)
+    await read_check(request, hub)
     room = await hub.room(code)
     if room.status == "waiting":
         raise TableError(409, "not_started", "the game has not started yet")
@@ -420,7 +420,7 @@ async def record(code: str, hub: HubDep, credentials: Credentials,
 @router.get("/tables/{code}/log", response_class=Response, responses=JSON_ANSWER,
             summary="The public move log so far (as spectators saw it)")
 async def move_log(code: str, hub: HubDep, request: Request) -> Response:
-    read_check(request, hub)
+    await read_check(request, hub)
     room = await hub.room(code)
     if room.status == "waiting":
         raise TableError(409, "not_started", "the game has not started yet")
@@ -432,21 +432,16 @@ async def move_log(code: str, hub: HubDep, request: Request) -> Response:
             responses={200: {"content": {"application/json": {}},
                              "description": '{"states": [state, ...]}'}})
 async def replay(code: str, hub: HubDep, request: Request) -> Response:
-    read_check(request, hub)
+    await read_check(request, hub)
     room = await hub.room(code)
     if room.status != "finished":
         raise TableError(409, "not_finished", "the replay is there once the game is over")
     return _json(await hub.archive.replay(room))
 
 
-def read_check(request: Request, hub: Hub) -> None:
-    """Refuse a read of a record, summary, replay or log to an address over its rate."""
-    address = client_address(request)
-    reads = hub.archive.reads
-    if not reads.hit(address):
-        wait = reads.retry_after(address)
-        raise RateLimited(f"too many reads of game records from your address (at most "
-                          f"{reads.per_minute} a minute): try again in {wait} s", wait)
+async def read_check(request: Request, hub: Hub) -> None:
+    """Count a read of a record, summary, replay or log against its address's rate."""
+    await rate_check(hub.counters.reads, client_address(request), "reads of game records")
 
 
 def _json(body: str | bytes) -> Response:

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..rules import Rules
 from . import records
-from .limits import AddressRate
 from .rooms import Room
 from .thinking import HINT_NICENESS, Thinkers
 
@@ -34,8 +33,6 @@ log = logging.getLogger("pegs.server")
 KEPT_ACTIONS = 200_000
 #: Bytes of finished games' documents kept in memory, together.
 KEPT_BYTES = 64 * 1024 * 1024
-#: Records, summaries, replays and logs one client address may read a minute.
-READS_PER_MINUTE = 120
 
 
 class Archive:
@@ -50,8 +47,6 @@ class Archive:
         self._docs: OrderedDict[tuple[str, str], bytes] = OrderedDict()
         self._bytes = 0
         self._making: dict[object, asyncio.Future[Any]] = {}
-        #: reads of documents per client address (each costs the server its sending)
-        self.reads = AddressRate(READS_PER_MINUTE)
 
     # --- tables ---------------------------------------------------------------------------
     def keep(self, room: Room) -> None:

@@ -15,7 +15,7 @@ router = APIRouter(prefix="/api")
 @router.get("/tables/{code}/summary", response_class=Response, responses=JSON_ANSWER,
             summary="A finished game: turns, hits and Jokers per team")
 async def summary(code: str, hub: HubDep, request: Request) -> Response:
-    read_check(request, hub)
+    await read_check(request, hub)
     room = await hub.room(code)
     if room.status != "finished":
         raise TableError(409, "not_finished", "the summary is there once the game is over")
