@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .jsonfile import JsonError, read_json
+from .record import FORMAT as RECORD_FORMAT
 from .rules import IMPLEMENTED, PRESETS, START, GameState, Rules, geometry, parse_rank
 from .rules.errors import NotationError, RulesError
 
@@ -48,10 +49,15 @@ def load(path: Path) -> list[Any]:
         data = read_json(path, "a JSON scenario file")
     except JsonError as e:
         raise ScenarioError(str(e)) from e
+    if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
+        raise ScenarioError(f"{path} is a game record, not a conformance scenario file "
+                            "(check a record with: pegs replay FILE)")
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list):
         raise ScenarioError(f"{path}: a scenario file holds a JSON array of scenarios")
+    if not data:
+        raise ScenarioError(f"{path}: no scenarios found (the list is empty)")
     return data
 
 
@@ -75,8 +81,9 @@ def _as_json(key: OutcomeKey) -> dict[str, Any]:
 def setup_state(sc: Mapping[str, Any]) -> GameState:
     """The position a scenario describes; :class:`ScenarioError` if it is malformed."""
     preset = sc.get("rules")
-    if preset not in PRESETS:
-        raise ScenarioError(f"unknown preset {preset!r}")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        shown = repr(preset) if len(repr(preset)) <= 40 else repr(preset)[:37] + "..."
+        raise ScenarioError(f"'rules' must name a preset ({', '.join(PRESETS)}), not {shown}")
     if preset not in IMPLEMENTED:
         raise ScenarioError(f"preset not implemented: {preset}")
     setup = sc.get("setup", {})

@@ -26,6 +26,12 @@ class RecordError(ValueError):
     """A record that cannot be read or does not replay, saying where and why."""
 
 
+def clip(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters (with ``...``), so that a huge value in a file
+    keeps an error message to one readable line."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 @dataclass
 class Record:
     """A game as settings + seed + actions (plus optional seat names)."""
@@ -103,12 +109,12 @@ def from_json(data: Any) -> Record:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError(f"not a game record (expected \"format\": \"{FORMAT}\")")
     if data.get("version") != VERSION:
-        raise RecordError(f"record version {data.get('version')!r} is not supported "
+        raise RecordError(f"record version {clip(repr(data.get('version')))} is not supported "
                           f"(this program reads version {VERSION})")
     try:
         rules = Rules.from_settings(data.get("rules"))  # type: ignore[arg-type]
     except (RulesError, TypeError) as e:
-        raise RecordError(f"bad settings: {e}") from e
+        raise RecordError(f"bad settings: {clip(str(e), 200)}") from e
     seed = data.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RecordError("the seed must be a whole number")
@@ -125,7 +131,9 @@ def from_json(data: Any) -> Record:
             action = Action.parse(text)
             state = state.apply(action)
         except (NotationError, IllegalActionError) as e:
-            raise RecordError(f"action {i} ({text!r}): {e}") from e
+            shown = clip(repr(text))
+            reason = clip(str(e).replace(repr(text), shown), 200)
+            raise RecordError(f"action {i} ({shown}): {reason}") from e
         actions.append(action)
     result = data.get("result")
     final = state.outcome()
@@ -133,7 +141,7 @@ def from_json(data: Any) -> Record:
         claimed = result.get("seats") if isinstance(result, dict) else None
         if final is None or claimed != list(final.seats):
             raise RecordError(
-                f"the record claims winners {claimed} but the replay gives "
+                f"the record claims winners {clip(repr(claimed))} but the replay gives "
                 f"{list(final.seats) if final else 'no winner yet'}"
             )
     return Record(rules, seed, actions, names)

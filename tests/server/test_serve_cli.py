@@ -30,7 +30,7 @@ def test_the_database_lives_in_pegs_data_dir_unless_a_url_is_given(
     (["--database-url", "not a url"], "is not a database URL"),
     (["--database-url", "sqlite:////no/such/folder/pegs.db"], "no such folder"),
     (["--bot-delay", "-1"], "--bot-delay must be 0 or more"),
-    (["--hint-seconds", "0"], "--hint-seconds more than 0"),
+    (["--hint-seconds", "0"], "--hint-seconds must be a number of seconds above 0"),
     (["--creates-per-minute", "-1"], "--max-waiting and --connects-per-minute must be 0"),
     (["--max-waiting", "-3"], "--max-waiting and --connects-per-minute must be 0"),
     (["--connects-per-minute", "-1"], "--max-waiting and --connects-per-minute must be 0"),

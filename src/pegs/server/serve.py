@@ -22,12 +22,18 @@ WS_MAX_FRAME = 64 * 1024
 
 def upgrade_database(database_url: str | None) -> int:
     """``pegs db upgrade``: run the migrations alone; 2 with a message if that fails."""
+    url = database_url or "the data folder"
     try:
-        engine = open_engine(database_url or default_database_url())
+        url = database_url or default_database_url()
+        engine = open_engine(url)
         migrate(engine)
         engine.dispose()
     except StoreError as e:
         print(f"pegs: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:  # the data folder is not writable
+        print(f"pegs: cannot use the database at {e.filename or url}: {e.strerror or e}",
+              file=sys.stderr)
         return 2
     print("pegs: the database schema is current", file=sys.stderr)
     return 0
@@ -54,8 +60,9 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float,
     limits = Limits(creates_per_minute=creates_per_minute, max_waiting_per_address=max_waiting,
                     waiting_seconds=waiting_hours * 3600,
                     connects_per_minute=connects_per_minute, min_timer_seconds=shortest_clock)
-    url = database_url or default_database_url()
+    url = database_url or "the data folder"
     try:
+        url = database_url or default_database_url()
         engine = open_engine(url)
         held = claim_sqlite(url)  # a second process on this SQLite file is refused
         migrate(engine)
@@ -64,6 +71,10 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float,
                          full_gc_seconds=FULL_GC_SECONDS)
     except StoreError as e:
         print(f"pegs: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:  # the data folder or the SQLite file's folder is not writable
+        print(f"pegs: cannot use the database at {e.filename or url}: {e.strerror or e}",
+              file=sys.stderr)
         return 2
     print(f"pegs: serving on http://{host}:{port}/ (API docs at /docs)", file=sys.stderr,
           flush=True)

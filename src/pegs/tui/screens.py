@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Center, Middle, VerticalScroll
@@ -46,7 +47,9 @@ class CoverScreen(Screen[None]):
 
 
 class TextScreen(ModalScreen[None]):
-    """A page of text (the cue card, the keys); any key closes it."""
+    """A page of text (the cue card, the keys, the whole log) under a title; the arrows
+    and Page Up/Down scroll it, any other key closes it.  ``at_end`` opens it at its end
+    (the log's latest lines)."""
 
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
@@ -54,13 +57,23 @@ class TextScreen(ModalScreen[None]):
                                 border: round $accent; background: $panel; padding: 0 1; }
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str | Text, title: str = "", at_end: bool = False) -> None:
         super().__init__()
-        self.text = text
+        self.text = Text(text) if isinstance(text, str) else text
+        self.heading = title
+        self.at_end = at_end
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
-            yield Static(self.text + "\n\n(press any key to close)", markup=False)
+        page = VerticalScroll()
+        page.border_title = self.heading
+        page.border_subtitle = "any other key closes"
+        with page:
+            yield Static(self.text)
+
+    def on_mount(self) -> None:
+        if self.at_end:
+            page = self.query_one(VerticalScroll)
+            self.call_after_refresh(page.scroll_end, animate=False, immediate=True)
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("up", "down", "pageup", "pagedown", "home", "end"):
