@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
+import signal
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -739,3 +744,77 @@ def test_play_without_a_terminal_is_refused_without_escape_codes(tmp_path: Path)
     assert "play needs a terminal" in one_line_error(proc)
     assert proc.stdout == "" and "\x1b" not in proc.stderr
     assert not (tmp_path / "data").exists()
+
+
+# --- stopping a simulation ---------------------------------------------------------------------
+
+SLOW_GAMES = ("simulate", "--seats", "ismcts", "--bot-option", "ismcts.seconds=0.5")
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"  # a zombie has exited
+
+
+def wait_for_condition(test: Callable[[], bool], what: str, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < end, f"{what} did not happen in {seconds} s"
+        time.sleep(0.05)
+
+
+def test_simulate_workers_exit_when_the_command_is_killed_outright() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "pegs.cli", *SLOW_GAMES, "--games", "4",
+                             "--jobs", "2", "--quiet"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: set[int] = set()
+    try:
+        wait_for_condition(lambda: len(children(proc.pid)) >= 2, "two workers started", 120)
+        workers = children(proc.pid)
+        proc.kill()  # SIGKILL, as `timeout -s KILL` sends: the command cannot clean up
+        proc.wait(timeout=30)
+        wait_for_condition(lambda: not any(map(running, workers)), "the workers exiting", 30)
+    finally:
+        proc.kill()
+        for pid in workers:
+            if running(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_slow_games_show_progress_at_once_and_sigterm_exits_143(tmp_path: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "pegs.cli", *SLOW_GAMES, "--games", "3",
+                             "--jobs", "1", "--out", str(tmp_path / "r.jsonl")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    stderr = proc.stderr
+    assert stderr is not None
+    lines: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in stderr])
+    reader.start()
+    try:
+        seen: list[str] = []
+        while not any("0/3 games" in line for line in seen):
+            seen.append(lines.get(timeout=60))  # the count, long before a game ends
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 143
+    finally:
+        proc.kill()
+        reader.join(timeout=30)
+    seen += list(lines.queue)
+    assert "interrupted after 0 of 3 games" in seen[-1], seen
+    assert "Traceback" not in "".join(seen)

@@ -375,6 +375,22 @@ def test_progress_shows_rate_and_eta() -> None:
     assert quiet.getvalue() == ""
 
 
+def test_progress_keeps_counting_while_slow_games_run() -> None:
+    log = io.StringIO()
+    bar = run.Progress(5, stream=log, tty=False, heartbeat=0.01)
+    bar.begin()  # shown at once, then a line whenever none was for the heartbeat
+    end = time.monotonic() + 30
+    while log.getvalue().count("\n") < 3:
+        assert time.monotonic() < end, log.getvalue()
+        time.sleep(0.01)
+    bar.close()
+    assert all("0/5 games" in line for line in log.getvalue().splitlines())
+    slow = io.StringIO()
+    bar = run.Progress(100, stream=slow, tty=False, every=0)
+    bar.update(1)  # a game after a while: a line, though no tenth was passed
+    assert "1/100 games" in slow.getvalue()
+
+
 # --- statistics -----------------------------------------------------------------------------
 
 
