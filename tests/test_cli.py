@@ -634,6 +634,8 @@ def test_ladder_refuses_a_results_file_that_is_binary_or_nests_deeply(
     (("ladder", "--bots", "random,heuristic", "--plot", "x.xyz", "--out", "r.jsonl"),
      "--plot x.xyz: cannot draw a plot as .xyz"),
     (("simulate", "--plot", "."), "--plot . is a folder"),
+    (("demo", "--max-turns", "0"), "--max-turns must be 1 or more, not 0"),
+    (("demo", "--players", "4", "--set", "players=3"), "players=3 contradicts --players 4"),
     (("ladder", "--bots", "random,heuristic", "--plot", "."), "--plot . is a folder"),
 ])
 def test_absurd_values_are_refused_in_one_line_creating_nothing(
@@ -674,6 +676,9 @@ def test_serve_refuses_an_unwritable_database_in_one_line(
     line = one_line_error(proc)
     assert line.startswith(f"pegs: cannot use the database at {unwritable}"), line
     assert proc.returncode == 2
+    proc = subprocess.run([sys.executable, "-m", "pegs.cli", "db", "upgrade", *args[2:]],
+                          capture_output=True, text=True, timeout=120, env=environ)
+    assert "pegs: cannot" in one_line_error(proc) and proc.returncode == 2
 
 
 @pytest.fixture(scope="module")

@@ -56,7 +56,10 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         name, eq, value = item.partition("=")
         if not eq:
             raise RulesError(f"--set needs NAME=VALUE, not {item!r}")
+        given = overrides.get(name.strip())
         overrides[name.strip()] = sim_run.option_value(value.strip())
+        if name.strip() in ("players", "teams") and given not in (None, overrides[name.strip()]):
+            raise RulesError(f"--set {item} contradicts --{name.strip()} {given}: give one")
     return Rules.preset(args.rules or DEFAULT_PRESET, **overrides)
 
 
@@ -81,6 +84,8 @@ def length_words(actions: Sequence[Action]) -> str:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    if args.max_turns < 1:
+        raise OptionError(f"--max-turns must be 1 or more, not {args.max_turns}")
     rules = rules_from_args(args)
     state = GameState.new(rules, args.seed)
     bots = [make_bot("random", args.seed * 1000 + seat) for seat in range(rules.players)]

@@ -28,8 +28,8 @@ def upgrade_database(database_url: str | None) -> int:
         engine = open_engine(url)
         migrate(engine)
         engine.dispose()
-    except StoreError as e:
-        print(f"pegs: {e}", file=sys.stderr)
+    except StoreError as e:  # (the driver's details after the first line are left out)
+        print(f"pegs: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2
     except OSError as e:  # the data folder is not writable
         print(f"pegs: cannot use the database at {e.filename or url}: {e.strerror or e}",
@@ -69,8 +69,8 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float,
         engine.dispose()
         app = create_app(url, bot_delay=bot_delay, hint_seconds=hint_seconds, limits=limits,
                          full_gc_seconds=FULL_GC_SECONDS)
-    except StoreError as e:
-        print(f"pegs: {e}", file=sys.stderr)
+    except StoreError as e:  # (the driver's details after the first line are left out)
+        print(f"pegs: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2
     except OSError as e:  # the data folder or the SQLite file's folder is not writable
         print(f"pegs: cannot use the database at {e.filename or url}: {e.strerror or e}",
