@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList, RichLog, Static
+from textual.widgets import Input, OptionList, Static
 
 from pegs.notation import seat_name
 from pegs.record import load
@@ -130,8 +130,7 @@ def test_quit_and_resume_continue_the_same_game(tmp_path: Path) -> None:
     async def carry_on() -> str:
         async with second.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: my_turn(second))
-            log = "".join("".join(line.text.split())
-                          for line in second.query_one("#log", RichLog).lines)
+            log = "".join("".join(line.plain.split()) for line in second.log_view.entries)
             assert "".join(first.recent[-1].split()) in log  # wrapping aside
             assert f"Resumedafter{len(first.actions)}actions" in log
             hand = text_of(second, "#hand")
@@ -313,7 +312,7 @@ def test_a_failed_save_is_reported_and_the_game_goes_on(tmp_path: Path) -> None:
             while session.state.ply == 0:
                 await pilot.press("enter")
             await until(pilot, lambda: my_turn(app))
-            return "".join(line.text for line in app.query_one("#log", RichLog).lines)
+            return "".join(line.plain for line in app.log_view.entries)
 
     log = asyncio.run(run())
     assert "Warning: cannot save the game to" in log

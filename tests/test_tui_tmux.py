@@ -234,7 +234,7 @@ def test_the_keys_page_fits_80_by_24_and_says_the_log_scrolls(
     shown = wait_for(tmux, "Keys", "any other key closes")
     for line in KEYS.splitlines():  # every line whole, none wrapped or scrolled away
         assert line.strip() in shown, line
-    assert "the log at the" in shown and "scrolls" in shown
+    assert "the whole log of moves" in shown and "scroll it" in shown
     keys(tmux, "q")  # closes the page
     wait_for(tmux, LIST_TITLE)
     keys(tmux, "q")
@@ -255,5 +255,30 @@ def test_escape_after_tabbing_away_gives_the_number_keys_back(
                "the focus past the move box")
     keys(tmux, "Escape")
     choose_until_moved(tmux, "1", saved_a_move(record))
+    keys(tmux, "q")
+    assert "Traceback" not in wait_for(tmux, "PLAY-EXITED")
+
+
+ENTRY = re.compile(r"(Seat \d+ \(|New game, |Resumed after )")  # how log entries begin
+
+
+def first_log_row(shown: str) -> str:
+    """The top row of the log: the row under its border, a full row of ``─``."""
+    rows = shown.splitlines()
+    border = max(i for i, row in enumerate(rows) if row.strip() and set(row.strip()) == {"─"})
+    return rows[border + 1]
+
+
+def test_the_log_at_80_by_24_never_shows_a_cut_announcement(
+        tmux: list[str], tmp_path: Path) -> None:
+    record = tmp_path / "bluff.json"
+    start(tmux, tmp_path, ["--rules", "bluffing-joker", "--seed", "4", "--delay", "0",
+                           "--save", str(record)], size="80x24")
+    for _ in range(12):  # bluffing announcements are long: they wrap at 80 columns
+        shown = wait_until(tmux, lambda now: LIST_TITLE in now and "q Quit" in now
+                           and bool(first_log_row(now).strip()), "the player's turn")
+        assert ENTRY.match(first_log_row(shown)), shown
+        keys(tmux, "Enter")
+        wait_until(tmux, lambda now, before=shown: now != before, "an answer")
     keys(tmux, "q")
     assert "Traceback" not in wait_for(tmux, "PLAY-EXITED")

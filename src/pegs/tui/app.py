@@ -20,7 +20,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.geometry import Region
-from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..cue import cue_card
@@ -30,6 +30,7 @@ from ..notation import CARD_WORDS, SEAT_COLOURS, option_words, seat_name
 from ..rules import PRESET_TITLES, Action, IllegalActionError, NotationError, View
 from .board import layout, legend, render, seat_style
 from .choose import Choice, Picker, peg_label
+from .log_view import LatestLines
 from .screens import CoverScreen, TextScreen
 from .session import STRENGTHS, Session, SetupError
 from .turn_keys import ChoiceList, MoveBox, TurnClock
@@ -47,8 +48,8 @@ KEYS = """\
   t           type a move, e.g.  7: 0.5>0.9, 0.12>0.15  (Enter plays it)
   b           the board, or the list of seats in a small window: the
               arrows scroll it, Escape goes back to the options
-  l           the whole log of moves, from the start (the log at the
-              bottom scrolls too: mouse wheel, or Tab to it and arrows)
+  l           the whole log of moves, from the start: the arrows and
+              Page Up/Down scroll it (the bottom shows the latest moves)
   h           hint: the move the strongest bot would play for you
   c           the cue card of the rules being played
   + / -       bots move slower / faster (0 s is instant)
@@ -117,8 +118,6 @@ class PegsApp(App[None]):
         self.finished = ""
         self.thinking = False
         self.clock = TurnClock()
-        #: Every line of the log since the game was opened (``l`` shows them all).
-        self.history: list[Text] = []
 
     # --- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -132,7 +131,7 @@ class PegsApp(App[None]):
         self.notation_input = MoveBox(self.clock, id="notation",
                                       placeholder="t: type a move, e.g. 7: 0.5>0.9, 0.12>0.15")
         self.message_view = Static(id="message")
-        self.log_view = RichLog(id="log", wrap=True, markup=False, max_lines=500)
+        self.log_view = LatestLines(id="log")
         self.seats_view = Static(id="seats")
         self.board_box = ScrollableContainer(id="board-box")
         with Horizontal(id="main"):
@@ -302,10 +301,8 @@ class PegsApp(App[None]):
 
     # --- words ------------------------------------------------------------------------------
     def add_to_log(self, line: str | Text) -> None:
-        """Add ``line`` to the log at the bottom and to the whole log (``l``)."""
-        text = Text(line) if isinstance(line, str) else line
-        self.history.append(text)
-        self.log_view.write(text)
+        """Add ``line`` to the log (the latest lines at the bottom, all of them on ``l``)."""
+        self.log_view.add(Text(line) if isinstance(line, str) else line)
 
     def say(self, action: Action) -> str:
         """How an option reads: the move's announcement, or a decision in plain words."""
@@ -320,6 +317,14 @@ class PegsApp(App[None]):
             owner = next(s for s, pegs in enumerate(state.pegs) if pos in pegs)
             return f"Send the {peg_label(state.geo, (owner, pos))} back to START"
         return option_words(state, action)
+
+    def kind_word(self, seat: int) -> str:
+        """Who plays ``seat``, in the words of ``--seats``: you, human (hot seat), easy,
+        normal or strong."""
+        kind = self.session.seats[seat]
+        if self.session.is_human(seat) and not self.hot_seat:
+            return "you"
+        return STRENGTH_OF.get(kind, kind)
 
     def tell(self, text: str, error: bool = False) -> None:
         message = self.message_view
@@ -363,7 +368,7 @@ class PegsApp(App[None]):
         for seat in range(rules.players):
             mark = "▶ " if seat == seen.current_player else "  "
             home = sum(1 for p in seen.pegs[seat] if p >= geo.ring_size)
-            kind = "you" if session.is_human(seat) and not self.hot_seat else session.seats[seat]
+            kind = self.kind_word(seat)
             team = f" t{geo.team_of[seat]}" if rules.teams else ""
             text.append(mark)
             text.append(f"{SEAT_COLOURS[seat][1]} {SEAT_COLOURS[seat][0]:<6}", seat_style(seat))
@@ -386,9 +391,7 @@ class PegsApp(App[None]):
         first = max(seen.seat, 0)
         for seat in [(first + k) % rules.players for k in range(rules.players)]:
             mark = "▶ " if seat == seen.current_player else "  "
-            kind = STRENGTH_OF.get(session.seats[seat], session.seats[seat])
-            if session.is_human(seat) and not self.hot_seat:
-                kind = "you"
+            kind = self.kind_word(seat)
             team = f" t{geo.team_of[seat]}" if rules.teams else ""
             text.append(mark)
             text.append(f"{SEAT_COLOURS[seat][1]} {SEAT_COLOURS[seat][0]:<6}", seat_style(seat))
@@ -421,7 +424,7 @@ class PegsApp(App[None]):
         seat = self.session.to_act
         if self.picker is None:
             what = "thinking" if self.thinking else "to play"
-            prompt.update(Text(f"{seat_name(seat)} ({self.session.seats[seat]}) {what}..."))
+            prompt.update(Text(f"{seat_name(seat)} ({self.kind_word(seat)}) {what}..."))
             return
         head = self.picker.prompt()
         pending = seen.pending
@@ -468,7 +471,7 @@ class PegsApp(App[None]):
     def on_move_box_early(self, event: MoveBox.Early) -> None:
         event.stop()
         seat = self.session.to_act
-        self.tell(f"Wait: it is {seat_name(seat)}'s turn ({self.session.seats[seat]}); "
+        self.tell(f"Wait: it is {seat_name(seat)}'s turn ({self.kind_word(seat)}); "
                   "press Enter again on your turn.", error=True)
 
     def action_go_back(self) -> None:
@@ -500,7 +503,7 @@ class PegsApp(App[None]):
             return
         if self.picker is None:
             seat = self.session.to_act
-            self.tell(f"Wait: it is {seat_name(seat)}'s turn ({self.session.seats[seat]}).",
+            self.tell(f"Wait: it is {seat_name(seat)}'s turn ({self.kind_word(seat)}).",
                       error=True)
             return
         try:
@@ -538,7 +541,7 @@ class PegsApp(App[None]):
         self.push_screen(TextScreen(KEYS, "Keys"))
 
     def action_log(self) -> None:
-        self.push_screen(TextScreen(Text("\n").join(self.history), "The whole log",
+        self.push_screen(TextScreen(Text("\n").join(self.log_view.entries), "The whole log",
                                     at_end=True))
 
     def action_pace(self, direction: int) -> None:
