@@ -11,7 +11,7 @@ from pathlib import Path
 #: The longest search or pause any option may ask for (an hour).
 MAX_SECONDS = 3600.0
 #: Worker processes per CPU above which ``--jobs`` is refused (more only share the CPUs).
-JOBS_PER_CPU = 4
+JOBS_PER_CPU = 8
 
 
 class OptionError(ValueError):
