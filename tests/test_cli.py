@@ -726,6 +726,10 @@ def test_conformance_on_a_game_record_or_an_empty_list_says_so(
     proc, passed, failed = _conformance(empty)
     assert (proc.returncode, passed, failed) == (1, 0, 1)
     assert "no scenarios found" in proc.stdout
+    huge = _write(tmp_path, "huge.json", [{"name": "n" * 3_000_000, "rules": "x" * 1000}])
+    proc, passed, failed = _conformance(huge)
+    assert (proc.returncode, passed, failed) == (1, 0, 1)
+    assert "'rules' must name a preset" in proc.stdout and len(proc.stdout) < 500
 
 
 @pytest.mark.parametrize("players", ["2", "3", "5"])

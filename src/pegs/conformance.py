@@ -14,6 +14,7 @@ from typing import Any
 
 from .jsonfile import JsonError, read_json
 from .record import FORMAT as RECORD_FORMAT
+from .record import clip
 from .rules import IMPLEMENTED, PRESETS, START, GameState, Rules, geometry, parse_rank
 from .rules.errors import NotationError, RulesError
 
@@ -194,6 +195,7 @@ def _expected(state: GameState, items: Any, label: str) -> set[OutcomeKey]:
 
 def run_scenario(sc: Any) -> Result:
     name = sc.get("name", "<unnamed>") if isinstance(sc, dict) else "<not an object>"
+    name = clip(str(name), 100)
     try:
         if not isinstance(sc, dict):
             raise ScenarioError("a scenario must be a JSON object")
@@ -213,14 +215,14 @@ def run_scenario(sc: Any) -> Result:
         if "excludes" in expect:
             unexpected |= _expected(state, expect["excludes"], "excludes") & got
     except (ScenarioError, ValueError, TypeError, KeyError) as e:
-        return Result(str(name), False, str(e))
+        return Result(name, False, clip(str(e), 300))
     shown = tuple(_as_json(k) for k in sorted(got, key=str))
     if missing or unexpected:
         lost = json.dumps([_as_json(k) for k in sorted(missing, key=str)])
         extra = json.dumps([_as_json(k) for k in sorted(unexpected, key=str)])
         msg = f"missing {lost} unexpected {extra}"
-        return Result(str(name), False, msg, shown)
-    return Result(str(name), True, "", shown)
+        return Result(name, False, msg, shown)
+    return Result(name, True, "", shown)
 
 
 def run_paths(paths: Iterable[str | Path]) -> list[Result]:
