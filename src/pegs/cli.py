@@ -453,7 +453,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "ismcts; default random)")
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--jobs", type=int, default=None,
-                   help="worker processes (default: one per CPU; 1 plays in this process)")
+                   help="worker processes (default: one per CPU; 1 plays in this process; "
+                        "more than 8 a CPU are refused)")
     p.add_argument("--seed", type=int, default=1, help="seed of game 0 (default 1)")
     p.add_argument("--out", metavar="FILE.jsonl",
                    help="results file, one JSON line per game; resumed if it exists")
@@ -491,7 +492,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=20,
                    help="games a pair, even (default 20: 10 deals from both sides)")
     p.add_argument("--jobs", type=int, default=None,
-                   help="worker processes (default: one per CPU; 1 plays in this process)")
+                   help="worker processes (default: one per CPU; 1 plays in this process; "
+                        "more than 8 a CPU are refused)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
     p.add_argument("--out", metavar="FILE.jsonl",
                    help="results file, one JSON line per game; resumed if it exists")
