@@ -535,7 +535,7 @@ class PegsApp(App[None]):
                       f"{found.reason}")
 
     def action_cue(self) -> None:
-        self.push_screen(TextScreen(cue_card(self.session.rules), "Cue card"))
+        self.push_screen(TextScreen(cue_card(self.session.rules), "Cue card", hanging=True))
 
     def action_keys(self) -> None:
         self.push_screen(TextScreen(KEYS, "Keys"))
