@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
 from pegs.notation import seat_name
-from pegs.record import load
+from pegs.record import length_words, load
 from pegs.rules import GameState, Rules
 from pegs.tui.app import PegsApp
 from pegs.tui.board import POINTER, layout
@@ -94,7 +94,7 @@ def test_a_human_plays_a_whole_game_against_a_random_bot(
     assert outcome is not None and presses >= 10
     assert (outcome.seats == (0,)) is human_wins
     winner = "Seat 0 (Red, R)" if human_wins else "Seat 1 (Blue, B)"
-    assert app.finished == f"{winner} wins after {session.state.ply} actions."
+    assert app.finished == f"{winner} wins after {length_words(session.actions)}."
     record = load(path)  # verifies every action
     human = [a for state, a in record.states() if a is not None and state.current_player == 0]
     assert len(human) >= 10
@@ -358,7 +358,7 @@ def test_a_finished_team_game_shows_the_winning_team(tmp_path: Path) -> None:
 
     prompt = asyncio.run(run())
     a, b = (seat_name(s) for s in outcome.seats)
-    expected = f"Team {outcome.team} wins after {len(actions)} actions: {a} and {b}."
+    expected = f"Team {outcome.team} wins after {length_words(actions)}: {a} and {b}."
     assert app.finished == expected
     assert prompt == f"Game over. {expected}"
 

@@ -23,8 +23,8 @@ from .conformance import run_paths, scenario_files
 from .cue import cue_card
 from .hint import DEFAULT_SECONDS, HintError, format_hint, hint
 from .notation import acting_seat, announce_line, seat_name
-from .record import Record, RecordError, load
-from .rules import PRESETS, Action, GameState, Rules, RulesError, view
+from .record import Record, RecordError, length_words, load
+from .rules import PRESETS, GameState, Rules, RulesError, view
 from .sim import run as sim_run
 from .sim import stats as sim_stats
 
@@ -72,15 +72,6 @@ def describe_table(rules: Rules) -> str:
         ]
         return "; ".join(teams)
     return ", ".join(seat_name(s) for s in range(rules.players))
-
-
-def length_words(actions: Sequence[Action]) -> str:
-    """``812 turns``, or ``300 turns (340 actions with the doubt decisions)`` when seats
-    decided on doubts (Bluffing Joker)."""
-    turns = sum(not a.decision for a in actions)
-    if turns == len(actions):
-        return f"{turns} turns"
-    return f"{turns} turns ({len(actions)} actions with the doubt decisions)"
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

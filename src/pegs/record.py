@@ -8,7 +8,7 @@ reports the first bad one by number and reason.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -145,6 +145,15 @@ def from_json(data: Any) -> Record:
                 f"{list(final.seats) if final else 'no winner yet'}"
             )
     return Record(rules, seed, actions, names)
+
+
+def length_words(actions: Sequence[Action]) -> str:
+    """``812 turns``, or ``300 turns (340 actions with the doubt decisions)`` when seats
+    decided on doubts (Bluffing Joker)."""
+    turns = sum(not a.decision for a in actions)
+    if turns == len(actions):
+        return f"{turns} turns"
+    return f"{turns} turns ({len(actions)} actions with the doubt decisions)"
 
 
 def read_data(path: str | Path) -> Any:

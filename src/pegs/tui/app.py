@@ -27,6 +27,7 @@ from ..cue import cue_card
 from ..hint import HintError
 from ..hint import choose as hint_choose
 from ..notation import CARD_WORDS, SEAT_COLOURS, option_words, seat_name
+from ..record import length_words
 from ..rules import PRESET_TITLES, Action, IllegalActionError, NotationError, View
 from .board import layout, legend, render, seat_style
 from .choose import Choice, Picker, peg_label
@@ -291,9 +292,10 @@ class PegsApp(App[None]):
         assert outcome is not None
         who = " and ".join(seat_name(s) for s in outcome.seats)
         if state.rules.teams:
-            self.finished = f"Team {outcome.team} wins after {state.ply} actions: {who}."
+            self.finished = (f"Team {outcome.team} wins after "
+                             f"{length_words(self.session.actions)}: {who}.")
         else:
-            self.finished = f"{who} wins after {state.ply} actions."
+            self.finished = f"{who} wins after {length_words(self.session.actions)}."
         self.add_to_log(self.finished)
         self.shown_seat = self.shown_seat if not self.hot_seat else -1
         self.refresh_all()
