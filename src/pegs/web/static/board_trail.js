@@ -1,10 +1,11 @@
 // What happened since the player's own last turn, drawn on the board: each action a
-// numbered, fading trail along its path (1 the oldest), and a Bluffing Joker's declared
-// move while the table decides whether to doubt it.
+// fading trail along its path, numbered as in the move log (the action's version), and a
+// Bluffing Joker's declared move while the table decides whether to doubt it.
 
 import { parseSteps, pointsText, stepOwner, stepPath } from "./board_paths.js";
 import { seatName } from "./board_text.js";
-import { add, colourName, D, el, inkOn, PEG, seatColour, seatLetter, seatShape, shapeElement, text, unit } from "./board_shapes.js";
+import { namedText, shortName } from "./people.js";
+import { add, D, el, inkOn, PEG, seatColour, seatLetter, seatShape, shapeElement, text, unit } from "./board_shapes.js";
 
 /** At most this many actions are drawn (a long wait shows its latest ones). */
 const MOST_MARKS = 40;
@@ -54,8 +55,12 @@ function markScale(geo) {
 }
 
 function badge(parent, at, label, colour, cls, k) {
-  const g = el("g", { class: cls, transform: `translate(${at[0].toFixed(1)} ${at[1].toFixed(1)}) scale(${k.toFixed(2)})` }, parent);
-  el("circle", { r: 0.46 * D, fill: colour, class: "trail-badge" }, g);
+  // data-at and data-k: the zoom draws a badge smaller when the board is shown bigger
+  const g = el("g", { class: cls, transform: `translate(${at[0].toFixed(1)} ${at[1].toFixed(1)}) scale(${k.toFixed(2)})`,
+    "data-at": `${at[0].toFixed(1)} ${at[1].toFixed(1)}`, "data-k": k.toFixed(2) }, parent);
+  // a disc for one or two digits, a pill for longer numbers
+  const h = 0.92 * D, w = Math.max(h, (0.34 * label.length + 0.3) * D);
+  el("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: h / 2, fill: colour, class: "trail-badge" }, g);
   text(g, 0, 1, label, { "font-size": 0.56 * D, fill: inkOn(colour), class: "trail-number" });
   return g;
 }
@@ -71,13 +76,13 @@ export function drawTrail(layer, marks, geo, msg, trail) {
   const k = markScale(geo);
   const width = (w) => ({ style: `stroke-width: ${(w * k).toFixed(1)}px` });
   trail.forEach((entry, i) => {
-    const number = i + 1;
+    const number = version(entry);
     const actor = entry.seat;
     const colour = seatColour(msg.board, actor);
-    const latest = number === n;
-    const g = el("g", { class: `trail-move${latest ? " trail-latest" : ""}`, "data-n": number, "data-seat": actor, opacity: (0.4 + 0.6 * (number / n)).toFixed(2) }, layer);
+    const latest = i === n - 1;
+    const g = el("g", { class: `trail-move${latest ? " trail-latest" : ""}`, "data-n": number, "data-seat": actor, opacity: (0.4 + 0.6 * ((i + 1) / n)).toFixed(2) }, layer);
     const said = entry.text || entry.announcement || entry.action;
-    el("title", {}, g).textContent = `${number}. ${colourName(msg.board, actor)}: ${said}`;
+    el("title", {}, g).textContent = `${number}. ${seatName(msg, actor)}: ${namedText(msg, said)}`;
     const steps = parseSteps(entry.action);
     let mark = null;
     for (const step of steps) {
@@ -114,7 +119,7 @@ export function drawPending(layer, marks, geo, msg) {
   const colour = seatColour(msg.board, actor);
   const declared = cardWords(pending.declared || "?");
   const g = el("g", { class: "pending-move", "data-declared": pending.declared || "" }, layer);
-  el("title", {}, g).textContent = `${colourName(msg.board, actor)} says the face-down card is ${declared}`;
+  el("title", {}, g).textContent = `${seatName(msg, actor)} says the face-down card is ${declared}`;
   for (const step of parseSteps(pending.action)) {
     const path = stepPath(geo, msg.board, step, stepOwner(step, actor, msg.view.pegs));
     if (path.length < 2) continue;
@@ -130,8 +135,8 @@ export function drawPending(layer, marks, geo, msg) {
   // towards the middle of the board, clear of the seat labels outside the track
   const at = anchor ? add([anchor.x, anchor.y], unit([-anchor.x, -anchor.y]), 3.4 * D) : geo.labelAnchor(actor);
   const label = el("g", { class: "pending-label", transform: `translate(${at[0].toFixed(1)} ${at[1].toFixed(1)})` }, marks);
-  const who = seatName(msg, actor);
-  const words = `${who.length > 12 ? `${who.slice(0, 11)}…` : who} says: ${declared}?`;
+  const who = shortName(msg, actor);
+  const words = `${who.length > 14 ? `${who.slice(0, 13)}…` : who} says: ${declared}?`;
   const w = (words.length * 0.42 + 1) * D;
   el("rect", { x: -w / 2, y: -0.55 * D, width: w, height: 1.1 * D, rx: 0.55 * D, class: "pending-box" }, label);
   text(label, 0, 1, words, { "font-size": 0.62 * D, class: "pending-text" });
