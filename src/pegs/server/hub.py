@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import math
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -19,8 +21,9 @@ from .expiry import expire_waiting
 from .leases import hold_leases, renew
 from .limits import Limits
 from .listening import listen
+from .retry import Backoff
 from .rooms import Room, TableError
-from .store import Store, StoreError, TableRow
+from .store import LEASE_SECONDS, Store, StoreError, TableRow, compatible
 from .thinking import BOT_NICENESS, HINT_NICENESS, Thinkers
 
 log = logging.getLogger("pegs.server")
@@ -58,6 +61,10 @@ class Hub:
         self._housekeeper: asyncio.Task[None] | None = None
         self._listener: asyncio.Task[None] | None = None
         self._leases: asyncio.Task[None] | None = None
+        #: (PostgreSQL) when the leases were last renewed (time.monotonic), and whether
+        #: the listener hears the other processes
+        self.renewed = -math.inf
+        self.listening = False
         bot_workers, hint_workers = workers or default_workers()
         self.bot_lane = Thinkers(bot_workers, BOT_NICENESS)
         self.hint_lane = Thinkers(hint_workers, HINT_NICENESS)
@@ -72,6 +79,19 @@ class Hub:
     async def run_db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
 
+    async def ready(self) -> bool:
+        """Whether this process can do its work: its background loops run, the database
+        answers with a schema this release can run on, and (PostgreSQL) it hears the other
+        processes and renewed its leases within a lease's time."""
+        loops = [self._housekeeper, *((self._listener, self._leases) if self.store.shared
+                                      else ())]
+        if any(task is None or task.done() for task in loops):
+            return False
+        if self.store.shared and (not self.listening
+                                  or time.monotonic() - self.renewed > LEASE_SECONDS):
+            return False
+        return await self.run_db(compatible, self.store.engine)
+
     async def _housekeeping(self) -> None:
         """Now and then: copy SQLite's write-ahead log into the database on a thread of its
         own (so appends never wait for the disk's sync), forget finished tables, and
@@ -79,15 +99,18 @@ class Hub:
         does, see serve.py)."""
         loop = asyncio.get_running_loop()
         collected = loop.time()
+        backoff = Backoff(CHECKPOINT_SECONDS, 8 * CHECKPOINT_SECONDS)
         while True:
-            await asyncio.sleep(CHECKPOINT_SECONDS)
-            if self.store.local:
-                try:
+            await backoff.wait()
+            try:
+                if self.store.local:
                     await loop.run_in_executor(self._checkpoint, self.store.checkpoint)
-                except StoreError:
-                    log.exception("checkpoint failed")
-            self.forget_finished()
-            await expire_waiting(self)
+                self.forget_finished()
+                await expire_waiting(self)
+            except Exception:
+                log.warning("housekeeping failed; trying again", exc_info=True)
+                continue
+            backoff.succeeded()
             if self.full_gc_seconds and loop.time() - collected >= self.full_gc_seconds:
                 gc.collect()
                 collected = loop.time()
@@ -105,7 +128,10 @@ class Hub:
         self._housekeeper = asyncio.create_task(self._housekeeping())
         if self.store.shared:
             self._listener = asyncio.create_task(listen(self))
-            await renew(self)
+            try:
+                await renew(self)
+            except StoreError:
+                log.warning("cannot take tables yet; trying again", exc_info=True)
             self._leases = asyncio.create_task(hold_leases(self))
             log.info("took %d tables", len(self.rooms))
             return
@@ -140,7 +166,7 @@ class Hub:
             raise TableError(503, "busy", "the server has too many tables; try again later")
         await self.run_db(self.store.create, row)
         room = self.rooms[row.code] = Room(self, row)
-        room.owned = True  # the new table's lease is this process's
+        room.epoch = 0  # the new table's lease is this process's, at the first epoch
         return room
 
     async def close(self) -> None:
