@@ -4,6 +4,7 @@ server."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import math
@@ -33,6 +34,8 @@ T = TypeVar("T")
 DB_THREADS = 8
 #: How often SQLite's write-ahead log is copied back into the database file.
 CHECKPOINT_SECONDS = 1.0
+#: (PostgreSQL) How long a starting process waits to hear the others before taking tables.
+LISTEN_WAIT_SECONDS = 5.0
 
 
 def default_workers() -> tuple[int, int]:
@@ -64,7 +67,7 @@ class Hub:
         #: (PostgreSQL) when the leases were last renewed (time.monotonic), and whether
         #: the listener hears the other processes
         self.renewed = -math.inf
-        self.listening = False
+        self.listening = asyncio.Event()
         bot_workers, hint_workers = workers or default_workers()
         self.bot_lane = Thinkers(bot_workers, BOT_NICENESS)
         self.hint_lane = Thinkers(hint_workers, HINT_NICENESS)
@@ -87,7 +90,7 @@ class Hub:
                                       else ())]
         if any(task is None or task.done() for task in loops):
             return False
-        if self.store.shared and (not self.listening
+        if self.store.shared and (not self.listening.is_set()
                                   or time.monotonic() - self.renewed > LEASE_SECONDS):
             return False
         return await self.run_db(compatible, self.store.engine)
@@ -128,6 +131,8 @@ class Hub:
         self._housekeeper = asyncio.create_task(self._housekeeping())
         if self.store.shared:
             self._listener = asyncio.create_task(listen(self))
+            with contextlib.suppress(TimeoutError):  # else it keeps trying meanwhile
+                await asyncio.wait_for(self.listening.wait(), LISTEN_WAIT_SECONDS)
             try:
                 await renew(self)
             except StoreError:

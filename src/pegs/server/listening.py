@@ -28,7 +28,7 @@ async def listen(hub: Hub) -> None:
             async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True,
                                                              connect_timeout=5) as conn:
                 await conn.execute(f"LISTEN {CHANNEL}")
-                hub.listening = True
+                hub.listening.set()
                 backoff.succeeded()
                 for loaded in list(hub.rooms.values()):
                     loaded.poke()
@@ -36,7 +36,7 @@ async def listen(hub: Hub) -> None:
                     hear(hub, note.payload)
         except Exception:
             log.warning("listening for other servers failed; trying again", exc_info=True)
-        hub.listening = False
+        hub.listening.clear()
         await backoff.wait()
 
 
