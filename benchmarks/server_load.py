@@ -12,9 +12,9 @@ server).  After ``--warmup`` seconds, the actions and round trips of the next
 ``--duration`` seconds are counted, then everything is closed.
 
 With ``--servers K`` it starts K servers on one PostgreSQL database (``--database-url``,
-or a throwaway PostgreSQL server it starts when K > 1 and none is named) and spreads the
-tables over them (table t is created on, and its clients connect to, server t mod K);
-every server still hears every other's writes. ``--faults`` runs the fault run of
+or a throwaway PostgreSQL server it starts with ``--postgres`` or when K > 1 and none is
+named) and spreads the tables over them (table t is created on, and its clients connect
+to, server t mod K); every server still hears every other's writes. ``--faults`` runs the fault run of
 ``server_faults.py`` instead (kills, pauses, a database restart).
 
 Prints actions per second, round-trip latency p50/p95/p99/max, refused messages, and the
@@ -230,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--servers", type=int, default=1, help="server processes sharing the "
                         f"database (1 to {MAX_SERVERS}; more than 1 needs PostgreSQL)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL "
+                        "server (the default for --servers above 1 with no --database-url)")
     parser.add_argument("--faults", action="store_true", help="the fault run instead (see "
                         "server_faults.py --help)")
     args = parser.parse_args(argv)
@@ -241,7 +243,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--servers must be 1 to {MAX_SERVERS}")
     if args.servers > 1 and not (args.database_url or "postgresql").startswith("postgresql"):
         parser.error("--servers above 1 needs a PostgreSQL --database-url")
-    postgres = Postgres() if args.servers > 1 and not args.database_url else None
+    postgres = (Postgres() if (args.postgres or args.servers > 1) and not args.database_url
+                else None)
     if postgres is not None:
         args.database_url = postgres.url
 

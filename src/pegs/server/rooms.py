@@ -454,9 +454,9 @@ class Room:
             except LeaseLost:
                 self.let_go()
                 return protocol.error("not_your_turn", "another process runs this table")
-            except StoreError:
-                log.warning("table %s: storing action %d failed", self.code, self.version + 1,
-                            exc_info=True)
+            except StoreError as e:
+                log.warning("table %s: storing action %d failed: %s", self.code,
+                            self.version + 1, e)
                 await self._resync()
                 return protocol.error("unavailable", "the database did not answer; the "
                                       "action was not taken: try again in a moment")
