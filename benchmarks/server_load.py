@@ -14,8 +14,8 @@ server).  After ``--warmup`` seconds, the actions and round trips of the next
 With ``--servers K`` it starts K servers on one PostgreSQL database (``--database-url``,
 or a throwaway PostgreSQL server it starts with ``--postgres`` or when K > 1 and none is
 named) and spreads the tables over them (table t is created on, and its clients connect
-to, server t mod K); every server still hears every other's writes. ``--faults`` runs the fault run of
-``server_faults.py`` instead (kills, pauses, a database restart).
+to, server t mod K); every server still hears every other's writes. ``--faults`` runs
+the fault run of ``server_faults.py`` instead (kills, pauses, a database restart).
 
 Prints actions per second, round-trip latency p50/p95/p99/max, refused messages, and the
 servers' CPU use (with the CPU per action, both measured over the counted seconds).

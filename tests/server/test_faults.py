@@ -152,6 +152,10 @@ def test_a_database_restart_freezes_no_table_and_acts_meanwhile_are_answered(
             reply = await clients[mover].refused({"type": "act", "id": "during", "version": 0,
                                                   "action": action})
             assert (reply["code"], reply["id"]) == ("unavailable", "during")
+            # down past the leases: the process stops running its tables, then takes them
+            # again when the database is back
+            await asyncio.to_thread(until, lambda: "no longer runs it" in log.read_text(),
+                                    20, "the process lets its tables go")
             await asyncio.to_thread(cluster.start)
             await clients[mover].send({"type": "act", "id": "after", "version": 0,
                                        "action": action})

@@ -80,6 +80,9 @@ async def renew(hub: Hub) -> None:
     for code, epoch in held.items():
         try:
             room = await hub.room(code)
+        except StoreError as e:  # the next renewal loads it
+            log.warning("table %s cannot be loaded now: %s", code, e)
+            continue
         except Exception:
             log.exception("table %s cannot be replayed; it is left out", code)
             continue

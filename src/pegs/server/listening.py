@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import psycopg
 
 from .retry import Backoff
-from .store import CHANNEL
+from .store import CHANNEL, CONNECT_TIMEOUT_SECONDS
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -25,8 +25,8 @@ async def listen(hub: Hub) -> None:
     backoff = Backoff()
     while True:
         try:
-            async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True,
-                                                             connect_timeout=5) as conn:
+            async with await psycopg.AsyncConnection.connect(
+                    conninfo, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS) as conn:
                 await conn.execute(f"LISTEN {CHANNEL}")
                 hub.listening.set()
                 backoff.succeeded()

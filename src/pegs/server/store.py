@@ -59,6 +59,8 @@ BUSY_TIMEOUT_MS = 5000
 TRUNCATE_WAIT_MS = 100
 #: SQLite's write-ahead log is emptied once it is over this size.
 WAL_BYTES = 4 * 1024 * 1024
+#: PostgreSQL: how long opening a connection may take before it counts as failed.
+CONNECT_TIMEOUT_SECONDS = 5
 #: The PostgreSQL advisory lock held while migrating (several processes may start at once).
 MIGRATION_LOCK = 0x7065677301
 
@@ -248,8 +250,9 @@ def open_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    try:
-        return create_engine(url, pool_pre_ping=True)
+    try:  # a database that stops answering fails a connect in seconds, not never
+        return create_engine(url, pool_pre_ping=True,
+                             connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS})
     except Exception as e:  # a missing driver or a bad option
         raise StoreError(f"cannot use database {parsed.render_as_string()}: {e}") from e
 
