@@ -33,7 +33,10 @@ async def listen(hub: Hub) -> None:
                 for loaded in list(hub.rooms.values()):
                     loaded.poke()
                 async for note in conn.notifies():
-                    hear(hub, note.payload)
+                    try:
+                        hear(hub, note.payload)
+                    except ValueError:
+                        log.warning("an unreadable announcement: %r", note.payload[:100])
         except Exception:
             log.warning("listening for other servers failed; trying again", exc_info=True)
         hub.listening.clear()
