@@ -15,9 +15,11 @@ from pathlib import Path
 import httpx
 import psycopg
 import pytest
+from sqlalchemy import text
 
 from pegs.cli import main
 from pegs.server.protocol import legal_texts
+from pegs.server.store import StoreError, compatible, incompatibility, migrate, open_engine
 
 from .conftest import Cluster
 from .helpers import Client, auth, free_port, launch, new_table, serve, serve_many, start
@@ -213,3 +215,27 @@ def test_tables_spread_over_the_live_processes_and_a_new_one_takes_its_share(
         with serve(postgres_url, tmp_path / "joiner", free_port(), *options):
             until(lambda: sorted(owners(postgres_url).values()) == [4, 4, 4], 30,
                   "the process that joined takes its share")
+
+
+def test_the_schema_check_takes_an_older_release_back_only_onto_an_expanded_schema(
+        tmp_path: Path) -> None:
+    engine = open_engine(f"sqlite:///{tmp_path / 'pegs.db'}")
+    migrate(engine)
+    assert compatible(engine)
+
+    def schema(revision: str, oldest: str | None = None) -> str | None:
+        with engine.begin() as c:
+            c.execute(text("UPDATE alembic_version SET version_num = :r"), {"r": revision})
+            if oldest is not None:
+                c.execute(text("UPDATE pegs_schema SET compatible_from = :o"), {"o": oldest})
+            return incompatibility(c)
+
+    assert schema("0099") is None  # a later release's expansion
+    migrate(engine)  # left as it is
+    assert schema("0099", "0003") is None
+    assert "older than this release" in (schema("0002") or "")  # needs migrating
+    assert "needs a release from migration 0100" in (schema("0099", "0100") or "")
+    assert not compatible(engine)
+    with pytest.raises(StoreError, match="needs a release from migration 0100"):
+        migrate(engine)
+    engine.dispose()
