@@ -139,6 +139,7 @@ def test_a_database_restart_freezes_no_table_and_acts_meanwhile_are_answered(
         until(lambda: all(versions()[c][0] >= 2 for c in codes), 30, "every table plays")
         assert ready(base)
         log = tmp_path / "serve.log"
+        back: list[float] = []  # when the database was back
 
         async def act_during_the_outage() -> None:
             ws = base.replace("http", "ws")
@@ -159,6 +160,7 @@ def test_a_database_restart_freezes_no_table_and_acts_meanwhile_are_answered(
             await asyncio.to_thread(until, lambda: "no longer runs it" in log.read_text(),
                                     20, "the process lets its tables go")
             await asyncio.to_thread(cluster.start)
+            back.append(time.monotonic())
             await clients[mover].send({"type": "act", "id": "after", "version": 0,
                                        "action": action})
             assert (await clients[mover].until("event", 1, timeout=30))["seat"] == mover
@@ -166,7 +168,6 @@ def test_a_database_restart_freezes_no_table_and_acts_meanwhile_are_answered(
                 await c.close()
 
         asyncio.run(act_during_the_outage())
-        back = time.monotonic()
         at_restart = versions()
         until(lambda: ready(base), 30, "the server is ready again")
 
@@ -174,7 +175,7 @@ def test_a_database_restart_freezes_no_table_and_acts_meanwhile_are_answered(
             now = versions()
             return [c for c in codes if now[c][1] == "playing" and now[c][0] <= at_restart[c][0]]
 
-        until(lambda: not frozen(), 30 - (time.monotonic() - back), "no table is frozen")
+        until(lambda: not frozen(), 30 - (time.monotonic() - back[0]), "no table is frozen")
 
 
 def test_an_additive_migration_of_a_newer_release_keeps_this_release_serving(
