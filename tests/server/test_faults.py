@@ -115,7 +115,8 @@ def test_a_database_restart_freezes_no_table_and_acts_meanwhile_are_answered(
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with serve(url, tmp_path, port, "--bot-delay", "0.3", "--max-waiting", "0",
-               "--creates-per-minute", "0"), httpx.Client(base_url=base, timeout=20) as http:
+               "--creates-per-minute", "0", "--max-tables-per-address", "0"), \
+            httpx.Client(base_url=base, timeout=20) as http:
         codes = []
         for _ in range(20):  # all-bot tables: the host's seat too is played by a bot
             code, tokens = new_table(http, humans=1, preset="pegoo", settings={},
@@ -203,7 +204,8 @@ def test_an_additive_migration_of_a_newer_release_keeps_this_release_serving(
 
 def test_tables_spread_over_the_live_processes_and_a_new_one_takes_its_share(
         postgres_url: str, tmp_path: Path) -> None:
-    options = ("--max-waiting", "0", "--creates-per-minute", "0")
+    options = ("--max-waiting", "0", "--creates-per-minute", "0",
+               "--max-tables-per-address", "0")
     with serve_many(postgres_url, tmp_path, 3, *options) as [(first, a), _, _]:
         with httpx.Client(base_url=a, timeout=20) as http:
             for _ in range(12):  # all created on a: it hands the others their share

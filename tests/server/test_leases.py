@@ -40,17 +40,17 @@ def expire(store: Store, code: str) -> None:
 def test_an_owner_that_lost_its_lease_writes_nothing(engine_url: str) -> None:
     a, b = stores(engine_url, 2)
     a.create(table("t1"))  # a's lease, epoch 0
-    a.append("t1", 1, 0, "x", "playing", 0)
+    a.append("t1", 1, 0, "x", "playing", epoch=0)
     expire(a, "t1")  # a paused past its lease: nobody has taken it yet
     with pytest.raises(LeaseLost):
-        a.append("t1", 2, 1, "y", "playing", 0)
+        a.append("t1", 2, 1, "y", "playing", epoch=0)
     assert b.claim() == {"t1": 1}  # b takes it at the next epoch
     with pytest.raises(LeaseLost):
-        a.append("t1", 2, 1, "y", "playing", 0)
+        a.append("t1", 2, 1, "y", "playing", epoch=0)
     with pytest.raises(LeaseLost):
         a.save_seat("t1", SeatRow(1, "Bo", "human", standin=True), 0)
     a.append("t1", 2, 1, "human's", "playing")  # a player's own act goes through any process
-    b.append("t1", 3, 0, "z", "playing", 1)
+    b.append("t1", 3, 0, "z", "playing", epoch=1)
     with b.engine.connect() as c:
         assert c.execute(text("SELECT standin FROM pegs_seats WHERE code = 't1' AND seat = 1")
                          ).scalar_one() is False

@@ -408,7 +408,7 @@ class Store:
                 c.execute(_HEARTBEAT, me)
                 c.execute(_FORGET_SERVERS)
                 live, total = c.execute(_COUNTS).one()
-                held: dict[str, int] = dict(c.execute(_RENEW, me).tuples().all())
+                held: dict[str, int] = {code: epoch for code, epoch in c.execute(_RENEW, me)}
                 share = math.ceil(total / max(live, 1))
                 if len(held) > share + SLACK:
                     extra = sorted(held)[share:]
