@@ -820,10 +820,25 @@ def test_slow_games_show_progress_at_once_and_sigterm_exits_143(tmp_path: Path) 
         while not any("0/3 games" in line for line in seen):
             seen.append(lines.get(timeout=60))  # the count, long before a game ends
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=60) == 143
+        proc.wait(timeout=60)
     finally:
         proc.kill()
         reader.join(timeout=30)
     seen += list(lines.queue)
+    assert proc.returncode == 143, seen
     assert "interrupted after 0 of 3 games" in seen[-1], seen
     assert "Traceback" not in "".join(seen)
+
+
+def test_a_game_failing_as_the_run_is_stopped_counts_as_the_stop(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from pegs import cli
+    from pegs.sim.run import GameError
+
+    failed = GameError("game 0 failed: RuntimeError: cut short")
+    assert cli._run_failed(failed, "r.jsonl") == 1  # no signal: a failed game
+    assert "game 0 failed" in capsys.readouterr().err
+    monkeypatch.setattr(cli, "_stopped_by", [signal.SIGTERM])
+    assert cli._run_failed(failed, "r.jsonl") == 143
+    assert capsys.readouterr().err == ("interrupted; the finished games are in r.jsonl (run the "
+                                       "same command to resume)\n")

@@ -188,19 +188,29 @@ def _add_backend_options(p: argparse.ArgumentParser) -> None:
                         "Ray of --jobs CPUs)")
 
 
-#: The signal that stopped a simulation or ladder (SIGINT for Ctrl-C).
-_stopped_by = [signal.SIGINT]
+#: The signal that stopped a simulation or ladder, once one came (SIGTERM, ``kill``).
+_stopped_by: list[signal.Signals] = []
 
 
 def _interrupt(signum: int, frame: object) -> None:
-    _stopped_by[0] = signal.Signals(signum)
+    _stopped_by.append(signal.Signals(signum))
     raise KeyboardInterrupt
 
 
 def _stopped_code() -> int:
     """The exit status of a run stopped by a signal: 128 + its number (130 after Ctrl-C,
     143 after SIGTERM), as the shell reports a process killed by it."""
-    return 128 + int(_stopped_by[0])
+    return 128 + int(_stopped_by[0] if _stopped_by else signal.SIGINT)
+
+
+def _run_failed(e: sim_run.SimulationError | sim_run.GameError, out: str | None) -> int:
+    """Say why a simulation or ladder failed; a game that fails as the run is being
+    stopped (the signal can land anywhere in it) is part of the stop."""
+    if _stopped_by and isinstance(e, sim_run.GameError):
+        _say_interrupted(-1, -1, out)
+        return _stopped_code()
+    print(f"pegs: {e}", file=sys.stderr)
+    return 1 if isinstance(e, sim_run.GameError) else 2
 
 
 def plot_file(name: str | None) -> Path | None:
@@ -227,8 +237,10 @@ def _note_jobs(args: argparse.Namespace) -> None:
 
 
 def _say_interrupted(done: int, total: int, out: str | None) -> None:
-    kept = f"; they are in {out} (run the same command to resume)" if out else ""
-    print(f"interrupted after {done} of {total} games{kept}", file=sys.stderr)
+    """The games finished before the stop (``done`` -1: not counted) and where they are."""
+    games = f" after {done} of {total} games" if done >= 0 else ""
+    kept = f"; the finished games are in {out} (run the same command to resume)" if out else ""
+    print(f"interrupted{games}{kept}", file=sys.stderr)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -266,8 +278,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         result = sim_run.simulate(config, out, args.jobs, progress, started,
                                   args.backend, args.address)
     except (sim_run.SimulationError, sim_run.GameError) as e:
-        print(f"pegs: {e}", file=sys.stderr)
-        return 1 if isinstance(e, sim_run.GameError) else 2
+        return _run_failed(e, args.out)
     if result.interrupted:
         _say_interrupted(len(result.results), args.games, args.out)
     if args.games % rules.players and len(set(seats)) > 1 and not args.no_rotate:
@@ -309,8 +320,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         result = sim_ladder.run_ladder(ladder, out, args.jobs, progress, args.backend,
                                        args.address)
     except (sim_run.SimulationError, sim_run.GameError) as e:
-        print(f"pegs: {e}", file=sys.stderr)
-        return 1 if isinstance(e, sim_run.GameError) else 2
+        return _run_failed(e, args.out)
     if result.interrupted:
         _say_interrupted(len(result.lines), ladder.total, args.out)
     table, pairs = sim_ladder.rate(ladder, result.lines)
