@@ -77,7 +77,7 @@ class Legal:
     ``actions``, then each of ``deferred``.
     """
 
-    __slots__ = ("_listing", "actions", "aliases", "base", "changes", "deferred",
+    __slots__ = ("_listing", "actions", "aliases", "base", "changes", "counting", "deferred",
                  "moving_ranks", "results")
 
     def __init__(self, base: Pegs = (), moving_ranks: set[str] | None = None) -> None:
@@ -88,6 +88,8 @@ class Legal:
         self.moving_ranks: set[str] = set() if moving_ranks is None else moving_ranks
         self.deferred: list[Deferred] = []
         self.base = base
+        #: North Carolina counting offered (a free come-out with any card, discarded).
+        self.counting = False
         self._listing: tuple[Action, ...] | None = None
 
     def size(self) -> int:
@@ -356,8 +358,10 @@ class _Generator:
     """Builds the :class:`Legal` of one position."""
 
     def __init__(self, geo: Geometry, pegs: Pegs, turn: Turn, aliases: bool,
-                 memo: MoveMemo | None = None) -> None:
+                 memo: MoveMemo | None = None, around: Around | None = None) -> None:
         self.geo = geo
+        #: Only the moves whose first peg is one of these (see :func:`spelled`).
+        self.around = around
         self.track_aliases = aliases
         self.memo = None if aliases else memo
         self.rules = geo.rules
@@ -379,6 +383,8 @@ class _Generator:
         #: The ten being generated.
         self._ten: CountedSplits | None = None
         self.own_movable = self.movable(self.ctrl, pegs)
+        if around is not None:
+            self.own_movable = [(q, p) for q, p in self.own_movable if around.has(q, p)]
 
     # --- helpers --------------------------------------------------------------------------
     def step(self, seat: int, src: int, dst: int, op: str) -> Step:
@@ -608,11 +614,14 @@ class _Generator:
         found = False
         finish = card in self.rules.split_finish_with_partner and self.rules.control != "team"
         pegs = self.own_movable
+        firsts = pegs
+        if self.around is not None:  # every peg may make the second part
+            pegs = self.movable(self.ctrl, self.pegs)
         directions = [(True, True)] if total == 7 else [(True, False), (False, True)]
         order = {peg: i for i, peg in enumerate(pegs)}
         for turn_no, (first_fwd, second_fwd) in enumerate(directions):
             op1, op2 = (">" if first_fwd else "<"), (">" if second_fwd else "<")
-            for a_seat, a in pegs:
+            for a_seat, a in firsts:
                 for k in range(1, total):
                     for d1 in self.part_targets(a_seat, a, k, first_fwd, base=True):
                         hit1 = 0 <= d1 < ring and occ[d1] != -1
@@ -1172,8 +1181,13 @@ class _Generator:
         pegs = self.ten_pegs()
         if self.track_aliases:
             options: dict[tuple[int, int, bool], list[int]] = {}
+            around = self.around
             for i in range(len(pegs)):
+                if around is not None and not around.has(pegs[i][0], pegs[i][1]):
+                    continue
                 for j in range(i + 1, len(pegs)):
+                    if around is not None and not around.has(pegs[j][0], pegs[j][1]):
+                        continue
                     if pegs[i][0] != pegs[j][0]:
                         for k in range(1, 10):
                             for fx in (True, False):
@@ -1579,7 +1593,9 @@ class _Generator:
                 self.record(card, steps, result, discard=True)
         return True
 
-    def run(self) -> Legal:
+    def run(self, full: Legal | None = None) -> Legal:
+        """The legal actions; with ``full`` (the whole turn's listing, when only some
+        moves are generated) the choices that depend on every move are taken from it."""
         legal = self.legal
         ranks = sorted(set(self.turn.hand), key=RANK_ORDER.__getitem__)
         for card in ranks:
@@ -1588,15 +1604,17 @@ class _Generator:
             self.stuck_come_out(card)
             if legal.size() > n:
                 legal.moving_ranks.add(card)
-        if (
-            self.rules.stuck_rule == "nc_counting"
-            and self.turn.stuck_turns >= 2
-            and not self.other_moves
-            and self.counting_come_out(ranks)
-        ):
+        if full is None:
+            legal.counting = (self.rules.stuck_rule == "nc_counting"
+                              and self.turn.stuck_turns >= 2 and not self.other_moves)
+        else:
+            legal.counting = full.counting
+        if legal.counting and self.counting_come_out(ranks):
             return legal
+        legal.counting = False
+        moving = legal.moving_ranks if full is None else full.moving_ranks
         joker_must = self.rules.joker_obligatory and not self.turn.first_turn
-        if not (legal.moving_ranks - {"Joker"}) and not (joker_must and legal.moving_ranks):
+        if not (moving - {"Joker"}) and not (joker_must and moving):
             for card in ranks:
                 self.record(card, (), self.pegs, discard=True)
         return legal
@@ -1621,6 +1639,7 @@ def generate(geo: Geometry, pegs: Pegs, turn: Turn, aliases: bool = False,
     every = Turn(turn.seat, RANKS, turn.stuck_turns, turn.first_turn)
     declared = _Generator(geo, pegs, every, aliases, memo).run()
     legal = Legal(moving_ranks=declared.moving_ranks, base=pegs)
+    legal.counting = declared.counting
     real = sorted(set(turn.hand), key=RANK_ORDER.__getitem__)
     for card in real:
         for a in declared.listing():
@@ -1641,3 +1660,60 @@ def generate(geo: Geometry, pegs: Pegs, turn: Turn, aliases: bool = False,
             legal.actions.append(action)
             legal.results[action] = pegs
     return legal
+
+
+class Around:
+    """The pegs a spelled move may start with: those on the holes its steps start from,
+    and (a peg sent to its door by a hit moving on from there) every peg of a seat whose
+    door is such a hole."""
+
+    __slots__ = ("pegs", "seats")
+
+    def __init__(self, geo: Geometry, pegs: Pegs, mover: int, steps: Iterable[Step]) -> None:
+        self.pegs: set[tuple[int, int]] = set()
+        self.seats: set[int] = set()
+        owners = {h: q for q in range(geo.players) for h in pegs[q] if 0 <= h < geo.ring_size}
+        for step in steps:
+            where, _, owner = step.src.partition("@")
+            try:
+                pos = geo.parse(where)
+            except ValueError:
+                continue
+            if pos < geo.ring_size:
+                if pos in owners:
+                    self.pegs.add((owners[pos], pos))
+                self.seats.update(q for q in range(geo.players) if geo.door[q] == pos)
+            else:
+                self.pegs.add((int(owner) if owner.isdigit() else mover, pos))
+
+    def has(self, seat: int, pos: int) -> bool:
+        return seat in self.seats or (seat, pos) in self.pegs
+
+
+def spelled(geo: Geometry, pegs: Pegs, turn: Turn, action: Action, full: Legal
+            ) -> Action | None:
+    """The listed action that ``action`` spells another way (a split in the other order,
+    another spelling of the same final board), or None if it is no legal move.
+
+    ``full`` is the turn's listing.  Only the moves that start with a peg ``action`` moves
+    are generated, with every spelling: a few instead of every split of a crowded ten."""
+    around = Around(geo, pegs, turn.seat, action.steps)
+    if geo.rules.bluffing:
+        if not action.declared or action.discard:
+            return None
+        plain = Action(action.declared, action.steps)
+        hand: tuple[str, ...] = (action.declared,)
+    else:
+        plain, hand = action, (action.card,)
+    one = Turn(turn.seat, hand, turn.stuck_turns, turn.first_turn)
+    legal = _Generator(geo, pegs, one, True, around=around).run(full)
+    first = legal.aliases.get(plain, plain if legal.outcome(plain) is not None else None)
+    if first is None:
+        return None
+    if geo.rules.bluffing:
+        first = Action(action.card, first.steps, False, first.card)
+    if full.outcome(first) == legal.outcome(legal.aliases.get(plain, plain)):
+        return first
+    # another spelling is listed for this board, starting with another peg: look it up
+    # among every spelling (never seen in the scenarios and random games tested)
+    return generate(geo, pegs, turn, aliases=True).aliases.get(action)

@@ -18,7 +18,7 @@ from .actions import Action
 from .board import START, Geometry, geometry
 from .board_work import Pegs
 from .errors import IllegalActionError, RulesError
-from .legal import RANK_ORDER, Legal, MoveMemo, Turn, controlled, generate
+from .legal import RANK_ORDER, Legal, MoveMemo, Turn, controlled, generate, spelled
 from .settings import RANKS, Rules
 
 
@@ -290,8 +290,9 @@ class GameState:
         legal = self._generate()
         if legal.outcome(action) is not None:
             return action
-        if self._winner is None and self.pending is None and action.card in self.hands[self.turn]:
-            alias = generate(self.geo, self.pegs, self._turn(), aliases=True).aliases.get(action)
+        if (self._winner is None and self.pending is None and action.steps
+                and action.card in self.hands[self.turn]):
+            alias = spelled(self.geo, self.pegs, self._turn(), action, legal)
             if alias is not None:
                 return alias
         raise IllegalActionError(self.why_illegal(action))
@@ -312,7 +313,12 @@ class GameState:
         if action.discard and not action.steps:
             playable = sorted(legal.moving_ranks - {"Joker"}, key=RANK_ORDER.__getitem__)
             return ("a card that moves must be played: " + ", ".join(playable) + " can move")
-        same_card = [str(a) for a in legal.listing() if a.card == action.card and not a.discard]
+        same_card: list[str] = []
+        for a in legal.listing():
+            if a.card == action.card and not a.discard:
+                same_card.append(str(a))
+                if len(same_card) > 6:
+                    break
         if not same_card:
             return f"the {action.card} has no legal move here"
         shown = "; ".join(same_card[:6]) + ("; ..." if len(same_card) > 6 else "")
@@ -382,6 +388,12 @@ class GameState:
             stuck=tuple(stuck), turns_taken=tuple(taken), ply=self.ply + 1, rng=draft.rng,
             pending=None, extra=tuple(owed), face_down=draft.face_down, memo=self.memo)
 
+    # --- copying ------------------------------------------------------------------------------
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle (and ``copy.deepcopy``) by the fields of the game alone: the geometry is
+        rebuilt from the rules, and the move cache and shared search memo are left out."""
+        return _restore, (self.rules, tuple(getattr(self, name) for name in _FIELDS))
+
     # --- comparing ----------------------------------------------------------------------------
     def key(self) -> tuple[object, ...]:
         """Everything that makes this state what it is (for equality and replay checks)."""
@@ -405,6 +417,11 @@ _FIELDS = (
     "seed", "pegs", "hands", "draw_pile", "discards", "piles", "turn", "stuck",
     "turns_taken", "ply", "rng", "pending", "extra", "face_down",
 )
+
+
+def _restore(rules: Rules, values: tuple[Any, ...]) -> GameState:
+    """The state that :meth:`GameState.__reduce__` took apart."""
+    return GameState._make(rules, **dict(zip(_FIELDS, values, strict=True)))
 
 
 def _find_winner(geo: Geometry, pegs: Pegs) -> Outcome | None:
