@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Abuse of ``pegs serve``: the five attacks of issue 30, and what an honest player sees.
+"""Abuse of ``pegs serve``: the attacks of issues 30 and 37, and what an honest player sees.
 
 Starts a real server (a subprocess on a free loopback port, a temporary SQLite database,
 bots pausing 0.5 s before each move as ``pegs serve`` does by default).  The honest side
 plays from its own loopback addresses (127.0.1.x) in this process: two humans at a
 two-seat pegoo table acting 0.1 s after each turn comes (each act timed to its ``event``),
 two tables of four heuristic bots (their moves a second read from the table's version),
-and one new table created at the end of each phase.  The attacker runs in a process of
+two humans at a two-seat table each asking a hint on every turn (each hint timed) and
+playing it, and one new table created at the end of each phase.  The attacker runs in a process of
 its own from 127.0.0.x (one address per attack).  First a phase without attack, then one
 phase per attack, each ``--seconds`` long after the attack's setup (at most
 ``--setup-seconds``), each attack making at most 20,000 requests or connects:
@@ -20,16 +21,32 @@ phase per attack, each ``--seconds`` long after the attack's setup (at most
 - ``squatting``: the attacker reads the open list and joins every free seat it sees,
   while an honest host creates a table for friends;
 - ``bloated-settings``: tables asked with 12,000 entries in ``split_finish_with_partner``
-  or ``[[]]`` in it.
+  or ``[[]]`` in it;
+- ``pre-hello``: up to 1,100 WebSockets to a table that never send their hello (reopened
+  when the server closes them), and 20 honest spectator connects meanwhile;
+- ``slow-heads``: up to 1,100 TCP connections that send part of a request head and then a
+  header line every 5 s, and 20 honest spectator connects meanwhile;
+- ``abandoned-tables``: from 20 addresses, two-seat tables without clocks started and
+  left at once, as fast as the server lets.
+- ``illegal-flood``: a ten-seat North Carolina table the attacker plays to a position
+  with many legal actions, whose seat to act then sends 20 illegal actions a second (a
+  held card with an impossible step), connecting again when it is cut off;
+- ``replay-loops``: a finished game of ten heuristic bots at North Carolina, whose table,
+  record, summary and replay two loops ask for without a token;
+- ``bot-monopoly``: ten tables of ten strong ISMCTS bots with no pause between moves;
+- ``hint-monopoly``: ten two-seat tables whose seat to act asks a hint every turn, then
+  plays it.
 
 Prints, per phase, the honest human move's round trip (p50, p99), the bot tables' moves a
-second, whether the honest create succeeded, and what the attack achieved.  The client
+second, the honest hint's latency (p50, p99), whether the honest create succeeded, and
+what the attack achieved.  The client
 side of the protocol adapts to servers before and after issue 30 (new table options are
 dropped when refused, both forms of the legal listing are read).
 
     .venv/bin/python benchmarks/server_abuse.py                  # about 2 minutes
     .venv/bin/python benchmarks/server_abuse.py --seconds 5 --attacks hint-flood
     .venv/bin/python benchmarks/server_abuse.py --json
+    .venv/bin/python benchmarks/server_abuse.py --server-command /other/checkout/.venv/bin/pegs
 """
 
 from __future__ import annotations
@@ -43,6 +60,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import shutil
 import signal
 import socket
@@ -59,10 +77,11 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-ATTACKS = ("create-flood", "spectator-churn", "hint-flood", "squatting", "bloated-settings")
 #: The attacks run in this order whatever the command line says (the flood fills the
 #: server, so it comes last).
-ORDER = ("hint-flood", "spectator-churn", "squatting", "bloated-settings", "create-flood")
+ORDER = ("hint-flood", "spectator-churn", "squatting", "bloated-settings", "illegal-flood",
+         "replay-loops", "bot-monopoly", "hint-monopoly", "pre-hello", "slow-heads",
+         "abandoned-tables", "create-flood")
 MAX_SECONDS = 60.0
 #: The most requests (or connects) one attack makes.
 MAX_STEPS = 20000
@@ -152,6 +171,9 @@ class Honest:
     base: str
     phase: str = "setup"
     trips: dict[str, list[float]] = field(default_factory=dict)
+    hints: dict[str, list[float]] = field(default_factory=dict)
+    #: the phases of the hints asked and not answered yet
+    asking: list[str] = field(default_factory=list)
     bot_tables: list[str] = field(default_factory=list)
 
     @property
@@ -165,6 +187,44 @@ class Honest:
                 code, tokens = await seated_table(
                     http, {"preset": "pegoo", "name": "Honest", "players": 2}, humans=2)
             await asyncio.gather(*(self.player(code, t, seed) for seed, t in enumerate(tokens)))
+
+    async def hinters(self) -> None:
+        """Two humans asking a hint on each of their turns, then playing it."""
+        while True:
+            async with http_client(self.base, honest_address()) as http:
+                code, tokens = await seated_table(
+                    http, {"preset": "pegoo", "name": "Hinter", "players": 2}, humans=2)
+            await asyncio.gather(*(self.hinter(code, t) for t in tokens))
+
+    async def hinter(self, code: str, token: str) -> None:
+        async with await hello(self.ws, code, token, honest_address()) as ws:
+            n = 0
+            while True:
+                message = json.loads(await ws.recv())
+                if message["type"] != "state":
+                    continue
+                if message["view"] is not None and message["view"]["outcome"] is not None:
+                    return
+                texts = legal_texts(message["legal"])
+                if not texts:
+                    continue
+                n += 1
+                began, phase = time.monotonic(), self.phase
+                self.asking.append(phase)
+                await ws.send(json.dumps({"type": "hint", "id": f"h{n}"}))
+                action = texts[0]
+                try:
+                    while True:
+                        reply = json.loads(await asyncio.wait_for(ws.recv(), 120))
+                        if reply.get("id") == f"h{n}":
+                            break
+                finally:
+                    self.asking.remove(phase)
+                if reply["type"] == "hint":  # counted in the phase it was asked in
+                    action = reply["action"]
+                    self.hints.setdefault(phase, []).append(time.monotonic() - began)
+                await ws.send(json.dumps({"type": "act", "id": n, "action": action,
+                                          "version": message["version"]}))
 
     async def player(self, code: str, token: str, seed: int) -> None:
         rng = random.Random(seed)
@@ -214,6 +274,17 @@ class Honest:
                                     headers=auth(tokens[0]))
                 r.raise_for_status()
             self.bot_tables.append(code)
+
+    async def warm_up(self) -> None:
+        """Wait until the worker processes have started: a hint answered and the bot tables
+        moving (at most a minute)."""
+        await self.refill_bot_tables(2)
+        before, deadline = await self.versions(), time.monotonic() + 60
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.5)
+            now = await self.versions()
+            if self.hints.get("setup") and all(now[c][1] > before[c][1] + 2 for c in now):
+                return
 
     async def can_create(self) -> int:
         async with http_client(self.base, honest_address()) as http:
@@ -417,11 +488,361 @@ async def bloated_settings(base: str, address: str, ready: Event, stop: Event,
             f"{largest[0] / 1024:.1f} KB", "answers": answers, "largest_bytes": largest[0]}
 
 
+# --- holding connections and tables (issue 37, points 4 and 5) -------------------------------
+#: The most sockets one holding attack keeps open (the attacker raises its own file limit).
+HELD_SOCKETS = 1100
+
+
+def more_files() -> None:
+    """Raise this process's soft limit of open files to the hard one."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 1 << 16), hard))
+
+
+async def honest_connects(base: str, count: int) -> int:
+    """Of ``count`` spectator connects from fresh addresses, how many got their state."""
+    ws_url = base.replace("http://", "ws://")
+    async with http_client(base, "127.0.5.250") as http:
+        code = (await create(http, {"preset": "pegoo", "name": "Probe"})).json()["code"]
+    good = 0
+    for n in range(count):
+        with contextlib.suppress(Exception):
+            ws = await asyncio.wait_for(hello(ws_url, code, None, f"127.0.5.{1 + n}"), 5)
+            good += json.loads(await asyncio.wait_for(ws.recv(), 5))["type"] == "state"
+            await ws.close()
+    return good
+
+
+async def hold(stop: Event, ready: Event, opener: Callable[[], Awaitable[Any]],
+               alive: Callable[[Any], Awaitable[bool]]) -> tuple[int, int, int]:
+    """Keep up to :data:`HELD_SOCKETS` connections open (reopening those the server
+    closes) until ``stop``: (opened, closed or refused by the server, open at the end)."""
+    held: list[Any] = []
+    opened = lost = 0
+    ready.set()
+    while not stop.is_set() and opened < MAX_STEPS:
+        checks = await asyncio.gather(*(alive(c) for c in held))
+        lost += checks.count(False)
+        held = [c for c, ok in zip(held, checks, strict=True) if ok]
+        batch = min(100, HELD_SOCKETS - len(held))
+        opened += batch
+        for got in await asyncio.gather(*(asyncio.wait_for(opener(), 5) for _ in range(batch)),
+                                        return_exceptions=True):
+            if isinstance(got, BaseException):
+                lost += 1
+            else:
+                held.append(got)
+        await asyncio.sleep(0.5)
+    await asyncio.sleep(0.5)
+    checks = await asyncio.gather(*(alive(c) for c in held))
+    return opened, lost + checks.count(False), checks.count(True)
+
+
+async def pre_hello(base: str, address: str, ready: Event, stop: Event,
+                    _setup: float) -> dict[str, Any]:
+    """WebSockets to a table that never send their hello."""
+    more_files()
+    async with http_client(base, address) as http:
+        code = (await create(http, {"preset": "pegoo", "name": "Silent"})).json()["code"]
+    url = f"{base.replace('http://', 'ws://')}/ws/{code}"
+
+    async def opener() -> ClientConnection:
+        return await connect(url, local_addr=(address, 0), ping_interval=None)
+
+    async def alive(ws: ClientConnection) -> bool:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(ws.recv(), 0.001)  # a refusal, or the close
+        return ws.state.name == "OPEN"
+
+    holding = asyncio.create_task(hold(stop, ready, opener, alive))
+    await asyncio.sleep(3)
+    probes = await honest_connects(base, 20)
+    opened, lost, left = await holding
+    return {"attack": f"{opened} silent WebSockets, {lost} closed or refused, {left} open at "
+            f"the end; honest connects meanwhile {probes}/20", "honest_connects": probes}
+
+
+async def slow_heads(base: str, address: str, ready: Event, stop: Event,
+                     _setup: float) -> dict[str, Any]:
+    """TCP connections that send part of a request head, then a header line every 5 s."""
+    more_files()
+    host, port = base.removeprefix("http://").split(":")
+    trickled: dict[asyncio.StreamWriter, float] = {}
+    Pair = tuple[asyncio.StreamReader, asyncio.StreamWriter]
+
+    async def opener() -> Pair:
+        reader, writer = await asyncio.open_connection(host, int(port),
+                                                       local_addr=(address, 0))
+        writer.write(b"GET /api/tables HTTP/1.1\r\nHost: pegs\r\n")
+        trickled[writer] = time.monotonic()
+        return reader, writer
+
+    async def alive(pair: Pair) -> bool:
+        reader, writer = pair
+        if time.monotonic() - trickled[writer] > 5 and not writer.is_closing():
+            trickled[writer] = time.monotonic()
+            writer.write(b"X-Slow: 1\r\n")
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer.drain(), 1)
+        if reader.at_eof() or writer.is_closing() or reader.exception() is not None:
+            writer.close()
+            return False
+        return True
+
+    holding = asyncio.create_task(hold(stop, ready, opener, alive))
+    await asyncio.sleep(3)
+    probes = await honest_connects(base, 20)
+    opened, lost, left = await holding
+    return {"attack": f"{opened} slow request heads, {lost} dropped or refused, {left} open "
+            f"at the end; honest connects meanwhile {probes}/20", "honest_connects": probes}
+
+
+async def abandoned_tables(base: str, address: str, ready: Event, stop: Event,
+                           _setup: float) -> dict[str, Any]:
+    """From 20 addresses: two-seat tables without clocks, started and left at once."""
+    answers: dict[str, int] = {}
+    prefix = address.rsplit(".", 2)[0]
+    clients = [http_client(base, f"{prefix}.{200 + i // 250}.{1 + i % 250}")
+               for i in range(20)]
+
+    def loop(http: httpx.AsyncClient) -> Callable[[], Awaitable[None]]:
+        async def step() -> None:
+            try:
+                await seated_table(http, {"preset": "pegoo", "name": "Gone", "players": 2,
+                                          "turn_seconds": None, "away_seconds": None},
+                                   humans=2)
+                key = "started"
+            except httpx.HTTPStatusError as e:
+                key = e.response.json().get("error", {}).get("code", "?")
+                await asyncio.sleep(0.5)
+            answers[key] = answers.get(key, 0) + 1
+
+        return step
+
+    ready.set()
+    await until_stopped(stop, [loop(http) for http in clients])
+    for http in clients:
+        await http.aclose()
+    shown = ", ".join(f"{n} x {k}" for k, n in sorted(answers.items()))
+    return {"attack": f"tables started and left from 20 addresses: {shown}",
+            "answers": answers}
+async def crowded_table(base: str, address: str, players: int, setup_seconds: float,
+                        ) -> tuple[str, list[str], list[ClientConnection],
+                                   dict[int, dict[str, Any]], list[asyncio.Task[None]]]:
+    """A North Carolina table of ``players`` seats, all the attacker's, played at random
+    until its seat to act has many legal actions (or the setup time ends): (code, seat
+    tokens, connections, the latest state of each seat, the tasks reading them)."""
+    ws_url = base.replace("http://", "ws://")
+    async with http_client(base, address) as http:
+        code, tokens = await seated_table(
+            http, {"preset": "north-carolina", "name": "Crowd", "players": players,
+                   "turn_seconds": None, "away_seconds": None}, humans=players)
+    conns = [await hello(ws_url, code, t, address) for t in tokens]
+    latest: dict[int, dict[str, Any]] = {}
+
+    async def read(seat: int) -> None:
+        with contextlib.suppress(Exception):
+            async for raw in conns[seat]:
+                if str(raw).startswith('{"type":"state"'):
+                    latest[seat] = json.loads(raw)
+
+    readers = [asyncio.create_task(read(seat)) for seat in range(players)]
+    rng, deadline = random.Random(1), time.monotonic() + setup_seconds
+    most, version = 0, -1
+    while time.monotonic() < deadline and most < 1000:
+        acting = [m for m in latest.values() if m["version"] > version
+                  and legal_texts(m["legal"])]
+        if not acting:
+            await asyncio.sleep(0.01)
+            continue
+        version = acting[0]["version"]
+        texts = legal_texts(acting[0]["legal"])
+        most = len(texts)
+        if most < 1000:
+            await conns[acting[0]["seat"]].send(json.dumps(
+                {"type": "act", "id": version, "version": version,
+                 "action": rng.choice(texts)}))
+    return code, tokens, conns, latest, readers
+
+
+async def illegal_flood(base: str, address: str, ready: Event, stop: Event,
+                        setup_seconds: float) -> dict[str, Any]:
+    ws_url = base.replace("http://", "ws://")
+    code, tokens, conns, latest, readers = await crowded_table(base, address, 10,
+                                                               setup_seconds)
+    state = max(latest.values(), key=lambda m: (m["version"], bool(m["legal"])))
+    seat, version = state["seat"], state["version"]
+    texts = legal_texts(state["legal"])
+    head, _, body = next(t for t in texts if ">" in t).partition(": ")
+    src = body.split(", ")[0].split(">")[0]
+    illegal = f"{head}: {src}>{src}"  # a held card, a step that goes nowhere
+    for task in readers:
+        task.cancel()
+    answers: dict[str, int] = {}
+    reconnects = [0]
+    ws: list[ClientConnection] = [conns[seat]]
+
+    async def read() -> None:
+        while not stop.is_set():
+            try:
+                async for raw in ws[0]:
+                    message = json.loads(raw)
+                    if message["type"] == "error":
+                        answers[message["code"]] = answers.get(message["code"], 0) + 1
+            except Exception:
+                pass
+            await asyncio.sleep(0.05)
+
+    reader = asyncio.create_task(read())
+    ready.set()
+    n = 0
+    while not stop.is_set() and n < MAX_STEPS:
+        n += 1
+        try:
+            await ws[0].send(json.dumps({"type": "act", "id": n, "version": version,
+                                         "action": illegal}))
+        except Exception:  # cut off: connect again as the same seat
+            reconnects[0] += 1
+            with contextlib.suppress(Exception):
+                ws[0] = await hello(ws_url, code, tokens[seat], address)
+        await asyncio.sleep(0.05)
+    reader.cancel()
+    for conn in conns:
+        with contextlib.suppress(Exception):
+            await conn.close()
+    shown = ", ".join(f"{k} x {v}" for k, v in sorted(answers.items()))
+    return {"attack": f"{n} illegal acts ({illegal!r}) at a 10-seat table offering "
+            f"{len(texts)} actions: {shown or 'no answers'}; {reconnects[0]} reconnects",
+            "answers": answers, "legal": len(texts), "reconnects": reconnects[0]}
+
+
+async def replay_loops(base: str, address: str, ready: Event, stop: Event,
+                       setup_seconds: float) -> dict[str, Any]:
+    async with http_client(base, address) as http:
+        r = await create(http, {"preset": "north-carolina", "name": "Long", "players": 10,
+                                "bot_delay": 0})
+        r.raise_for_status()
+        code, token = r.json()["code"], r.json()["token"]
+        (await http.post(f"/api/tables/{code}/bots", json={}, headers=auth(token))
+         ).raise_for_status()
+        (await http.post(f"/api/tables/{code}/start", headers=auth(token))).raise_for_status()
+        (await http.post(f"/api/tables/{code}/seats/0/bot", json={}, headers=auth(token))
+         ).raise_for_status()
+        deadline = time.monotonic() + max(setup_seconds, 120)
+        while (table := (await http.get(f"/api/tables/{code}")).json())["status"] != "finished":
+            if time.monotonic() > deadline:
+                raise SystemExit("the long game did not finish in time")
+            await asyncio.sleep(0.5)
+        paths = [f"/api/tables/{code}{p}" for p in ("", "/record", "/summary", "/replay")]
+        got = {"requests": 0, "bytes": 0}
+
+        def loop(first: int) -> Callable[[], Awaitable[None]]:
+            turn = itertools.count(first)
+
+            async def step() -> None:
+                r = await http.get(paths[next(turn) % len(paths)])
+                got["requests"] += 1
+                got["bytes"] += len(r.content)
+
+            return step
+
+        ready.set()
+        await until_stopped(stop, [loop(0), loop(2)])
+    return {"attack": f"{got['requests']} reads ({got['bytes'] / 2**20:.0f} MB) of a finished "
+            f"{table['version']}-action game's table, record, summary and replay",
+            "requests": got["requests"], "actions": table["version"]}
+
+
+async def bot_tables(http: httpx.AsyncClient, count: int, players: int, bot: dict[str, Any],
+                     ) -> list[str]:
+    """``count`` started North Carolina tables of ``players`` bots without pauses."""
+    codes = []
+    for _ in range(count):
+        r = await create(http, {"preset": "north-carolina", "name": "Bots", "players": players,
+                                "bot_delay": 0})
+        r.raise_for_status()
+        code, token = r.json()["code"], r.json()["token"]
+        for path, body in ((f"/api/tables/{code}/bots", bot), (f"/api/tables/{code}/start", None),
+                           (f"/api/tables/{code}/seats/0/bot", bot)):
+            (await http.post(path, json=body, headers=auth(token))).raise_for_status()
+        codes.append(code)
+    return codes
+
+
+async def bot_monopoly(base: str, address: str, ready: Event, stop: Event,
+                       _setup: float) -> dict[str, Any]:
+    async with http_client(base, address) as http:
+        codes = await bot_tables(http, 10, 10, {"bot": "ismcts", "strength": "strong"})
+
+        async def moves() -> int:
+            return sum([(await http.get(f"/api/tables/{c}")).json()["version"] for c in codes])
+
+        before, began = await moves(), time.monotonic()
+        ready.set()
+        while not stop.is_set():
+            await asyncio.sleep(0.2)
+        rate = (await moves() - before) / (time.monotonic() - began)
+    return {"attack": f"10 tables of 10 strong ISMCTS bots without pauses: {rate:.2f} moves "
+            "a second", "moves_per_second": rate}
+
+
+async def hint_monopoly(base: str, address: str, ready: Event, stop: Event,
+                        _setup: float) -> dict[str, Any]:
+    ws_url = base.replace("http://", "ws://")
+    latencies: list[float] = []
+    refused: dict[str, int] = {}
+
+    async def seat(code: str, token: str) -> None:
+        async with await hello(ws_url, code, token, address) as ws:
+            n = 0
+            while not stop.is_set() and len(latencies) < MAX_STEPS:
+                message = json.loads(await ws.recv())
+                if message["type"] != "state" or not legal_texts(message["legal"]):
+                    continue
+                if message["view"]["outcome"] is not None:
+                    return
+                n += 1
+                began = time.monotonic()
+                await ws.send(json.dumps({"type": "hint", "id": f"h{n}"}))
+                action = legal_texts(message["legal"])[0]
+                while True:
+                    reply = json.loads(await ws.recv())
+                    if reply.get("id") == f"h{n}":
+                        break
+                if reply["type"] == "hint":
+                    latencies.append(time.monotonic() - began)
+                    action = reply["action"]
+                else:
+                    refused[reply["code"]] = refused.get(reply["code"], 0) + 1
+                await ws.send(json.dumps({"type": "act", "id": n, "action": action,
+                                          "version": message["version"]}))
+
+    async with http_client(base, address) as http:
+        tables = [await seated_table(http, {"preset": "pegoo", "name": "Hog", "players": 2,
+                                            "turn_seconds": None, "away_seconds": None},
+                                     humans=2) for _ in range(10)]
+    ready.set()
+    seats = [asyncio.create_task(seat(code, t)) for code, tokens in tables for t in tokens]
+    while not stop.is_set():
+        await asyncio.sleep(0.2)
+    for task in seats:
+        task.cancel()
+    mean = sum(latencies) / len(latencies) if latencies else float("nan")
+    return {"attack": f"10 tables asking a hint every turn: {len(latencies)} hints (mean "
+            f"{mean:.2f} s), refused {refused or 'none'}", "hints": len(latencies)}
+
+
 Attack = Callable[[str, str, Event, Event, float], Coroutine[Any, Any, dict[str, Any]]]
 ATTACK: dict[str, Attack] = {
     "create-flood": create_flood, "spectator-churn": spectator_churn,
     "hint-flood": hint_flood, "squatting": squatting, "bloated-settings": bloated_settings,
+    "pre-hello": pre_hello, "slow-heads": slow_heads, "abandoned-tables": abandoned_tables,
+    "illegal-flood": illegal_flood, "replay-loops": replay_loops, "bot-monopoly": bot_monopoly,
+    "hint-monopoly": hint_monopoly,
 }
+ATTACKS = tuple(ATTACK)
 
 
 # --- the phases ----------------------------------------------------------------------------
@@ -459,6 +880,9 @@ async def phase(honest: Honest, name: str, seconds: float, setup_seconds: float,
         before, then = after, now
     created = await honest.can_create()
     honest.phase = "between"
+    deadline = time.monotonic() + 60  # the hints asked during the phase, answered
+    while name in honest.asking and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
     result: dict[str, Any] = {"phase": name, "honest_create": created}
     if private is not None:
         async with http_client(honest.base, honest_address()) as http:
@@ -469,8 +893,10 @@ async def phase(honest: Honest, name: str, seconds: float, setup_seconds: float,
         result.update(await asyncio.to_thread(out.get, True, 120))
         process.join(30)
     trips = [t * 1000 for t in honest.trips.get(name, [])]
+    hints = honest.hints.get(name, [])
     result.update({"moves": len(trips), "p50_ms": percentile(trips, 0.5),
-                   "p99_ms": percentile(trips, 0.99),
+                   "p99_ms": percentile(trips, 0.99), "hints": len(hints),
+                   "hint_p50_s": percentile(hints, 0.5), "hint_p99_s": percentile(hints, 0.99),
                    "bot_moves_per_second": moved / playing if playing else float("nan")})
     return result
 
@@ -478,17 +904,21 @@ async def phase(honest: Honest, name: str, seconds: float, setup_seconds: float,
 async def drive(base: str, attacks: list[str], seconds: float,
                 setup_seconds: float) -> list[dict[str, Any]]:
     honest = Honest(base)
-    players = asyncio.create_task(honest.players())
+    players = [asyncio.create_task(honest.players()), asyncio.create_task(honest.hinters())]
     try:
+        await honest.warm_up()
         return [await phase(honest, name, seconds, setup_seconds)
                 for name in ["none", *attacks]]
     finally:
-        players.cancel()
+        for task in players:
+            task.cancel()
 
 
-def start_server(data: Path, port: int, options: list[str]) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port),
-               "--bot-delay", "0.5", *options]
+def start_server(data: Path, port: int, options: list[str],
+                 pegs: str | None = None) -> subprocess.Popen[bytes]:
+    """``pegs serve`` (this checkout's, or the ``pegs`` command given)."""
+    program = [pegs] if pegs else [sys.executable, "-m", "pegs.cli"]
+    command = [*program, "serve", "--port", str(port), "--bot-delay", "0.5", *options]
     env = {**os.environ, "PEGS_DATA_DIR": str(data)}
     env.pop("PEGS_DATABASE_URL", None)
     with (data / "server.log").open("wb") as log:
@@ -515,6 +945,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server-option", action="append", default=[], metavar="OPTION",
                         help="pass an option to pegs serve (repeatable), e.g. "
                              "--server-option=--hint-seconds=0.5")
+    parser.add_argument("--pegs", metavar="COMMAND",
+                        help="the pegs command whose server to attack (default: this "
+                             "checkout's), e.g. another release's .venv/bin/pegs")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if not 0 < args.seconds <= MAX_SECONDS or not 0 < args.setup_seconds <= MAX_SECONDS:
@@ -523,7 +956,7 @@ def main(argv: list[str] | None = None) -> int:
     attacks = [a for a in ORDER if a in args.attacks]
     data = Path(tempfile.mkdtemp(prefix="pegs-abuse-"))
     port = free_port()
-    server = start_server(data, port, args.server_option)
+    server = start_server(data, port, args.server_option, args.pegs)
     try:
         results = asyncio.run(drive(f"http://127.0.0.1:{port}", attacks, args.seconds,
                                     args.setup_seconds))
@@ -538,15 +971,16 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"seconds": args.seconds, "phases": results}))
         return 0
     print(f"{args.seconds:g} s per phase; honest human move round trip, bot tables' moves a "
-          "second, and an honest create at the end of the phase")
+          "second, honest hint latency, and an honest create at the end of the phase")
     print(f"{'attack':<17} {'moves':>5} {'p50 ms':>8} {'p99 ms':>8} {'bot mv/s':>8} "
-          f"{'create':>6}  what the attack did")
+          f"{'hints':>5} {'hint p50':>8} {'hint p99':>8} {'create':>6}  what the attack did")
     for r in results:
         did = r.get("attack", "-")
         if "honest_seats_squatted" in r:
             did += f"; strangers took {r['honest_seats_squatted']} seats of an honest table"
         print(f"{r['phase']:<17} {r['moves']:>5} {r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f} "
-              f"{r['bot_moves_per_second']:>8.2f} {r['honest_create']:>6}  {did}")
+              f"{r['bot_moves_per_second']:>8.2f} {r['hints']:>5} {r['hint_p50_s']:>7.2f}s "
+              f"{r['hint_p99_s']:>7.2f}s {r['honest_create']:>6}  {did}")
     return 0
 
 

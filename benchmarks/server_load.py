@@ -244,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
             port = free_port()
             command = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port),
                        "--bot-delay", "0", "--creates-per-minute", "0", "--max-waiting", "0",
-                       "--connects-per-minute", "0"]
+                       "--connects-per-minute", "0", "--max-connections", "0",
+                       "--max-tables-per-address", "0", "--joins-per-minute", "0"]
             if args.database_url:
                 command += ["--database-url", args.database_url]
             servers.append(subprocess.Popen(command, env=env, stdout=log,

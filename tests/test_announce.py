@@ -80,6 +80,15 @@ def test_discard_announcement() -> None:
     assert announce(st, Action.parse("5: discard")) == "Five. Can't play; discards."
 
 
+def test_discarding_a_joker_that_could_move_says_its_move_is_kept_unused() -> None:
+    """Only the Joker moves, so every card may be discarded, the Joker too."""
+    st = position(PEGOO, {}, ["Joker", "5"])
+    assert "J*: discard" in {str(a) for a in st.legal_actions()}
+    assert announce(st, Action.parse("J*: discard")) == (
+        "Joker. Discards it, keeping its move unused.")
+    assert announce(st, Action.parse("5: discard")) == "Five. Can't play; discards."
+
+
 def test_coming_out_announcement() -> None:
     st = position(PEGOO, {}, ["A"])
     assert announce(st, _legal(st, "A: S>0.5")) == "Ace. START to 5."
@@ -256,8 +265,8 @@ def test_a_declared_move_no_longer_possible_is_said_not_made() -> None:
     st = _declared({0: ["0.10"], 1: ["1.3"]}, ["Joker", "2"], "J* as J*: S>1.3x")
     st = st.apply(_decide(st, "doubt"))
     assert announce(st, _decide(st, "send 1.3")) == (
-        "Red sends Blue's peg on Blue's 3 back to START. Red's Joker can no longer be "
-        "played there: the move is not made.")
+        "Red sends Blue's peg on Blue's 3 back to START. Red's Joker was no bluff, but with "
+        "that peg gone it can no longer be played there: Red's pegs stay where they are.")
 
 
 @pytest.mark.parametrize(("spec", "hand", "text", "said"), [

@@ -74,6 +74,7 @@ def test_the_readme_has_examples_of_every_command() -> None:
 
 def test_every_readme_example_runs_as_written(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "tests" / "scenarios", tmp_path / "tests" / "scenarios")
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
     for args in examples():
         if args[0] in NOT_RUN or on_a_cluster(args):
             proc = pegs(*args, "--help", cwd=tmp_path)

@@ -16,6 +16,8 @@ from .bots import make_bot
 from .conformance import run_paths, scenario_files
 from .cue import cue_card
 from .hint import DEFAULT_SECONDS, HintError, format_hint, hint
+from .house import HouseRules
+from .house import load as load_house
 from .notation import acting_seat, announce_line, seat_name
 from .record import Record, RecordError, load
 from .rules import PRESETS, Action, GameState, Rules, RulesError, view
@@ -28,7 +30,14 @@ DEFAULT_PRESET = "pegoo"
 
 def _add_table_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", choices=PRESETS, help="preset (default: pegoo)")
+    _add_house_option(p)
     _add_size_options(p)
+
+
+def _add_house_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--house", metavar="FILE.toml",
+                   help="a house-rules file: its base preset with its own settings and card "
+                        "powers (docs/HOUSE_RULES.md)")
 
 
 def _add_size_options(p: argparse.ArgumentParser) -> None:
@@ -38,6 +47,16 @@ def _add_size_options(p: argparse.ArgumentParser) -> None:
         "--set", action="append", default=[], metavar="NAME=VALUE",
         help="override any setting, e.g. --set holes_per_side=20 (repeatable)",
     )
+
+
+def house_from_args(args: argparse.Namespace) -> HouseRules | None:
+    """The house-rules file of ``--house`` (read and checked), or None."""
+    if getattr(args, "house", None) is None:
+        return None
+    if args.rules:
+        raise RulesError("give --rules or --house, not both: a house-rules file names its "
+                         "own base preset")
+    return load_house(args.house)
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -51,6 +70,9 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         if not eq:
             raise RulesError(f"--set needs NAME=VALUE, not {item!r}")
         overrides[name.strip()] = sim_run.option_value(value.strip())
+    house = house_from_args(args)
+    if house is not None:
+        return house.rules(**overrides)
     return Rules.preset(args.rules or DEFAULT_PRESET, **overrides)
 
 
@@ -128,7 +150,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    print(cue_card(rules_from_args(args)))
+    house = house_from_args(args)
+    if house is None and args.rules is None:
+        raise RulesError("name a preset (" + ", ".join(PRESETS) + ") or give --house FILE")
+    rules = rules_from_args(args)
+    print(cue_card(rules, house.title, house.description) if house else cue_card(rules))
     return 0
 
 
@@ -295,12 +321,20 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .server.serve import serve  # the web stack loads only for this command
+    from .server.serve import Bounds, serve  # the web stack loads only for this command
 
+    bounds = Bounds(
+        creates_per_minute=args.creates_per_minute, max_waiting=args.max_waiting,
+        connects_per_minute=args.connects_per_minute, waiting_hours=args.waiting_hours,
+        shortest_clock=args.shortest_clock, hello_seconds=args.hello_seconds,
+        request_seconds=args.request_seconds, max_connections=args.max_connections,
+        joins_per_minute=args.joins_per_minute,
+        lobby_reads_per_minute=args.lobby_reads_per_minute,
+        max_tables=args.max_tables_per_address, abandoned_hours=args.abandoned_hours,
+        forwarded_allow_ips=args.forwarded_allow_ips, limits_url=args.limits_url,
+        max_bot_seconds=args.max_bot_seconds, min_bot_delay=args.min_bot_delay)
     return serve(args.host, args.port, args.database_url, args.bot_delay, args.hint_seconds,
-                 creates_per_minute=args.creates_per_minute, max_waiting=args.max_waiting,
-                 connects_per_minute=args.connects_per_minute,
-                 waiting_hours=args.waiting_hours, shortest_clock=args.shortest_clock)
+                 bounds)
 
 
 def cmd_db(args: argparse.Namespace) -> int:
@@ -360,6 +394,40 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a table nobody starts is removed after this (default 24)")
     p.add_argument("--shortest-clock", type=float, default=10.0, metavar="SECONDS",
                    help="the shortest turn timer and away delay a table may set (default 10)")
+    p.add_argument("--abandoned-hours", type=float, default=24.0, metavar="HOURS",
+                   help="a started table with nobody connected and no move for this long is "
+                        "ended as abandoned (default 24)")
+    p.add_argument("--max-tables-per-address", type=int, default=20, metavar="N",
+                   help="unfinished tables (waiting or in play) one client address may have "
+                        "created (default 20; 0: no cap)")
+    p.add_argument("--max-connections", type=int, default=200, metavar="N",
+                   help="open connections one client address may hold (default 200; "
+                        "0: no cap)")
+    p.add_argument("--hello-seconds", type=float, default=5.0, metavar="SECONDS",
+                   help="a WebSocket that sends no hello within this is closed (default 5)")
+    p.add_argument("--request-seconds", type=float, default=30.0, metavar="SECONDS",
+                   help="an HTTP request (head and body) that has not arrived within this is "
+                        "dropped (default 30)")
+    p.add_argument("--joins-per-minute", type=int, default=20, metavar="N",
+                   help="seats one client address may take a minute (default 20; 0: no "
+                        "limit)")
+    p.add_argument("--lobby-reads-per-minute", type=int, default=60, metavar="N",
+                   help="reads of the public table list one client address may make a minute "
+                        "(default 60; 0: no limit)")
+    p.add_argument("--forwarded-allow-ips", default="", metavar="LIST",
+                   help="the reverse proxies (addresses or networks, comma-separated) whose "
+                        "X-Forwarded-For names the client (default: none, for serving "
+                        "directly)")
+    p.add_argument("--limits-url", default=None, metavar="URL",
+                   help="a Redis or Valkey server (redis://HOST:PORT/DB) in which several "
+                        "processes count the per-address limits together (default: each "
+                        "process counts in its memory)")
+    p.add_argument("--max-bot-seconds", type=float, default=None, metavar="SECONDS",
+                   help="the longest a bot searches a move, whatever its strength (default: "
+                        "no cap; the strongest searches 1.5)")
+    p.add_argument("--min-bot-delay", type=float, default=0.0, metavar="SECONDS",
+                   help="the shortest pause before a bot's move, whatever a table asks "
+                        "(default 0)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("db", help="manage the server's database")
@@ -387,8 +455,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="print only the verdict")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("rules", help="print a preset's cue card")
-    p.add_argument("rules", choices=PRESETS, metavar="PRESET", help=", ".join(PRESETS))
+    p = sub.add_parser("rules", help="print a preset's (or a house-rules file's) cue card")
+    p.add_argument("rules", nargs="?", choices=PRESETS, metavar="PRESET",
+                   help=", ".join(PRESETS))
+    _add_house_option(p)
     _add_size_options(p)
     p.set_defaults(func=cmd_rules)
 

@@ -46,16 +46,20 @@ def _phrase(token: str, rules: Rules) -> str:
     return f"{text} (must split when any split is possible)" if must else text
 
 
-def cue_card(rules: Rules) -> str:
-    """A plain-text cue card: card powers, then the table setup."""
-    lines = [f"{PRESET_TITLES[rules.name]} ({rules.name})", ""]
-    lines.append("Cards")
+def cue_card(rules: Rules, title: str = "", description: str = "") -> str:
+    """A plain-text cue card: card powers, then the table setup.  House rules give their
+    ``title`` and ``description``; the cards they change are marked."""
+    base = f"{PRESET_TITLES[rules.name]} ({rules.name})"
+    lines = [title, description, f"House rules based on {base}"] if title else [base]
+    lines = [line for line in lines if line] + [""]
+    changed = rules.changed_powers()
+    lines.append("Cards" + ("   (* a house rule)" if changed else ""))
     for rank in RANKS:
         tokens = rules.power(rank)
         ordered = sorted(tokens, key=lambda t: t.rstrip("!").startswith("split")
                          and not t.endswith("!"))
         phrases = [_phrase(t, rules) for t in ordered]
-        name = _CARD_NAMES.get(rank, rank)
+        name = _CARD_NAMES.get(rank, rank) + ("*" if rank in changed else "")
         lines.append(f"  {name:<6} " + "; or ".join(phrases))
     teams = (f"{rules.teams} teams of {rules.players // rules.teams}, partners sit alternately"
              if rules.teams else "every player for themselves")

@@ -201,6 +201,8 @@ def _with_article(word: str) -> str:
 def _card_move_words(state: GameState, action: Action, card: str) -> str:
     """A card play said with ``card`` as its first words."""
     if action.discard and not action.steps:
+        if action.card == "Joker" and _joker_moves(state):
+            return f"{card}. Discards it, keeping its move unused."
         return f"{card}. Can't play; discards."
     steps, hits = _move_words(state.geo, state.pegs, state.result_of(action), state.turn,
                               action.steps)
@@ -210,6 +212,12 @@ def _card_move_words(state: GameState, action: Action, card: str) -> str:
     else:
         text = f"{card}. {steps}."
     return f"{text} {hits}" if hits else text
+
+
+def _joker_moves(state: GameState) -> bool:
+    """Whether a Joker of the seat to act has a move (its discard is then a choice).  A
+    discard is offered only when no other card moves, so the listing is short."""
+    return any(a.card == "Joker" and a.steps for a in state.legal_actions())
 
 
 def announce(state: GameState, action: Action) -> str:
@@ -312,7 +320,8 @@ def announce_outcome(before: GameState, action: Action, after: GameState) -> str
         return f"{declarer}'s move is not made."
     sent = before.result_of(action)
     if after.pegs == sent:
-        return f"{declarer}'s {said} can no longer be played there: the move is not made."
+        return (f"{declarer}'s {said} was no bluff, but with that peg gone it can no longer "
+                f"be played there: {declarer}'s pegs stay where they are.")
     steps, hits = _move_words(before.geo, sent, after.pegs, p.declarer, p.action.steps)
     text = f"Then {declarer}'s {said} is played: {steps}."
     return f"{text} {hits}" if hits else text

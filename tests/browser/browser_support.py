@@ -70,7 +70,8 @@ class Server:
             self.proc = subprocess.Popen(
                 [*command, "serve", "--port", str(self.port), "--bot-delay", "0",
                  "--hint-seconds", "0.2", "--creates-per-minute", "0", "--max-waiting", "0",
-                 "--shortest-clock", "1"],
+                 "--shortest-clock", "1", "--max-tables-per-address", "0", "--joins-per-minute",
+                 "0", "--lobby-reads-per-minute", "0"],
                 env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

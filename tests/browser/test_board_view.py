@@ -90,11 +90,14 @@ def test_trail_numbers_every_action_since_my_last_turn(
     marks = static_page.eval_on_selector_all("#board .trail-mark", """ms => ms.map(m => [
         +m.dataset.n, m.querySelector('.trail-number').textContent,
         m.querySelector('title').textContent])""")
-    assert [n for n, _, _ in marks] == list(range(1, len(expected) + 1))
-    # each mark shows its number and names the action it marks
-    for (n, number, title), entry in zip(marks, expected, strict=True):
+    # each mark shows the action's number in the move log and names the action it marks
+    assert [n for n, _, _ in marks] == [e["version"] for e in expected]
+    named = static_page.evaluate("""([msg, texts]) => import('/people.js').then(
+        ({ namedText }) => texts.map(t => namedText(msg, t)))""",
+                                 [states[at], [e["announcement"] for e in expected]])
+    for (n, number, title), said in zip(marks, named, strict=True):
         assert number == str(n) and title.startswith(f"{n}. ")
-        assert title.endswith(entry["announcement"])
+        assert title.endswith(said)
     # every move with steps is drawn along its path, the newest one stronger
     moving = [e for e in expected if ">" in e["action"] or "<" in e["action"]
               or "~" in e["action"]]

@@ -3,12 +3,14 @@ a doubt both players' pages show the real card, bluff or not, and the penalty.""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from browser_support import Server, seat_script
 from playwright.sync_api import Browser, expect
 from test_play_online import DESKTOP, PHONE, Watched, wait_for_turn
 
+COLOURS = re.compile(r"\b(Red|Blue|Yellow|Green)\b")
 CARD_WORDS = {"A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six",
               "7": "Seven", "8": "Eight", "9": "Nine", "10": "Ten", "J": "Jack", "Q": "Queen",
               "K": "King", "Joker": "Joker"}
@@ -71,6 +73,7 @@ def test_a_doubt_reveals_the_card_and_the_penalty_to_both(chromium: Browser, ser
         assert "extra turn" in text or "back to START" in text, text
         log = w.page.locator("#log li").first
         expect(log).to_contain_text(real)
+        expect(w.page.locator("#last-move")).to_have_count(0)  # the banner tells it once
     for w, name in zip(players, ("desktop", "phone"), strict=True):
         w.page.screenshot(path=str(artifacts / f"bluff-revealed-{name}.png"), full_page=True)
     chooser = [w for w in players if w.page.locator("#send").count()]
@@ -81,6 +84,14 @@ def test_a_doubt_reveals_the_card_and_the_penalty_to_both(chromium: Browser, ser
         chooser[0].page.wait_for_function(f"+document.body.dataset.version > {before}")
         for w in players:
             expect(w.page.locator("#reveal")).to_contain_text("START")
+    for w, shape in zip(players, ("desktop", "phone"), strict=True):
+        # told once, by the players' names; the Joker written out
+        told = w.page.locator("#reveal").inner_text()
+        assert told.count(" sends ") <= 1 and not COLOURS.search(told), told
+        newest = w.page.locator("#log li").first.inner_text()
+        assert newest.count(" sends ") <= 1 and not COLOURS.search(newest), newest
+        assert "J*" not in w.page.locator("#panel").inner_text()
+        w.page.screenshot(path=str(artifacts / f"bluff-after-{shape}.png"), full_page=True)
     for w in players:
         assert w.errors == []
         w.context.close()

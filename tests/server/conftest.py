@@ -6,8 +6,10 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -93,3 +95,35 @@ def live(database_url: str) -> Iterator[LiveServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A throwaway Redis server for this session (no persistence): its URL."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        if os.environ.get("PEGS_REQUIRE_POSTGRES") == "1":
+            pytest.fail("PEGS_REQUIRE_POSTGRES=1 but redis-server is not installed")
+        pytest.skip("redis-server is not installed (scripts/setup.sh installs it)")
+    port = free_port()
+    folder = tmp_path_factory.mktemp("redis")
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+         "no", "--dir", str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(10)

@@ -211,6 +211,8 @@ class Player:
     stop_at: int | None = None
     #: seconds between two actions (to stay under a server's rate limit)
     pace: float = 0.0
+    #: how often to doubt when asked (None: as often as any other choice)
+    doubt_rate: float | None = None
     states: list[dict[str, Any]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
 
@@ -243,7 +245,12 @@ class Player:
                     sent += 1
                     await asyncio.sleep(self.pace)
                     await act(ws, f"m{sent}", message["version"],
-                              rng.choice(legal_texts(message["legal"])))
+                              self.choose(legal_texts(message["legal"]), rng))
+
+    def choose(self, texts: list[str], rng: random.Random) -> str:
+        if self.doubt_rate is not None and set(texts) == {"doubt", "pass"}:
+            return "doubt" if rng.random() < self.doubt_rate else "pass"
+        return rng.choice(texts)
 
 
 async def act(ws: ClientConnection, msg_id: str, version: int, action: str) -> None:

@@ -97,6 +97,61 @@ def test_a_seat_gets_its_own_record_during_play(live: LiveServer) -> None:
     assert anyone.status_code == 401 and anyone.json()["error"]["code"] == "bad_token"
 
 
+def test_whole_bluffing_games_tell_every_seat_only_its_view(live: LiveServer) -> None:
+    """Four players and a spectator play Bluffing Joker to the end.  Every state message
+    is exactly the seat's view (proven to hide what it must in test_view_secrets), every
+    event and record fetched during play shows another seat's undoubted face-down card
+    as ``?``."""
+    code, tokens = new_table(live.http, humans=4, bots=0, preset="bluffing-joker")
+    start(live.http, code, tokens[0])
+    clients: dict[int, list[Player]] = {seat: [] for seat in (-1, 0, 1, 2, 3)}
+    records: dict[int, dict[str, object]] = {}
+    for stop_at in (150, None):  # halfway the seats read their records, then play on
+        players = [Player(live.ws, code, token, seed=i + (stop_at or 0), stop_at=stop_at,
+                          doubt_rate=0.05) for i, token in enumerate(tokens)]
+        spectator = Player(live.ws, code, None, stop_at=stop_at)
+        run(*(p.play() for p in [*players, spectator]))
+        for seat, client in enumerate([*players, spectator]):
+            clients[seat if seat < 4 else -1].append(client)
+        if stop_at is not None:
+            for seat, token in enumerate(tokens):
+                r = live.http.get(f"/api/tables/{code}/record", headers=auth(token))
+                records[seat] = r.json()
+    full = from_json(live.http.get(f"/api/tables/{code}/record").json())
+    truth = list(full.actions)
+    states = [s for s, _ in full.states()]
+    assert states[-1].is_over() and sum(1 for a in truth if a.declared) > 10
+
+    def undoubted_by_others(seat: int, upto: int) -> set[int]:
+        """The face-down plays among the first ``upto`` that ``seat`` never saw turned."""
+        hidden: set[int] = set()
+        for i, action in enumerate(truth[:upto]):
+            if not action.declared or states[i].turn == seat:
+                continue
+            after = truth[i + 1:upto]
+            asked = after[:next((k for k, a in enumerate(after) if not a.decision), len(after))]
+            if not any(a.decision == "doubt" for a in asked):
+                hidden.add(i)
+        return hidden
+
+    for seat, parts in clients.items():
+        for client in parts:
+            for message in client.states:
+                assert message["view"] == view_json(view(states[message["version"]], seat))
+            for event in client.events:
+                i = event["version"] - 1
+                hidden = truth[i].declared and event["seat"] != seat
+                assert event["action"] == str(truth[i]._replace(card="?") if hidden
+                                              else truth[i])
+    for seat, record in records.items():
+        texts = record["actions"]
+        assert isinstance(texts, list)
+        secret = undoubted_by_others(seat, len(texts))
+        for i, text in enumerate(texts):
+            assert text == (str(truth[i]._replace(card="?")) if i in secret
+                            else str(truth[i])), (seat, i)
+
+
 def test_face_down_cards_stay_hidden_from_everyone_else(live: LiveServer) -> None:
     code, tokens = new_table(live.http, humans=2, bots=2, preset="bluffing-joker")
     start(live.http, code, tokens[0])

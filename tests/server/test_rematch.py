@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pegs.bots import make_bot
 from pegs.rules import Action, GameState, Rules, view
 from pegs.rules.board import START
-from pegs.server.summary import game_summary
+from pegs.server.records import game_summary
 
 from .helpers import auth, new_table, start
 
@@ -61,8 +61,8 @@ def test_rematch_starts_once_every_human_agreed(client: TestClient) -> None:
         r = client.get(f"/api/tables/{nxt}/record", headers=auth(token))
         assert r.status_code == 200, r.text
         assert r.json()["seat"] == seat
-    rooms = client.app.state.hub.rooms  # type: ignore[attr-defined]
-    assert rooms[nxt].seed != rooms[code].seed
+    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    assert store.load(None, nxt)[0].seed != store.load(None, code)[0].seed
 
 
 def test_summary_after_the_end(client: TestClient) -> None:

@@ -28,10 +28,10 @@ def test_tables_take_turns_and_a_dropped_job_never_runs(tmp_path: Path) -> None:
     async def scenario() -> None:
         lane = Thinkers(1, 0)
         try:
-            first = lane.submit("busy", time.sleep, 0.3)  # the worker starts meanwhile
-            jobs = {f"busy{i}": lane.submit("busy", time.sleep, 0.01) for i in range(3)}
-            jobs["quiet"] = lane.submit("quiet", time.sleep, 0.01)
-            dropped = lane.submit("other", never.touch)
+            first = lane.submit("me", "busy", time.sleep, 0.3)  # the worker starts meanwhile
+            jobs = {f"busy{i}": lane.submit("me", "busy", time.sleep, 0.01) for i in range(3)}
+            jobs["quiet"] = lane.submit("me", "quiet", time.sleep, 0.01)
+            dropped = lane.submit("me", "other", never.touch)
             dropped.drop()
             for name, job in jobs.items():
                 job.future.add_done_callback(lambda _, name=name: done.append(name))
@@ -59,9 +59,9 @@ def test_a_bots_move_follows_from_its_seed_however_the_worker_got_the_game() -> 
     early = Game("t1", settings, 11, tuple(texts[:25]))
     game = Game("t1", settings, 11, tuple(texts))
     thinking._state(early)
-    moves = {thinking.bot_move(game, state.current_player, "heuristic", None, 5)}
+    moves = {thinking.bot_move(game, state.current_player, "heuristic", 0.0, 5)}
     thinking._games.clear()
-    moves.add(thinking.bot_move(game, state.current_player, "heuristic", None, 5))
+    moves.add(thinking.bot_move(game, state.current_player, "heuristic", 0.0, 5))
     assert len(moves) == 1 and moves <= set(map(str, state.legal_actions()))
     # another game under the same code: the kept state is not taken for it
     fresh = GameState.new(rules, 12)

@@ -16,8 +16,10 @@ from ..cue import cue_card
 from ..rules import PRESET_TITLES, PRESETS, Rules, RulesError
 from ..rules.settings import CONTROLS, HELP_ORDERS, JOKER_RULES, STUCK_RULES, TURN_ORDERS
 from . import table_settings
+from .counters import Rate
+from .expiry import created_by, live_cap_check
 from .hub import Hub
-from .limits import AddressRate, new_code, new_token, token_hash
+from .limits import new_code, new_token, token_hash
 from .rooms import BOT_KINDS, Room, TableError, bot_label
 from .store import SeatRow, TableRow
 
@@ -184,31 +186,37 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def waiting_cap_check(hub: Hub, address: str) -> None:
-    """Refuse a new table to an address with as many waiting tables as it may have."""
+async def waiting_cap_check(hub: Hub, address: str) -> None:
+    """Refuse a new table to an address with as many waiting tables as it may have
+    (counted in the database: through every process)."""
     cap = hub.limits.max_waiting_per_address
-    if cap and sum(1 for r in hub.rooms.values()
-                   if r.status == "waiting" and r.creator == address) >= cap:
+    if cap and await created_by(hub, address, ("waiting",)) >= cap:
         hours = hub.limits.waiting_seconds / 3600
         raise RateLimited(f"you have {cap} tables waiting for players, the most one address "
                           f"may have: start one of them, or wait until one expires "
                           f"({hours:g} hours after its creation)", 60)
 
 
-def creation_check(request: Request, hub: Hub, address: str) -> None:
-    """Refuse a new table to an address over its waiting-table cap or its creation rate."""
-    waiting_cap_check(hub, address)
-    creates: AddressRate = request.app.state.creates
-    if not creates.hit(address):
-        wait = creates.retry_after(address)
-        raise RateLimited(f"too many new tables from your address (at most "
-                          f"{creates.per_minute} a minute): try again in {wait} s", wait)
+async def rate_check(rate: Rate, address: str, what: str) -> None:
+    """Count one request of ``address`` against ``rate``: RateLimited when it is over."""
+    if not await rate.hit(address):
+        wait = await rate.retry_after(address)
+        raise RateLimited(f"too many {what} from your address (at most {rate.per_minute} a "
+                          f"minute): try again in {wait} s", wait)
+
+
+async def creation_check(hub: Hub, address: str) -> None:
+    """Refuse a new table to an address over its caps (waiting, unfinished tables) or its
+    creation rate."""
+    await waiting_cap_check(hub, address)
+    await live_cap_check(hub, address)
+    await rate_check(hub.counters.creates, address, "new tables")
 
 
 @router.post("/tables", status_code=201, summary="Create a table; the creator is host at seat 0")
 async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict[str, Any]:
     address = client_address(request)
-    creation_check(request, hub, address)
+    await creation_check(hub, address)
     overrides: dict[str, Any] = dict(body.settings)
     if body.players is not None:
         overrides["players"] = body.players
@@ -232,16 +240,17 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict
                    turn_seconds=body.turn_seconds, away_seconds=body.away_seconds,
                    bot_delay=body.bot_delay)
     async with request.app.state.creating:  # the cap counts the tables being stored too
-        waiting_cap_check(hub, address)
+        await waiting_cap_check(hub, address)
         room = await hub.add(row)
     return {"code": room.code, "seat": 0, "token": token, "table": room.table_json()}
 
 
 @router.get("/tables", summary="Public tables to join: not started, with a free seat, "
             "newest first, a page at a time")
-async def open_tables(hub: HubDep,
+async def open_tables(hub: HubDep, request: Request,
                       limit: Annotated[int, Query(ge=1, le=MOST_PAGE)] = PAGE,
                       offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+    await rate_check(hub.counters.lobby, client_address(request), "lobby reads")
     listed = [room for room in hub.rooms.values()
               if room.public and room.status == "waiting"
               and any(s.kind == "empty" for s in room.seats)]
@@ -256,7 +265,8 @@ async def get_table(code: str, hub: HubDep) -> dict[str, Any]:
 
 
 @router.post("/tables/{code}/join", summary="Take a seat with a display name; answers a token")
-async def join(code: str, body: Join, hub: HubDep) -> dict[str, Any]:
+async def join(code: str, body: Join, hub: HubDep, request: Request) -> dict[str, Any]:
+    await rate_check(hub.counters.joins, client_address(request), "joins")
     room = await hub.room(code)
     token = new_token()
     async with room.lock:
@@ -389,26 +399,31 @@ async def reclaim(code: str, seat: int, hub: HubDep, credentials: Credentials,
     return room.table_json()
 
 
-@router.get("/tables/{code}/record",
+JSON_ANSWER: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/json": {}}, "description": "JSON"}}
+
+
+@router.get("/tables/{code}/record", response_class=Response, responses=JSON_ANSWER,
             summary="The game record (full after the end; a seat's own record during play)")
-async def record(code: str, hub: HubDep, credentials: Credentials) -> dict[str, Any]:
+async def record(code: str, hub: HubDep, credentials: Credentials) -> Response:
     room = await hub.room(code)
     if room.status == "waiting":
         raise TableError(409, "not_started", "the game has not started yet")
     if room.status == "finished":
-        return room.record().to_json()
+        return _json(await hub.archive.record(room))
     if credentials is None:
         raise TableError(401, "bad_token", "the record of a game in play is for its seats: "
                          "send your seat token")
-    return room.record().for_seat(seat_by_token(room, credentials))
+    return _json(await hub.archive.seat_record(room, seat_by_token(room, credentials)))
 
 
-@router.get("/tables/{code}/log", summary="The public move log so far (as spectators saw it)")
-async def move_log(code: str, hub: HubDep) -> dict[str, Any]:
+@router.get("/tables/{code}/log", response_class=Response, responses=JSON_ANSWER,
+            summary="The public move log so far (as spectators saw it)")
+async def move_log(code: str, hub: HubDep) -> Response:
     room = await hub.room(code)
     if room.status == "waiting":
         raise TableError(409, "not_started", "the game has not started yet")
-    return {"log": room.log}
+    return _json(room.log_text())
 
 
 @router.get("/tables/{code}/replay", response_class=Response,
@@ -419,6 +434,8 @@ async def replay(code: str, hub: HubDep) -> Response:
     room = await hub.room(code)
     if room.status != "finished":
         raise TableError(409, "not_finished", "the replay is there once the game is over")
-    if room.replay_cache is None:
-        room.replay_cache = room.replay_text()
-    return Response(room.replay_cache, media_type="application/json")
+    return _json(await hub.archive.replay(room))
+
+
+def _json(body: str | bytes) -> Response:
+    return Response(body, media_type="application/json")

@@ -20,8 +20,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import api, health, rematch, summary, ws
 from .expiry import cutoff
+from .forwarded import AddressCheck
 from .hub import Hub
-from .limits import AddressRate, Limits
+from .limits import Limits
 from .rooms import TableError
 from .store import Store, migrate, open_engine
 
@@ -139,11 +140,11 @@ def create_app(
                     "docs/PROTOCOL.md.",
         lifespan=lifespan,
     )
-    app.state.creates = AddressRate(bounds.creates_per_minute)
     app.state.creating = asyncio.Lock()
 
     max_body = bounds.max_body_bytes
     app.add_middleware(BodyLimit, max_body=max_body)
+    app.add_middleware(AddressCheck)
 
     @app.exception_handler(BodyTooLarge)
     async def too_large(_request: Request, _e: BodyTooLarge) -> JSONResponse:

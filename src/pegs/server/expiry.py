@@ -1,16 +1,25 @@
-"""Waiting tables nobody starts are removed after ``Limits.waiting_seconds``, from memory
-and from the database, so abandoned tables never fill the server."""
+"""Every table ends: waiting tables nobody starts are removed after
+``Limits.waiting_seconds``; started tables nobody visits are ended as abandoned after
+``Limits.abandoned_seconds``; one address may have only so many unfinished tables."""
 
 from __future__ import annotations
 
 import logging
+import time
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from .store import StoreError
+from sqlalchemy import func, select, update
+
+from .rooms import TableError
+from .store import Store, StoreError, actions, tables
 
 if TYPE_CHECKING:
     from .hub import Hub
+    from .rooms import Room
+
+#: The status of a started table that was ended because nobody came back to it.
+ABANDONED = "abandoned"
 
 log = logging.getLogger("pegs.server")
 
@@ -22,19 +31,18 @@ def cutoff(hub: Hub) -> datetime:
 
 async def expire_waiting(hub: Hub) -> None:
     """Drop the expired waiting tables: each one under its lock (a start under way wins),
-    its connections closed; then delete them from the database."""
+    its connections closed; then delete them from the database, and only then forget
+    them (a request meanwhile finds them expired, not back from the database)."""
     before = cutoff(hub)
-    stale = [room for room in hub.rooms.values() if room.status == "waiting"
-             and room.created is not None and room.created < before]
+    stale = [room for room in hub.rooms.values() if room.status == "expired" or (
+        room.status == "waiting" and room.created is not None and room.created < before)]
     if not stale:
         return
     for room in stale:
         async with room.lock:
-            if room.status != "waiting":
+            if room.status != "waiting":  # started meanwhile, or expired in an earlier round
                 continue
             room.status = "expired"
-            if hub.rooms.get(room.code) is room:
-                del hub.rooms[room.code]
             for c in room.conns:
                 c.close()
     try:
@@ -42,4 +50,115 @@ async def expire_waiting(hub: Hub) -> None:
     except StoreError as e:
         log.warning("%s", e)  # the next round tries again
         return
+    for room in stale:
+        if room.status == "expired" and hub.rooms.get(room.code) is room:
+            del hub.rooms[room.code]
     log.info("%d waiting tables expired", len(codes))
+
+
+def _last_activity(store: Store, codes: list[str]) -> dict[str, datetime]:
+    """When each table's last action was stored (tables with none are left out)."""
+    last: dict[str, datetime] = {}
+    with store.engine.connect() as c:
+        for start in range(0, len(codes), 500):
+            for code, at in c.execute(select(actions.c.code, func.max(actions.c.at))
+                                      .where(actions.c.code.in_(codes[start:start + 500]))
+                                      .group_by(actions.c.code)):
+                last[code] = at
+    return {code: at if at.tzinfo else at.replace(tzinfo=UTC) for code, at in last.items()}
+
+
+def _mark_abandoned(store: Store, code: str, version: int) -> bool:
+    """Archive a started table as abandoned, if it is still at ``version`` (and, on
+    PostgreSQL, still this process's)."""
+    query = update(tables).where(tables.c.code == code, tables.c.status == "playing",
+                                 tables.c.version == version)
+    if store.shared:
+        query = query.where(tables.c.owner == store.origin)
+    with store.engine.begin() as c:
+        return c.execute(query.values(status=ABANDONED)).rowcount == 1
+
+
+class Abandonment:
+    """Started tables that nobody visits are ended: a table this process runs, with no
+    connection to any process and no action for ``seconds``, is stored as ``abandoned``
+    (kept, readable, never resumed) and dropped from memory.  After a restart a table's
+    quiet time counts from its last stored action."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        #: per table: its version when last looked at, and since when it has been quiet
+        self.quiet: dict[str, tuple[int, float]] = {}
+        self._next = 0.0
+
+    async def sweep(self, hub: Hub) -> None:
+        """Now and then (a few times per ``seconds``, at most every 30 s): look at the
+        started tables this process runs and end those quiet for long enough."""
+        now = time.time()
+        if now < self._next:
+            return
+        self._next = now + min(30.0, self.seconds / 4)
+        rooms = [r for r in hub.rooms.values() if r.status == "playing" and r.owned]
+        new = [r.code for r in rooms if r.code not in self.quiet]
+        try:
+            last = await hub.run_db(_last_activity, hub.store, new) if new else {}
+        except Exception as e:  # the next sweep tries again
+            log.warning("cannot read when tables last moved: %s", e)
+            return
+        quiet: dict[str, tuple[int, float]] = {}
+        ended = []
+        for room in rooms:
+            seen = self.quiet.get(room.code)
+            if seen is None:
+                moved = last.get(room.code, room.created)
+                seen = (room.version, moved.timestamp() if moved else now)
+            if seen[0] != room.version or room.conns or any(
+                    room.present(s) for s in range(len(room.seats))):
+                seen = (room.version, now)
+            quiet[room.code] = seen
+            if now - seen[1] >= self.seconds:
+                ended.append(room)
+        self.quiet = quiet
+        for room in ended:
+            await self._end(hub, room)
+
+    async def _end(self, hub: Hub, room: Room) -> None:
+        async with room.lock:
+            if room.status != "playing" or room.conns:
+                return
+            try:
+                done = await hub.run_db(_mark_abandoned, hub.store, room.code, room.version)
+            except Exception as e:
+                log.warning("cannot end table %s: %s", room.code, e)
+                return
+            if not done:
+                return
+            room.status = ABANDONED
+            room.close()
+            if hub.rooms.get(room.code) is room:
+                del hub.rooms[room.code]
+            self.quiet.pop(room.code, None)
+        log.info("table %s ended: abandoned, nobody there for %g hours", room.code,
+                 self.seconds / 3600)
+
+
+def _count(store: Store, creator: str, statuses: tuple[str, ...]) -> int:
+    with store.engine.connect() as c:
+        return int(c.scalar(select(func.count()).select_from(tables).where(
+            tables.c.creator == creator, tables.c.status.in_(statuses))) or 0)
+
+
+async def created_by(hub: Hub, address: str, statuses: tuple[str, ...]) -> int:
+    """How many tables of these statuses ``address`` created (through any process)."""
+    return await hub.run_db(_count, hub.store, address, statuses)
+
+
+async def live_cap_check(hub: Hub, address: str) -> None:
+    """Refuse a new table to an address that created as many unfinished tables (waiting or
+    in play) as it may have."""
+    cap = hub.limits.max_live_per_address
+    if cap and await created_by(hub, address, ("waiting", "playing")) >= cap:
+        raise TableError(429, "too_many_tables",
+                         f"your address has {cap} unfinished tables, the most it may have: "
+                         "finish one first (a table nobody visits ends after "
+                         f"{hub.limits.abandoned_seconds / 3600:g} hours)")

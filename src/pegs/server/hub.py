@@ -11,11 +11,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from limits import RateLimitItemPerMinute
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
-
-from .expiry import expire_waiting
+from .archive import Archive
+from .counters import Counters
+from .expiry import ABANDONED, Abandonment, expire_waiting
 from .leases import hold_leases, renew
 from .limits import Limits
 from .listening import listen
@@ -59,15 +57,12 @@ class Hub:
         self._listener: asyncio.Task[None] | None = None
         self._leases: asyncio.Task[None] | None = None
         bot_workers, hint_workers = workers or default_workers()
-        self.bot_lane = Thinkers(bot_workers, BOT_NICENESS)
+        self.bot_lane = Thinkers(bot_workers, BOT_NICENESS, spare=1)
         self.hint_lane = Thinkers(hint_workers, HINT_NICENESS)
-        self._connects = MovingWindowRateLimiter(MemoryStorage())
-        self._connect_rate = RateLimitItemPerMinute(max(1, limits.connects_per_minute))
-
-    def may_connect(self, address: str) -> bool:
-        """Count a WebSocket connect from ``address``: False when it is over its rate."""
-        return (self.limits.connects_per_minute <= 0
-                or self._connects.hit(self._connect_rate, address))
+        #: per-address rates and open connections (shared by the processes, see counters)
+        self.counters = Counters(limits)
+        self.abandonment = Abandonment(limits.abandoned_seconds)
+        self.archive = Archive(self)
 
     async def run_db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
@@ -88,21 +83,25 @@ class Hub:
                     log.exception("checkpoint failed")
             self.forget_finished()
             await expire_waiting(self)
+            await self.abandonment.sweep(self)
             if self.full_gc_seconds and loop.time() - collected >= self.full_gc_seconds:
                 gc.collect()
                 collected = loop.time()
 
     def forget_finished(self) -> None:
-        """Drop finished tables nobody is watching from memory (the database keeps them,
-        and :meth:`room` reads one back when it is asked for)."""
+        """Hand finished tables nobody is watching to the archive (which keeps the recent
+        ones; the database keeps them all, and :meth:`room` reads one back when asked)."""
         for code, room in list(self.rooms.items()):
-            if room.status == "finished" and not room.conns and not room.lock.locked():
+            if (room.status in ("finished", ABANDONED) and not room.conns
+                    and not room.lock.locked()):
                 del self.rooms[code]
+                self.archive.keep(room)
 
     async def resume(self) -> None:
         """Load and replay the unfinished tables this process runs (on SQLite all of them,
         on PostgreSQL those whose lease it holds or can take); bots pick up their turns."""
         self._housekeeper = asyncio.create_task(self._housekeeping())
+        await self.counters.open.start()
         if self.store.shared:
             self._listener = asyncio.create_task(listen(self))
             await renew(self)
@@ -122,12 +121,14 @@ class Hub:
 
     async def room(self, code: str) -> Room:
         """The table with this code (a finished one is read from the database)."""
-        room = self.rooms.get(code)
-        if room is None and 0 < len(code) <= 32:
-            rows = await self.run_db(self.store.load, None, code)
+        room = self.rooms.get(code) or self.archive.take(code)
+        if room is not None:
+            self.rooms[code] = room
+        elif 0 < len(code) <= 32:
+            loaded = await self.archive.load(code)  # a finished game replayed by a worker
             room = self.rooms.get(code)  # loaded meanwhile for another request
-            if room is None and rows:
-                room = self.rooms[code] = Room(self, rows[0])
+            if room is None and loaded is not None:
+                room = self.rooms[code] = loaded
                 if self.store.shared:  # what other processes stored since the reading
                     room.poke()
         if room is None:
@@ -135,7 +136,7 @@ class Hub:
         return room
 
     async def add(self, row: TableRow) -> Room:
-        live = sum(1 for r in self.rooms.values() if r.status != "finished")
+        live = sum(1 for r in self.rooms.values() if r.status in ("waiting", "playing"))
         if live >= self.limits.max_tables:
             raise TableError(503, "busy", "the server has too many tables; try again later")
         await self.run_db(self.store.create, row)
@@ -153,6 +154,8 @@ class Hub:
                 c.close()
         self.bot_lane.close()
         self.hint_lane.close()
+        await self.counters.open.close()
+        self.archive.close()
         if self.store.shared:  # the other processes take this one's tables at once
             try:
                 await self.run_db(self.store.release)

@@ -5,14 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import math
 import secrets
 import time
 from dataclasses import dataclass
-
-from limits import RateLimitItemPerMinute
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
 
 @dataclass(frozen=True)
@@ -23,7 +18,7 @@ class Limits:
     max_body_bytes: int = 65536
     messages_per_second: float = 20.0
     burst: int = 40
-    hello_seconds: float = 10.0
+    hello_seconds: float = 5.0  # a WebSocket that says no hello by then is closed
     max_tables: int = 10000
     max_spectators: int = 50  # watching connections per table
     max_seat_connections: int = 4  # connections per seat (tabs, devices)
@@ -33,6 +28,16 @@ class Limits:
     waiting_seconds: float = 24 * 3600.0  # a table nobody starts is removed after this
     connects_per_minute: int = 120  # WebSocket connects per client address (0: no limit)
     min_timer_seconds: float = 10.0  # the shortest turn and away clocks a table may have
+    max_connections: int = 200  # open connections of one client address (0: no cap)
+    joins_per_minute: int = 20  # seats taken per client address (0: no limit)
+    lobby_reads_per_minute: int = 60  # GET /api/tables per client address (0: no limit)
+    max_live_per_address: int = 20  # unfinished tables one address created (0: no cap)
+    abandoned_seconds: float = 24 * 3600.0  # a started table nobody visits is ended after
+    limits_url: str | None = None  # the Redis/Valkey server the processes count in
+    illegal_per_second: float = 2.0  # illegal acts a connection may send (then it is closed)
+    illegal_burst: int = 6
+    max_bot_seconds: float | None = None  # the longest a bot searches a move (None: no cap)
+    min_bot_delay: float = 0.0  # the shortest pause before a bot's move, whatever the table
 
 
 class RateBucket:
@@ -55,25 +60,6 @@ class RateBucket:
             return False
         self.level -= 1.0
         return True
-
-
-class AddressRate:
-    """At most ``per_minute`` events per client address in any minute (a moving window, in
-    memory); 0 lets everything through."""
-
-    def __init__(self, per_minute: int) -> None:
-        self.per_minute = per_minute
-        self._item = RateLimitItemPerMinute(max(per_minute, 1))
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
-
-    def hit(self, address: str) -> bool:
-        """Count one event of ``address``; False (and not counted) when it is over."""
-        return self.per_minute <= 0 or self._limiter.hit(self._item, address)
-
-    def retry_after(self, address: str) -> int:
-        """Whole seconds until ``address`` may have one more event."""
-        reset = self._limiter.get_window_stats(self._item, address).reset_time
-        return max(1, math.ceil(reset - time.time()))
 
 
 def new_code() -> str:

@@ -8,6 +8,7 @@ event loop) and only then is broadcast.  Bots and hints think in worker processe
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -17,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..hint import HintError
 from ..notation import SEAT_COLOURS, announce
-from ..record import Record
 from ..rules import (
     Action,
     GameState,
@@ -26,8 +26,8 @@ from ..rules import (
     Rules,
     view,
 )
-from . import protocol, thinking
-from .limits import Limits, token_matches
+from . import protocol, records, refusals, thinking
+from .limits import Limits, RateBucket, token_matches
 from .store import SeatRow, StoreError, TableRow, VersionConflict
 from .thinking import Dropped, Game, Job
 
@@ -80,6 +80,7 @@ class Connection:
     def __init__(self, seat: int, limits: Limits) -> None:
         self.seat = seat
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(limits.outbox_size)
+        self.illegal = RateBucket(limits.illegal_per_second, limits.illegal_burst)
         self.seen: set[object] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         self.closed = False
@@ -114,7 +115,8 @@ class Connection:
 class Room:
     """One table: seats, game state, connections."""
 
-    def __init__(self, hub: Hub, row: TableRow) -> None:
+    def __init__(self, hub: Hub, row: TableRow, built: records.Rebuilt | None = None,
+                 ) -> None:
         self.hub = hub
         self.code = row.code
         self.settings = row.settings
@@ -133,8 +135,8 @@ class Room:
         self.actions: list[Action] = []
         #: the actions' texts, as the workers replay them
         self.texts: list[str] = []
-        #: the public move log: one event per action, as spectators saw it
-        self.log: list[dict[str, Any]] = []
+        #: the public move log: one event per action, as spectators saw it (JSON texts)
+        self.log: list[str] = []
         self.last: tuple[int, Action, str] | None = None
         self.conns: list[Connection] = []
         self.lock = asyncio.Lock()
@@ -168,34 +170,24 @@ class Room:
         self._era = 0
         #: the table's JSON, encoded once until a seat or its presence changes
         self._table: str | None = None
-        #: the replay of a finished game, encoded once
-        self.replay_cache: str | None = None
-        #: the legal actions offered at this version by text, and their announcements
-        self._offered: dict[str, Action] | None = None
+        #: the announcements of legal actions at this version, by text
         self._said: dict[str, str] = {}
         #: after the end: the seats that agreed to play again, and the rematch's code
         self.rematch: set[int] = set()
         self.next: str | None = None
-        if self.status != "waiting":
-            self._replay(row.actions)
-
-    def _replay(self, texts: list[str]) -> None:
-        """Rebuild the game from its seed and stored actions."""
-        state = GameState.new(self.rules, self.seed)
-        for text in texts:
-            action = Action.parse(text)
-            seat = state.current_player
-            self.last = (seat, action, announce(state, action))
-            state = state.apply(action)
-            self.actions.append(action)
-            self.texts.append(text)
-            self._logged(seat, action, self.last[2])
-        self.state = state
+        if self.status != "waiting":  # the game replayed (here, or by a worker: built)
+            built = built or records.rebuild(self.rules, self.seed, row.actions)
+            self.actions, self.state, self.last = built.actions, built.state, built.last
+            self.texts = list(row.actions)
+            self.log = built.log
 
     def _logged(self, seat: int, action: Action, said: str) -> None:
         """Add an action to the public move log (as a spectator's event shows it)."""
-        self.log.append({"version": len(self.log) + 1, "seat": seat,
-                         "action": protocol.hidden_text(action, seat, -1), "announcement": said})
+        self.log.append(records.log_entry(len(self.log) + 1, seat, action, said))
+
+    def log_text(self) -> str:
+        """``{"log": [...]}``: the public move log so far."""
+        return '{"log":[' + ",".join(self.log) + "]}"
 
     # --- reading -----------------------------------------------------------------------
     @property
@@ -254,9 +246,6 @@ class Room:
         """The game as a worker rebuilds it."""
         return Game(self.code, self.settings, self.seed, tuple(self.texts))
 
-    def record(self) -> Record:
-        return Record(self.rules, self.seed, list(self.actions), [s.name for s in self.seats])
-
     def state_text(self, seat: int) -> str:
         """The ``state`` message for ``seat`` (-1: spectators), put together from parts
         encoded once per version (the seat's own part) or per presence change (the table),
@@ -265,31 +254,15 @@ class Room:
         if part is None:
             part = self._parts[seat] = self._part_text(seat)
         return (f'{{"type":"state","version":{self.version},"seat":{seat},'
-                f'"turn_ends":{_dumps(self.turn_ends)},{self._shared_text()},{part}')
+                f'"turn_ends":{_dumps(self.turn_ends)},{self.shared_text()},{part}')
 
-    def _shared_text(self) -> str:
+    def shared_text(self) -> str:
+        """The members of a ``state`` message that every seat shares (table, rules,
+        board)."""
         if self._table is None:
             self._table = _dumps(self.table_json())
         return (f'"table":{self._table},"rules":{protocol.rules_text(self.rules)},'
                 f'"board":{protocol.board_text(self.rules)}')
-
-    def replay_text(self) -> str:
-        """``{"states": [...]}``: the spectator's ``state`` after 0, 1, ..., N actions."""
-        state = GameState.new(self.rules, self.seed)
-        shared = self._shared_text()
-        out = []
-        for version in range(len(self.actions) + 1):
-            if version:
-                state = state.apply(self.actions[version - 1])
-            last = None
-            if version:
-                entry = self.log[version - 1]
-                last = {k: entry[k] for k in ("seat", "action", "announcement")}
-            own = _dumps({"view": protocol.view_json(view(state, -1)), "legal": None,
-                          "last": last})
-            out.append(f'{{"type":"state","version":{version},"seat":-1,"turn_ends":null,'
-                       f"{shared},{own[1:]}")
-        return '{"states":[' + ",".join(out) + "]}"
 
     def _part_text(self, seat: int) -> str:
         """The seat's own part of its state, as JSON object members."""
@@ -334,17 +307,22 @@ class Room:
         state = self.state
         if state is None or not self._to_act(seat):
             return protocol.error("not_your_turn", "only the seat to act is offered actions")
-        if self._offered is None:
-            self._offered = {str(a): a for a in state.legal_actions()}
+        legal = state.legal_actions()
+        offered = {}
+        for text in texts:  # looked up one by one: a crowded table lists thousands
+            if isinstance(text, str) and text not in offered:
+                with contextlib.suppress(NotationError):
+                    action = Action.parse(text)
+                    if action in legal:
+                        offered[text] = action
         return {"type": "explain", "version": self.version,
-                "announcements": protocol.explain(state, self._offered, texts, self._said)}
+                "announcements": protocol.explain(state, offered, texts, self._said)}
 
     def _forget(self) -> None:
         """Drop the cached messages after a change."""
         self._era += 1
         self._parts.clear()
         self._table = None
-        self._offered = None
         self._said = {}
 
     # --- broadcasting -------------------------------------------------------------------
@@ -419,7 +397,7 @@ class Room:
                                       "a bot is playing this seat: reclaim it first")
             try:
                 action = text if isinstance(text, Action) else Action.parse(str(text))
-                action = state.canonical(action)
+                action = refusals.listed(state, action)
             except (NotationError, IllegalActionError) as e:
                 return protocol.error("illegal", str(e))
             # the table's words: an option's words may show a face-down card's real rank, and
@@ -569,6 +547,7 @@ class Room:
         while (seat := self._bot_to_act()) is not None:
             version = self.version
             delay = self.hub.bot_delay if self.bot_delay is None else self.bot_delay
+            delay = max(delay, self.hub.limits.min_bot_delay)
             if delay:
                 await asyncio.sleep(delay)
                 if self._bot_to_act() != seat or self.version != version:
@@ -587,13 +566,21 @@ class Room:
                       refusal["message"])
             await self.act(seat, self.state.legal_actions()[0], version, actor)
 
+    @property
+    def owner(self) -> str:
+        """Whose share of the worker lanes the table's searches take: its creator's
+        address."""
+        return self.creator or self.code
+
     def _bot_move(self, seat: int, version: int) -> Job:
         """Ask the bot lane for the move of ``seat``'s bot (or stand-in) at ``version``."""
         s = self.seats[seat]
+        kind = s.bot or "heuristic"
+        seconds = thinking.search_seconds(kind, s.strength, self.hub.limits.max_bot_seconds)
         seed = self.bot_seeds.setdefault(seat, thinking.new_bot_seed())
-        return self.hub.bot_lane.submit(self.code, thinking.bot_move, self.game(), seat,
-                                        s.bot or "heuristic", s.strength,
-                                        thinking.move_seed(seed, version))
+        return self.hub.bot_lane.submit(self.owner, self.code, thinking.bot_move,
+                                        self.game(), seat, kind, seconds,
+                                        thinking.move_seed(seed, version), seconds=seconds)
 
     async def _answer(self, job: Job, seat: int) -> Action | None:
         """The bot's action; None if no longer wanted; the first legal one if it failed."""
@@ -623,8 +610,9 @@ class Room:
         if asked is not None and asked[0] == self.version:
             return protocol.error("rate_limited", "one hint a turn: this turn's hint was "
                                   "already asked for")
-        job = self.hub.hint_lane.submit(self.code, thinking.hint, self.game(), seat,
-                                        self.hub.hint_seconds)
+        seconds = self.hub.hint_seconds
+        job = self.hub.hint_lane.submit(self.owner, self.code, thinking.hint, self.game(),
+                                        seat, seconds, seconds=seconds)
         self._hints[seat] = (self.version, job)
         try:
             action, said, reason = await job.future

@@ -1,8 +1,12 @@
-"""Bot moves and hints in worker processes, served fairly across tables.
+"""Bot moves and hints in worker processes, served fairly across creators and tables.
 
 The event loop never searches: each table queues its jobs (a bot's move, a hint) in a
-lane of worker processes (the server has one for bots and one for hints), whose queues are
-served round-robin, one job per table in turn, as its workers come free.
+lane of worker processes (the server has one for bots, one for hints and one for the
+records of finished games).  As workers come free, a lane serves the owner (the address
+that created the table) that has used the least worker time so far, and within an owner
+its tables in turn, so one address with many tables gets no more than its share and
+everyone slows down evenly when the lane is busy.  Long searches may not hold every
+worker: a spare one is kept for quick jobs (a heuristic bot's move takes milliseconds).
 A worker rebuilds a game from its settings, seed and action texts, keeping the latest
 state of the tables it has seen so the next job only applies the new actions.  A job
 whose answer is no longer wanted (the turn passed) is dropped from its queue, or its
@@ -12,10 +16,15 @@ result is ignored when it is already running (a search is bounded by its time).
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import logging
 import multiprocessing
 import os
 import secrets
+import signal
+import sys
+import threading
+import time
 from collections import OrderedDict, deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -82,11 +91,18 @@ def _state(game: Game) -> GameState:
     return state
 
 
-def bot_move(game: Game, seat: int, kind: str, strength: str | None, seed: int) -> str:
-    """The bot's action for ``seat`` (its text)."""
-    options: dict[str, Any] = {}
-    if kind == "ismcts":
-        options["seconds"] = ISMCTS_SECONDS[strength or "normal"]
+def search_seconds(kind: str, strength: str | None, most: float | None) -> float:
+    """How long a bot of this kind and strength searches a move (at most ``most``); 0 for
+    the bots that do not search."""
+    if kind != "ismcts":
+        return 0.0
+    seconds = ISMCTS_SECONDS[strength or "normal"]
+    return seconds if most is None else min(seconds, most)
+
+
+def bot_move(game: Game, seat: int, kind: str, seconds: float, seed: int) -> str:
+    """The bot's action for ``seat`` (its text); an ismcts bot searches ``seconds``."""
+    options: dict[str, Any] = {"seconds": seconds} if kind == "ismcts" else {}
     state = _state(game)
     bot = make_bot(kind, seed, **options)
     return str(bot.choose(view(state, seat), state.legal_actions()))
@@ -98,8 +114,29 @@ def hint(game: Game, seat: int, seconds: float) -> tuple[str, str, str]:
     return str(found.action), found.announcement, found.reason
 
 
-def _worker_start(niceness: int) -> None:
+#: prctl's request that the kernel send a signal when the parent dies (linux/prctl.h).
+PR_SET_PDEATHSIG = 1
+#: How often a worker without that request looks whether its server is still there.
+PARENT_CHECK_SECONDS = 1.0
+
+
+def _worker_start(niceness: int, server: int) -> None:
+    """A worker's start: lower its priority, and make it end with its server (pid
+    ``server``) however the server ends, even killed with SIGKILL."""
     os.nice(niceness)
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    else:
+        threading.Thread(target=_watch_server, args=(server,), daemon=True).start()
+    if os.getppid() != server:  # it died before the request was made
+        os._exit(1)
+
+
+def _watch_server(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(1)
 
 
 def _ready() -> None:
@@ -107,12 +144,21 @@ def _ready() -> None:
 
 
 # --- in the server ---------------------------------------------------------------------
-class Job:
-    """A queued call: its future answers the result, or :class:`Dropped`."""
+#: A job expected to take at least this long (a search) is a long one.
+LONG_SECONDS = 0.05
+#: What a quick job is charged until it has run (then its real time is).
+QUICK_SECONDS = 0.005
 
-    def __init__(self, fn: Any, args: tuple[Any, ...]) -> None:
+
+class Job:
+    """A queued call: its future answers the result, or :class:`Dropped`.  ``seconds``:
+    how long it is expected to take (a search's time; 0 for a quick job)."""
+
+    def __init__(self, fn: Any, args: tuple[Any, ...], seconds: float) -> None:
         self.fn = fn
         self.args = args
+        self.seconds = max(seconds, QUICK_SECONDS)
+        self.long = seconds >= LONG_SECONDS
         self.future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
     def drop(self) -> None:
@@ -122,52 +168,105 @@ class Job:
             self.future.exception()  # retrieved: nobody need wait for it
 
 
-class Thinkers:
-    """A lane: a pool of worker processes fed from one queue per table, round-robin."""
+class _Owner:
+    """One owner's queued jobs by table (served in turn) and the worker time it used."""
 
-    def __init__(self, workers: int, niceness: int) -> None:
+    __slots__ = ("running", "tables", "used")
+
+    def __init__(self, used: float) -> None:
+        self.tables: OrderedDict[str, deque[Job]] = OrderedDict()
+        self.used = used
+        self.running = 0
+
+    def next_job(self, long_ok: bool) -> Job | None:
+        """Take the next job to run, table after table (a long one only if ``long_ok``);
+        jobs no longer wanted are thrown away."""
+        for table in list(self.tables):
+            queue = self.tables[table]
+            while queue and queue[0].future.done():
+                queue.popleft()
+            if not queue:
+                del self.tables[table]
+            elif long_ok or not queue[0].long:
+                job = queue.popleft()
+                del self.tables[table]
+                if queue:
+                    self.tables[table] = queue  # to the back of the line
+                return job
+        return None
+
+
+class Thinkers:
+    """A lane: a pool of worker processes fed fairly from per-owner, per-table queues.
+
+    ``workers`` processes may search at once; ``spare`` more take only quick jobs."""
+
+    def __init__(self, workers: int, niceness: int, spare: int = 0) -> None:
         self.workers = workers
+        self.spare = spare
         self.niceness = niceness
         self._pool: ProcessPoolExecutor | None = None
         self._busy = 0
-        self._queues: OrderedDict[str, deque[Job]] = OrderedDict()
+        self._long = 0
+        self._owners: dict[str, _Owner] = {}
+        #: the worker time used by the owner served last (an owner that comes back starts
+        #: there: time it did not ask for is not owed to it)
+        self._clock = 0.0
 
-    def submit(self, table: str, fn: Any, *args: Any) -> Job:
-        """Queue ``fn(*args)`` for ``table``."""
-        job = Job(fn, args)
-        self._queues.setdefault(table, deque()).append(job)
+    def submit(self, owner: str, table: str, fn: Any, *args: Any,
+               seconds: float = 0.0) -> Job:
+        """Queue ``fn(*args)`` for ``table`` of ``owner``, expected to take ``seconds``."""
+        job = Job(fn, args, seconds)
+        mine = self._owners.get(owner)
+        if mine is None:
+            mine = self._owners[owner] = _Owner(self._clock)
+        elif not mine.tables and not mine.running:
+            mine.used = max(mine.used, self._clock)
+        mine.tables.setdefault(table, deque()).append(job)
         self._pump()
         return job
 
     def _start(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawned, not forked: the server process has threads
-            self._pool = ProcessPoolExecutor(self.workers, multiprocessing.get_context("spawn"),
+            size = self.workers + self.spare
+            self._pool = ProcessPoolExecutor(size, multiprocessing.get_context("spawn"),
                                              initializer=_worker_start,
-                                             initargs=(self.niceness,))
-            for _ in range(self.workers):
+                                             initargs=(self.niceness, os.getpid()))
+            for _ in range(size):
                 self._pool.submit(_ready)
         return self._pool
 
     def _pump(self) -> None:
-        """Hand queued jobs to free workers, one table after another."""
-        while self._busy < self.workers and self._queues:
-            table, queue = self._queues.popitem(last=False)
-            job = queue.popleft()
-            if queue:
-                self._queues[table] = queue  # to the back of the line
-            if job.future.done():
-                continue
+        """Hand queued jobs to free workers: the owner that used the least time first."""
+        while self._busy < self.workers + self.spare:
+            long_ok = self._long < self.workers
+            for name, owner in sorted(self._owners.items(), key=lambda o: o[1].used):
+                job = owner.next_job(long_ok)
+                if job is not None:
+                    break
+                if not owner.tables and not owner.running:
+                    del self._owners[name]
+            else:
+                return
+            self._clock = owner.used
+            owner.used += job.seconds  # corrected to the real time when it is done
+            owner.running += 1
             self._busy += 1
+            self._long += job.long
             running = self._start().submit(job.fn, *job.args)
-            running.add_done_callback(partial(self._done, job))
+            running.add_done_callback(partial(self._done, job, owner, time.monotonic()))
 
-    def _done(self, job: Job, done: Future[Any]) -> None:
+    def _done(self, job: Job, owner: _Owner, began: float, done: Future[Any]) -> None:
         """A worker answered (on the pool's thread): back to the event loop."""
-        job.future.get_loop().call_soon_threadsafe(self._finished, job, done)
+        job.future.get_loop().call_soon_threadsafe(self._finished, job, owner,
+                                                   time.monotonic() - began, done)
 
-    def _finished(self, job: Job, done: Future[Any]) -> None:
+    def _finished(self, job: Job, owner: _Owner, took: float, done: Future[Any]) -> None:
         self._busy -= 1
+        self._long -= job.long
+        owner.running -= 1
+        owner.used += took - job.seconds
         if done.cancelled():  # the pool was shut down
             job.drop()
             return
@@ -185,10 +284,11 @@ class Thinkers:
         self._pump()
 
     def close(self) -> None:
-        for queue in self._queues.values():
-            for job in queue:
-                job.drop()
-        self._queues.clear()
+        for owner in self._owners.values():
+            for queue in owner.tables.values():
+                for job in queue:
+                    job.drop()
+        self._owners.clear()
         if self._pool is not None:  # a running search ends within its time
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None

@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from . import protocol
+from .expiry import ABANDONED
 from .hub import Hub
 from .limits import RateBucket
 from .rooms import Connection, Room, TableError
@@ -24,6 +25,8 @@ router = APIRouter()
 
 #: Close codes: policy violation (bad hello), no such table.
 CLOSE_POLICY = 1008
+#: Whole-number message ids are below this in size.
+MAX_ID = 2 ** 63
 
 
 def _dumps(message: dict[str, Any]) -> str:
@@ -58,11 +61,12 @@ def parse(text: str | None, limit: int, msg_bytes: bytes | None = None) -> dict[
 
 
 def _id(data: object) -> str | int | None:
-    """The message's ``id`` if it is a usable one: text of 1-64 characters or a number."""
+    """The message's ``id`` if it is a usable one: text of 1-64 characters or a whole
+    number of at most 64 bits."""
     msg_id = data.get("id") if isinstance(data, dict) else None
     if isinstance(msg_id, str) and 0 < len(msg_id) <= 64:
         return msg_id
-    if isinstance(msg_id, int) and not isinstance(msg_id, bool):
+    if isinstance(msg_id, int) and not isinstance(msg_id, bool) and -MAX_ID < msg_id < MAX_ID:
         return msg_id
     return None
 
@@ -89,13 +93,14 @@ async def _sender(ws: WebSocket, conn: Connection) -> None:
             await ws.send_text(text)
 
 
-async def _hello(ws: WebSocket, hub: Hub, code: str) -> tuple[Room, int] | None:
-    """Read the hello: the room and the seat (-1 for a spectator), or None (refused)."""
+async def _hello(ws: WebSocket, hub: Hub, code: str,
+                 address: str) -> tuple[Room, int, str] | None:
+    """Read the hello: the room, the seat (-1 for a spectator) and the seat's ticket among
+    its open connections, or None (refused)."""
     limits = hub.limits
     try:
         text, raw = await asyncio.wait_for(_receive(ws), limits.hello_seconds)
-        address = ws.client.host if ws.client else ""
-        if not hub.may_connect(address):
+        if not await hub.counters.connects.hit(address):
             raise Refused(protocol.error(
                 "rate_limited", f"too many connections: at most {limits.connects_per_minute} "
                 "a minute from one address; wait a little"))
@@ -112,18 +117,26 @@ async def _hello(ws: WebSocket, hub: Hub, code: str) -> tuple[Room, int] | None:
                 raise Refused(protocol.error("bad_token",
                                              "that token holds no seat at this table"))
             seat, most, who = found, limits.max_seat_connections, "connections for one seat"
-        if sum(1 for c in room.conns if c.seat == seat and not c.closed) >= most:
+        ticket = await hub.counters.open.acquire(f"{room.code}:{seat}", most)
+        if ticket is None:
             raise Refused(protocol.error("full", f"this table takes at most {most} {who}"))
-        return room, seat
+        return room, seat, ticket
     except TimeoutError:
-        refusal = protocol.error("malformed", "no hello in time")
+        refusal = protocol.error("malformed", f"no hello in time (send it within "
+                                 f"{limits.hello_seconds:g} s of connecting)")
     except TableError as e:
         refusal = protocol.error("no_table", e.message)
     except Refused as e:
         refusal = e.message
-    await ws.send_text(_dumps(refusal))
-    await ws.close(CLOSE_POLICY)
+    await _refuse(ws, refusal)
     return None
+
+
+async def _refuse(ws: WebSocket, refusal: dict[str, Any]) -> None:
+    """Send the refusal and close (a client that stops reading cannot hold this up)."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(ws.send_text(_dumps(refusal)), 5)
+        await ws.close(CLOSE_POLICY)
 
 
 async def _handle(room: Room, conn: Connection, data: dict[str, Any]) -> dict[str, Any] | None:
@@ -154,13 +167,23 @@ async def _handle(room: Room, conn: Connection, data: dict[str, Any]) -> dict[st
         reply = room.explain(conn.seat, texts)
         reply["id"] = msg_id
         return reply
+    if room.status == ABANDONED:
+        return protocol.error("abandoned", "this game was ended: nobody played it for "
+                              f"{room.hub.limits.abandoned_seconds / 3600:g} hours", msg_id)
     version, action = data.get("version"), data.get("action")
     if isinstance(version, bool) or not isinstance(version, int) or not isinstance(action, str):
         return protocol.error("malformed", 'an act needs "version" (a whole number) and '
                               '"action" (the text of a legal action)', msg_id)
     refusal = await room.act(conn.seat, action, version)
-    if refusal is not None:
-        refusal["id"] = msg_id
+    if refusal is None:
+        return None
+    refusal["id"] = msg_id
+    if refusal["code"] == "illegal" and not conn.illegal.take():
+        conn.finish(_dumps(protocol.error(
+            "rate_limited", "too many illegal actions (at most "
+            f"{room.hub.limits.illegal_per_second:g} a second): the connection is closed",
+            msg_id)))
+        return None
     return refusal
 
 
@@ -178,14 +201,37 @@ async def _hint(room: Room, conn: Connection, msg_id: str | int) -> None:
 async def play(ws: WebSocket, code: str) -> None:
     """Live play: see docs/PROTOCOL.md."""
     hub: Hub = ws.app.state.hub
-    await ws.accept()
+    address = ws.client.host if ws.client else ""
+    ticket = await hub.counters.open.acquire(address, hub.limits.max_connections)
+    if ticket is None:
+        await ws.accept()
+        await _refuse(ws, protocol.error(
+            "too_many_connections", f"your address has {hub.limits.max_connections} open "
+            "connections, the most it may have: close some first"))
+        return
     try:
-        found = await _hello(ws, hub, code)
+        await ws.accept()
+        await _connected(ws, hub, code, address)
+    finally:
+        await hub.counters.open.release(ticket)
+
+
+async def _connected(ws: WebSocket, hub: Hub, code: str, address: str) -> None:
+    """The hello, then the client's messages until it leaves."""
+    try:
+        found = await _hello(ws, hub, code, address)
     except WebSocketDisconnect:
         return
     if found is None:
         return
-    room, seat = found
+    room, seat, ticket = found
+    try:
+        await _session(ws, hub, room, seat)
+    finally:
+        await hub.counters.open.release(ticket)
+
+
+async def _session(ws: WebSocket, hub: Hub, room: Room, seat: int) -> None:
     limits = hub.limits
     conn = Connection(seat, limits)
     sender = asyncio.create_task(_sender(ws, conn))
@@ -194,16 +240,21 @@ async def play(ws: WebSocket, code: str) -> None:
     try:
         while not conn.closed:
             text, raw = await _receive(ws)
+            data: dict[str, Any] | None = None
             try:
-                if not bucket.take():
+                within = bucket.take()
+                data = parse(text, limits.max_message_bytes, raw)
+                if not within:  # the id tells the client which message was dropped
                     raise Refused(protocol.error("rate_limited", "too many messages: at most "
-                                                 f"{limits.messages_per_second:g} a second"))
-                reply = await _handle(room, conn, parse(text, limits.max_message_bytes, raw))
+                                                 f"{limits.messages_per_second:g} a second",
+                                                 _id(data)))
+                reply = await _handle(room, conn, data)
             except Refused as e:
                 reply = e.message
             except Exception:
                 log.exception("table %s: a message from seat %d failed", room.code, seat)
-                reply = protocol.error("internal", "the server could not handle that message")
+                reply = protocol.error("internal", "the server could not handle that message",
+                                       _id(data))
             if reply is not None:
                 conn.send(_dumps(reply))
     except WebSocketDisconnect:

@@ -98,6 +98,7 @@ def ignored_on_resume(args: argparse.Namespace, session: Session) -> list[str]:
     settings = rules.settings()
     given = [
         f"--rules {args.rules}" if args.rules not in (None, rules.name) else "",
+        f"--house {args.house}" if getattr(args, "house", None) else "",
         f"--players {args.players}" if args.players not in (None, rules.players) else "",
         f"--teams {args.teams}" if args.teams not in (None, rules.teams) else "",
         f"--seed {args.seed}" if args.seed not in (None, session.seed) else "",

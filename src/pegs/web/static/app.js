@@ -20,13 +20,21 @@ function errorLine() {
   return h("p", { class: "error", role: "alert", "aria-live": "assertive" });
 }
 
-/** A labelled field with one line of explanation under it. */
+/** A labelled field with one line of explanation under it: the label names the control,
+ * the line describes it (outside the label, so a screen reader reads it once). */
 function field(label, input, help) {
   const id = input.id || `f-${input.name}`;
   input.id = id;
   const note = help ? h("small", { class: "help", id: `${id}-help` }, help) : null;
   if (note) input.setAttribute("aria-describedby", note.id);
-  return h("label", { class: "field", for: id }, h("span", {}, label), input, note);
+  return h("div", { class: "field" }, h("label", { for: id }, h("span", {}, label)), input, note);
+}
+
+/** A check box with its label and, outside the label, its line of help. */
+function checkField(input, label, help) {
+  const note = h("small", { class: "help", id: `${input.id}-help` }, help);
+  input.setAttribute("aria-describedby", note.id);
+  return h("div", { class: "row check" }, input, h("div", {}, h("label", { for: input.id }, label), note));
 }
 
 /** A select of [value, words] pairs; the value is kept as text in the option. */
@@ -143,9 +151,9 @@ async function homeScreen() {
       field("Bots' pace", pace, "How long each bot waits before its move, so everyone can follow."),
       field("Time for a turn", turnTime, "When a player's time runs out, a bot moves for them."),
       field("Someone away", awayTime, "A bot plays for a player who left, until they come back.")),
-    h("label", { class: "row check" }, hints, h("span", {}, "Allow hints", h("small", { class: "help" }, "A player may ask for a suggested move."))),
-    h("label", { class: "row check" }, listed, h("span", {}, "List this table publicly",
-      h("small", { class: "help" }, "Anyone can find it on the start page; otherwise only people with the link can join."))),
+    checkField(hints, "Allow hints", "A player may ask for a suggested move."),
+    checkField(listed, "List this table publicly",
+      "Anyone can find it on the start page; otherwise only people with the link can join."),
     h("details", {}, h("summary", {}, "More rules (as the game says unless you change them)"), grid),
     h("details", {}, h("summary", {}, "Cue card"), cue),
     err,

@@ -17,9 +17,10 @@ function says(announcement, words) {
 
 /**
  * Lines telling what the last action of `msg` did to a face-down declaration, or null.
- * `prev` is the state before it; `name(seat)` names a seat.
+ * `prev` is the state before it; `name(seat)` names a seat, `said(text)` words an
+ * announcement as the page shows it.
  */
-export function doubtStory(prev, msg, name) {
+export function doubtStory(prev, msg, name, said = (text) => text) {
   const last = msg.last;
   const before = prev && prev.view && prev.view.pending;
   if (!last || !before || !msg.view || msg.version !== prev.version + 1) return null;
@@ -35,7 +36,7 @@ export function doubtStory(prev, msg, name) {
       bluff = samePegs(prev.view.pegs, msg.view.pegs);
       [winner, victim, extra] = bluff ? [last.seat, before.declarer, true] : [before.declarer, last.seat, true];
     }
-    const lines = [last.announcement]; // it names the doubter and the declared card itself
+    const lines = [said(last.announcement)]; // it names the doubter and the declared card itself
     if (!says(last.announcement, ["bluff", "true"])) {
       lines.push(bluff ? `It was a bluff: ${declarer}'s move is not made.` : `It was true: ${declarer}'s move is made.`);
     }
@@ -47,7 +48,8 @@ export function doubtStory(prev, msg, name) {
     return { bluff, lines };
   }
   if (last.action.startsWith("send ") && before.chooser >= 0) {
-    return { bluff: before.victim === before.declarer, lines: [`${name(last.seat)} sends one of ${name(before.victim)}'s pegs back to START: ${last.announcement}`] };
+    // the announcement names the peg sent back and what became of the declared move
+    return { bluff: before.victim === before.declarer, lines: [said(last.announcement)] };
   }
   return null;
 }

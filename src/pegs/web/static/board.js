@@ -11,7 +11,7 @@
 
 import { animatePegs, skipMotion } from "./board_motion.js";
 import { parseSteps, spotKey } from "./board_paths.js";
-import { add, colourName, D, el, HOLE, inkOn, PEG, rad, seatColour, seatLetter, seatShape, shapeElement, text, unit } from "./board_shapes.js";
+import { add, colourName, D, el, fitText, HOLE, inkOn, PEG, rad, seatColour, seatLetter, seatShape, shapeElement, text, unit } from "./board_shapes.js";
 import { pegLines, seatWords, teamOf } from "./board_text.js";
 import { drawPending, drawTrail } from "./board_trail.js";
 import { boardZoom } from "./board_zoom.js";
@@ -116,7 +116,8 @@ function homeBox(geo, msg) {
  * Draw the board of `msg` into the <svg> `svg`.
  * opts: {pegs: Set of selectable peg keys, selected: peg key, targets: Set of spot keys,
  *        hint, chosen: [{from, to}] spot keys, victims: Set of peg keys,
- *        trail: the move-log entries to mark, oldest first (see trailSince)}
+ *        trail: the move-log entries to mark, oldest first (see trailSince),
+ *        centre: words for the middle instead of whose turn it is}
  * Pegs that moved since the last drawing of the same game slide along their path.
  */
 export function renderBoard(svg, msg, opts = {}) {
@@ -269,8 +270,10 @@ export function renderBoard(svg, msg, opts = {}) {
     text(badge, 0, 1, seatLetter(board, p), { "font-size": 0.56 * D, "font-weight": 700, fill: inkOn(colour) });
     const cards = view.hand_sizes ? view.hand_sizes[p] : null;
     const x = 0.9 * D;
-    text(inner, x, -0.42 * D, `${p === turn ? "▶ " : ""}${truncate(words.name, 22)}`, { class: "seat-text", "font-size": 0.72 * D, "data-cards": cards === null ? undefined : cards });
-    text(inner, x, 0.52 * D, truncate(words.detail, 44), { class: "seat-detail", "font-size": 0.5 * D });
+    // the whole name and detail, in a smaller font where the box is short
+    const room = w - 2.2 * D;
+    fitText(text(inner, x, -0.42 * D, `${p === turn ? "▶ " : ""}${words.name}`, { class: "seat-text", "font-size": 0.72 * D, "data-cards": cards === null ? undefined : cards }), room);
+    fitText(text(inner, x, 0.52 * D, words.detail, { class: "seat-detail", "font-size": 0.5 * D }), room);
     el("title", {}, g).textContent = `${colourName(board, p)}: ${words.name}${words.detail ? `, ${words.detail}` : ""}`;
   }
 
@@ -285,12 +288,9 @@ export function renderBoard(svg, msg, opts = {}) {
   const disc = el("g", { class: "discard", transform: `translate(${0.3 * D} ${-ch / 2})` }, c);
   el("rect", { width: cw, height: ch, rx: 6, class: "card-face" }, disc);
   const top = view.discards && view.discards.length ? view.discards[view.discards.length - 1] : "";
-  text(disc, cw / 2, ch / 2, top === "Joker" ? "J*" : top, { class: "discard-top", "font-size": 0.9 * D });
+  text(disc, cw / 2, ch / 2, top, { class: "discard-top", "font-size": (top.length > 2 ? 0.52 : 0.9) * D });
   text(disc, cw / 2, ch + 0.45 * D, "discard", { class: "pile-label", "font-size": 0.45 * D });
-  let status = "";
-  if (view.outcome) status = `Winner: ${view.outcome.seats.map((q) => seatWords(msg, q).name).join(" & ")}`;
-  else if (turn >= 0) status = turn === msg.seat ? "Your turn" : `${truncate(seatWords(msg, turn).name, 16)} to play`;
-  text(c, 0, -ch / 2 - 0.75 * D, status, { class: "turn-text", "font-size": 0.7 * D });
+  centreWords(c, geo, msg, opts.centre, zoom, -ch / 2 - 0.75 * D);
   const full = fitViewBox(svg);
   const taps = el("g", { class: "taps" }, svg);
   const zoomer = boardZoom(svg);
@@ -345,7 +345,31 @@ function fitViewBox(svg) {
   return full;
 }
 
-function truncate(s, n) { return s.length > n ? s.slice(0, n - 1) + "…" : s; }
+/**
+ * Whose turn it is, or who won (or the words `said`), over the piles in the centre group `c` (drawn at `zoom`):
+ * one line a name, each fitted into the free middle of the board, the last line at `y`.
+ */
+function centreWords(c, geo, msg, said, zoom, y) {
+  const view = msg.view;
+  const turn = view.outcome ? -1 : view.current_player;
+  let lines = [];
+  if (view.outcome) {
+    const names = view.outcome.seats.map((q) => seatWords(msg, q).name);
+    lines = [names.length > 1 ? "Winners:" : "Winner:", ...names];
+  } else if (said) {
+    lines = [said];
+  } else if (turn >= 0) {
+    lines = [turn === msg.seat ? "Your turn" : `${seatWords(msg, turn).name} to play`];
+  }
+  // the middle clear of start areas and home tracks, in the centre group's units
+  const free = Math.min(geo.R * Math.cos(Math.PI / geo.S) - 2.2 * D, geo.R - (msg.rules.home_holes + 0.6) * 0.95 * D);
+  const width = (1.6 * Math.max(free, 3 * D)) / zoom;
+  const size = (lines.length > 2 ? 0.6 : 0.7) * D;
+  lines.forEach((line, i) => {
+    const at = y - (lines.length - 1 - i) * size * 1.15;
+    fitText(text(c, 0, at, line, { class: "turn-text", "font-size": size }), width);
+  });
+}
 
 /** The target key of a spot: ring name, or "seat:Hk" / "seat:S" (every start slot is "seat:S"). */
 function spotTargetKey(spot) {

@@ -59,6 +59,28 @@ export function text(parent, x, y, str, attrs = {}) {
   return node;
 }
 
+/**
+ * Make an SVG text fit `width` (its own units): first a smaller font (down to `least` of
+ * its size), then, only if that is not enough, fewer letters and an ellipsis.  Needs the
+ * text in the document (it is measured); elsewhere it is left as it is.
+ */
+export function fitText(node, width, least = 0.6) {
+  if (typeof node.getComputedTextLength !== "function" || !node.isConnected) return node;
+  let length = node.getComputedTextLength();
+  if (!length || length <= width) return node;
+  const size = Number(node.getAttribute("font-size"));
+  const k = Math.max(least, width / length);
+  node.setAttribute("font-size", (size * k).toFixed(2));
+  length *= k;
+  const full = node.textContent;
+  for (let n = full.length - 1; length > width && n > 1; n--) {
+    node.textContent = `${full.slice(0, n).trimEnd()}…`;
+    length = node.getComputedTextLength();
+  }
+  if (node.textContent !== full) el("title", {}, node).textContent = full;
+  return node;
+}
+
 function polygonPoints(n, r, rot = -90) {
   const pts = [];
   for (let i = 0; i < n; i++) {

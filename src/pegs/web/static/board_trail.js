@@ -1,10 +1,11 @@
 // What happened since the player's own last turn, drawn on the board: each action a
-// numbered, fading trail along its path (1 the oldest), and a Bluffing Joker's declared
-// move while the table decides whether to doubt it.
+// fading trail along its path, numbered as in the move log (the action's version), and a
+// Bluffing Joker's declared move while the table decides whether to doubt it.
 
 import { parseSteps, pointsText, stepOwner, stepPath } from "./board_paths.js";
 import { seatName } from "./board_text.js";
-import { add, colourName, D, el, inkOn, PEG, seatColour, seatLetter, seatShape, shapeElement, text, unit } from "./board_shapes.js";
+import { namedText } from "./people.js";
+import { add, D, el, inkOn, PEG, seatColour, seatLetter, seatShape, shapeElement, text, unit } from "./board_shapes.js";
 
 /** At most this many actions are drawn (a long wait shows its latest ones). */
 const MOST_MARKS = 40;
@@ -55,7 +56,9 @@ function markScale(geo) {
 
 function badge(parent, at, label, colour, cls, k) {
   const g = el("g", { class: cls, transform: `translate(${at[0].toFixed(1)} ${at[1].toFixed(1)}) scale(${k.toFixed(2)})` }, parent);
-  el("circle", { r: 0.46 * D, fill: colour, class: "trail-badge" }, g);
+  // a disc for one or two digits, a pill for longer numbers
+  const h = 0.92 * D, w = Math.max(h, (0.34 * label.length + 0.3) * D);
+  el("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: h / 2, fill: colour, class: "trail-badge" }, g);
   text(g, 0, 1, label, { "font-size": 0.56 * D, fill: inkOn(colour), class: "trail-number" });
   return g;
 }
@@ -71,13 +74,13 @@ export function drawTrail(layer, marks, geo, msg, trail) {
   const k = markScale(geo);
   const width = (w) => ({ style: `stroke-width: ${(w * k).toFixed(1)}px` });
   trail.forEach((entry, i) => {
-    const number = i + 1;
+    const number = version(entry);
     const actor = entry.seat;
     const colour = seatColour(msg.board, actor);
-    const latest = number === n;
-    const g = el("g", { class: `trail-move${latest ? " trail-latest" : ""}`, "data-n": number, "data-seat": actor, opacity: (0.4 + 0.6 * (number / n)).toFixed(2) }, layer);
+    const latest = i === n - 1;
+    const g = el("g", { class: `trail-move${latest ? " trail-latest" : ""}`, "data-n": number, "data-seat": actor, opacity: (0.4 + 0.6 * ((i + 1) / n)).toFixed(2) }, layer);
     const said = entry.text || entry.announcement || entry.action;
-    el("title", {}, g).textContent = `${number}. ${colourName(msg.board, actor)}: ${said}`;
+    el("title", {}, g).textContent = `${number}. ${seatName(msg, actor)}: ${namedText(msg, said)}`;
     const steps = parseSteps(entry.action);
     let mark = null;
     for (const step of steps) {
@@ -114,7 +117,7 @@ export function drawPending(layer, marks, geo, msg) {
   const colour = seatColour(msg.board, actor);
   const declared = cardWords(pending.declared || "?");
   const g = el("g", { class: "pending-move", "data-declared": pending.declared || "" }, layer);
-  el("title", {}, g).textContent = `${colourName(msg.board, actor)} says the face-down card is ${declared}`;
+  el("title", {}, g).textContent = `${seatName(msg, actor)} says the face-down card is ${declared}`;
   for (const step of parseSteps(pending.action)) {
     const path = stepPath(geo, msg.board, step, stepOwner(step, actor, msg.view.pegs));
     if (path.length < 2) continue;

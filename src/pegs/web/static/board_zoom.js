@@ -13,8 +13,9 @@ const NARROW_PX = 600;
 /** A finger's tap: the on-screen size of each choice's tap area on a touch screen. */
 const FINGER_PX = 46;
 const MOUSE_PX = 24;
-/** The closest zoom shows this many hole spacings across. */
-const CLOSEST = 7 * D;
+/** The closest zoom shows this many hole spacings across (holes a finger and a half apart
+ * on a phone: enough for two holes at a corner of a square board to be a finger apart). */
+const CLOSEST = 5 * D;
 const DRAG_PX = 8;
 /** The widest the view of the player's side gets (width / height). */
 const HOME_ASPECT = 1.4;
@@ -69,15 +70,31 @@ function cell(site, sites, r) {
   return poly;
 }
 
-/** The smallest distance between two sites of different keys (Infinity for fewer). */
-function spacing(sites) {
+/** The smallest distance between a site of `chosen` and a site of another key in `sites`
+ * (Infinity when there is none): each of those cuts a choice's tap area halfway. */
+function spacing(chosen, sites) {
   let best = Infinity;
-  for (let i = 0; i < sites.length; i++) {
-    for (let j = i + 1; j < sites.length; j++) {
-      if (sites[i].key !== sites[j].key) best = Math.min(best, Math.hypot(sites[i].x - sites[j].x, sites[i].y - sites[j].y));
+  for (const a of chosen) {
+    for (const b of sites) {
+      if (a.key !== b.key) best = Math.min(best, Math.hypot(a.x - b.x, a.y - b.y));
     }
   }
   return best;
+}
+
+/** The centre of a `w` by `h` window showing the most `chosen` sites (an `anchor` counts
+ * half), the nearest to `near` of equally good ones. */
+function busiest(chosen, anchor, w, h, near) {
+  let best = null;
+  for (const c of chosen) {
+    const inside = chosen.filter((s) => Math.abs(s.x - c.x) <= w / 2 && Math.abs(s.y - c.y) <= h / 2);
+    const box = boxOf(inside.map((s) => [s.x, s.y]), 0);
+    const at = [box.x + box.w / 2, box.y + box.h / 2];
+    const score = inside.length + (anchor && Math.abs(anchor.x - at[0]) <= w / 2 && Math.abs(anchor.y - at[1]) <= h / 2 ? 0.5 : 0);
+    const far = Math.hypot(at[0] - near[0], at[1] - near[1]);
+    if (!best || score > best.score || (score === best.score && far < best.far)) best = { score, far, at };
+  }
+  return best.at;
 }
 
 class BoardZoom {
@@ -133,11 +150,18 @@ class BoardZoom {
     return tools;
   }
 
-  /** Screen pixels per board unit at the current view. */
+  /** Screen pixels per board unit at `view` (the current one by default).  The board's
+   * height follows its view up to its highest (or is that height): either way a view
+   * shows at this scale, whatever the view drawn now. */
   scale(view = this.view) {
     const r = this.svg.getBoundingClientRect();
     if (!view || !r.width) return 1;
-    return Math.min(r.width / view.w, (r.height || r.width) / view.h);
+    return Math.min(r.width / view.w, this.highest(r) / view.h);
+  }
+
+  highest(r) {
+    const most = parseFloat(getComputedStyle(this.svg).maxHeight);
+    return Number.isFinite(most) && most > 0 ? most : (r.height || r.width);
   }
 
   toBoard(clientX, clientY) {
@@ -188,9 +212,10 @@ class BoardZoom {
   }
 
   /**
-   * On a touch screen, zoom in until the choices (the sites marked `focus`) are a finger
-   * apart: all of them when they fit, else those round the chosen peg (`anchor`); the
-   * rest stay a pan away, and the panel lists them all.
+   * On a touch screen, show the choices (the sites marked `focus`) a finger apart from
+   * every other site: the view as it is when it does; else all of them, zooming out when
+   * they are far apart; else, zoomed in, as many of them as fit (and the chosen peg,
+   * `anchor`); the rest stay a pan away, and the panel lists them all.
    */
   focus() {
     const sites = this.sites;
@@ -201,7 +226,7 @@ class BoardZoom {
       return;
     }
     const base = this.rest || this.view;
-    const gap = spacing(sites.filter((s) => s.focus || s.anchor));
+    const gap = spacing(chosen, sites);
     const need = Number.isFinite(gap) ? FINGER_PX / gap : 0;
     const box = boxOf(chosen.map((s) => [s.x, s.y]), 1.2 * D);
     const inside = (v) => box.x >= v.x && box.y >= v.y && box.x + box.w <= v.x + v.w && box.y + box.h <= v.y + v.h;
@@ -210,14 +235,19 @@ class BoardZoom {
       this.rest = null;
       return;
     }
-    const r = this.svg.getBoundingClientRect();
-    const aspect = base.w / base.h;
-    const w = need ? Math.min(r.width, (r.height || r.width) * aspect) / need : base.w;
-    const anchor = sites.find((s) => s.anchor);
-    const fits = box.w <= w && box.h <= w / aspect;
-    const [cx, cy] = fits || !anchor ? [box.x + box.w / 2, box.y + box.h / 2] : [anchor.x, anchor.y];
     this.rest = base;
-    this.view = this.fitted({ x: cx - w / 2, y: cy - w / aspect / 2, w, h: w / aspect }, aspect);
+    const r = this.svg.getBoundingClientRect();
+    // all of them, the board as high as it may be if they need it
+    const all = this.fitted(box, Math.max(r.width / this.highest(r), box.w / box.h));
+    if (this.scale(all) >= need && inside(all)) {
+      this.view = all;
+      return;
+    }
+    const aspect = base.w / base.h;
+    const w = Math.min(r.width, this.highest(r) * aspect) / need, h = w / aspect;
+    const anchor = sites.find((s) => s.anchor);
+    const [cx, cy] = busiest(chosen, anchor, w - 2.4 * D, h - 2.4 * D, [base.x + base.w / 2, base.y + base.h / 2]);
+    this.view = this.fitted({ x: cx - w / 2, y: cy - h / 2, w, h }, aspect);
   }
 
   show(view) {

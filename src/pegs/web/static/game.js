@@ -5,8 +5,9 @@ import { renderBoard, seatBadge, trailSince } from "./board.js";
 import { banner, fill, h, store } from "./dom.js";
 import { api, loadPresets, TableSocket } from "./net.js";
 import { matchTyped, Picker, stepKeys } from "./picker.js";
-import { isPartner, listNames, resultLine, seatName, seatTags, teamName, teamOf, teamSeats } from "./people.js";
+import { isPartner, listNames, namedText, resultLine, seatName, seatTags, shortName, teamName, teamOf, teamSeats } from "./people.js";
 import { ReplayViewer } from "./replay.js";
+import { TurnClock } from "./turn_clock.js";
 import { doubtStory, isDecision } from "./bluff.js";
 import { controlKey, installKeys, placeFocus } from "./keys.js";
 import { cueNodes, gameName, plainCue, SETTINGS, tableOptionWords, valueWords } from "./words.js";
@@ -20,8 +21,10 @@ export function rejoinLink(code, token) {
   return `${location.origin}/t/${code}#seat=${token}`;
 }
 
-function cardText(card) {
-  return card === "Joker" ? "J*" : card;
+/** A name and its chips as one run of text: on a narrow screen it wraps between words and
+ * chips, next to the seat's badge (never a chip or a button alone on a line). */
+function whoLine(name, tags) {
+  return h("span", { class: "who-line" }, h("span", { class: "player-name" }, name), ...tags.flatMap((tag) => [" ", tag]));
 }
 
 export class GameScreen {
@@ -37,6 +40,7 @@ export class GameScreen {
     this.sending = false;
     this.log = store.log(code);
     this.replay = null;
+    this.clock = new TurnClock((text) => this.sayAloud(text));
   }
 
   start() {
@@ -90,8 +94,17 @@ export class GameScreen {
       if (msg.view && !this.logFetched && this.log.length < msg.version) this.fetchLog();
       this.render();
     } else if (msg.type === "event") {
-      if (!this.log.some((e) => e.v === msg.version)) this.sayAloud(`${this.name(msg.seat)}: ${msg.announcement}`);
-      this.addLog(msg.version, msg.seat, msg.announcement, msg.action);
+      // a stand-in bot's move (the seat's time ran out, or a bot covers it) is marked as such
+      const seat = this.msg && this.msg.table.seats[msg.seat];
+      const standin = Boolean(msg.timed_out || (seat && seat.standin));
+      if (!this.log.some((e) => e.v === msg.version)) {
+        this.sayAloud(`${this.actor(msg.seat, standin)}: ${this.said(msg.announcement)}`);
+        if (msg.timed_out) {
+          this.ranOut = { v: msg.version, seat: msg.seat };
+          this.sayAloud(`${this.name(msg.seat)} ran out of time: a bot played the turn.`);
+        }
+      }
+      this.addLog(msg.version, msg.seat, msg.announcement, msg.action, standin);
       this.renderLog();
     } else if (msg.type === "explain") {
       this.render();
@@ -126,14 +139,15 @@ export class GameScreen {
   tellDoubt(prev, msg) {
     if (this.reveal && msg.last && msg.last.seat === msg.seat && !isDecision(msg.last.action)
         && msg.version > this.reveal.version) this.reveal = null;
-    const story = doubtStory(prev, msg, (q) => seatName(msg, q));
+    const story = doubtStory(prev, msg, (q) => seatName(msg, q), (text) => namedText(msg, text));
     if (!story) return;
     const lines = msg.last.action === "doubt" || !this.reveal ? story.lines : [...this.reveal.lines, ...story.lines];
     this.reveal = { version: msg.version, bluff: story.bluff, lines };
-    for (const line of story.lines) if (line !== msg.last.announcement) this.sayAloud(line); // the event said it
+    const told = namedText(msg, msg.last.announcement);
+    for (const line of story.lines) if (line !== told) this.sayAloud(line); // the event said it
     const entry = this.log.find((e) => e.v === msg.version);
     if (entry) {
-      entry.note = story.lines.filter((line) => line !== entry.text).join(" ");
+      entry.note = story.lines.filter((line) => line !== namedText(msg, entry.text)).join(" ");
       store.setLog(this.code, this.log);
     }
   }
@@ -149,7 +163,7 @@ export class GameScreen {
   /** The words of the face-down declaration now pending (as announced when it was made). */
   declarationWords() {
     const entry = [...this.log].reverse().find((e) => / as /.test(e.action || ""));
-    return entry ? entry.text : "";
+    return entry ? this.said(entry.text) : "";
   }
 
   /** Remember this seat's number and name (a rejoin link brings only the token). */
@@ -190,15 +204,25 @@ export class GameScreen {
     }
   }
 
-  addLog(version, seat, text, action) {
+  addLog(version, seat, text, action, standin = false) {
     if (!text || this.log.some((e) => e.v === version)) return;
-    this.log.push({ v: version, seat, text, action });
+    this.log.push({ v: version, seat, text, action, ...(standin ? { standin } : {}) });
     this.log.sort((a, b) => a.v - b.v);
     store.setLog(this.code, this.log);
   }
 
   name(seat) {
     return this.msg ? seatName(this.msg, seat) : `Seat ${seat}`;
+  }
+
+  /** Who made a move: the seat's name, or its stand-in bot's. */
+  actor(seat, standin) {
+    return standin ? `${this.name(seat)}'s stand-in bot` : this.name(seat);
+  }
+
+  /** A server announcement as the page words it: the table's names, not seat colours. */
+  said(text) {
+    return this.msg ? namedText(this.msg, text) : text;
   }
 
   mySeat() {
@@ -270,6 +294,18 @@ export class GameScreen {
     if (navigator.vibrate) navigator.vibrate(200);
   }
 
+  /** After a card or peg is chosen in the panel: scroll up just enough that the choices lit
+   * up on the board (those in its view) are on screen, when the page is scrolled below them. */
+  showChoices() {
+    const board = this.svg.getBoundingClientRect();
+    const lit = [...this.svg.querySelectorAll(".peg.selectable .tap-cell, .tap-cell[data-target]")]
+      .map((n) => n.getBoundingClientRect())
+      .filter((r) => r.bottom > board.top && r.top < board.bottom && r.right > board.left && r.left < board.right);
+    if (!lit.length) return;
+    const top = Math.max(board.top, Math.min(...lit.map((r) => r.top)));
+    if (top < 0) window.scrollBy({ top: top - 8, behavior: "instant" });
+  }
+
   // --- board taps ------------------------------------------------------------------------
   onBoardClick(event) {
     if (this.replay || !this.msg || !this.msg.legal.length || this.sending) return;
@@ -332,10 +368,16 @@ export class GameScreen {
       this.handBlock(),
       this.pickBlock(),
       this.typedBlock(),
+      this.playersBlock(),
       this.logBlock(),
       this.toolsBlock(),
       this.rejoinBlock());
     if (this.keyboard) placeFocus(this.panel, focused);
+    if (!this.inGame) {
+      // from the lobby (its Start button at the bottom on a phone) to the board
+      this.inGame = true;
+      this.root.querySelector(".board-wrap").scrollIntoView({ block: "start", behavior: "instant" });
+    }
   }
 
   hintSteps() {
@@ -353,29 +395,42 @@ export class GameScreen {
     } else {
       line = `Waiting for ${this.name(v.current_player)}…`;
     }
+    const clock = this.clock.render(msg);
+    const ranOut = this.ranOut && this.ranOut.v === msg.version
+      ? h("p", { class: "muted", id: "ran-out" }, `${this.name(this.ranOut.seat)} ran out of time: a bot played the turn.`) : null;
     return h("div", {},
       this.whoBlock(),
-      h("p", { class: "status-line", id: "status" }, line),
-      msg.last ? h("p", { class: "announce", id: "last-move" }, h("strong", {}, `${this.name(msg.last.seat)}: `), msg.last.announcement) : null,
-      this.hint ? h("p", { class: "announce", id: "hint" }, h("strong", {}, "Hint: "), `${this.hint.announcement} `, h("em", {}, this.hint.reason || "")) : null);
+      h("p", { class: "status-line", id: "status" }, line, clock ? " · " : null, clock),
+      ranOut,
+      // a doubt's banner tells the last move itself
+      msg.last && !(this.reveal && this.reveal.version === msg.version) ? h("p", { class: "announce", id: "last-move" },
+        h("strong", {}, `${this.actor(msg.last.seat, (this.log.find((e) => e.v === msg.version) || {}).standin)}: `),
+        this.said(msg.last.announcement)) : null,
+      this.hint ? h("p", { class: "announce", id: "hint" }, h("strong", {}, "Hint: "), `${this.said(this.hint.announcement)} `, h("em", {}, this.hint.reason || "")) : null);
   }
 
-  /** Who I am and my team, then every seat with its team (a partner marked as such). */
+  /** Who I am, my team and my partners. */
   whoBlock() {
     const msg = this.msg, me = msg.seat;
     let mine = h("p", { class: "muted", id: "me" }, "Watching");
     if (me >= 0) {
       const team = teamOf(msg, me);
-      const partners = team === null ? [] : teamSeats(msg, team).filter((q) => q !== me).map((q) => this.name(q));
+      const partners = team === null ? [] : teamSeats(msg, team).filter((q) => q !== me).map((q) => shortName(msg, q));
       mine = h("p", { id: "me" }, seatBadge(msg.board, me), " ",
         h("span", {}, `You are ${this.name(me)}`, team === null ? ", playing for yourself" : `, ${teamName(team)}`,
           partners.length ? ` with ${listNames(partners)}` : ""));
     }
-    return h("div", { class: "who" }, mine,
-      h("ul", { class: "players", id: "players" }, ...msg.table.seats.map((s) => h("li", {
+    return mine;
+  }
+
+  /** Every seat with its team, a partner marked as such, the seat to act underlined (after
+   * the play itself: at a big table on a phone it would push the hand off the screen). */
+  playersBlock() {
+    const msg = this.msg, me = msg.seat;
+    return h("ul", { class: "players", id: "players" }, ...msg.table.seats.map((s) => h("li", {
         "data-seat": s.seat, class: [s.seat === me ? "me" : "", isPartner(msg, s.seat) ? "partner" : "",
           msg.view && msg.view.current_player === s.seat && !msg.view.outcome ? "to-act" : ""].join(" ").trim() || null },
-      seatBadge(msg.board, s.seat, 20), h("span", { class: "player-name" }, this.name(s.seat)), ...seatTags(msg, s.seat)))));
+      seatBadge(msg.board, s.seat, 20), whoLine(this.name(s.seat), seatTags(msg, s.seat)))));
   }
 
   decisionBlock() {
@@ -403,8 +458,8 @@ export class GameScreen {
     return h("div", { class: "doubt", id: "send" },
       h("p", { class: "prompt" }, `Choose a peg of ${this.name(pending.victim)} to send back to START (tap it on the board or below).`),
       h("div", { class: "choices" }, ...decisions.map((a) =>
-        h("button", { class: chosen === a ? "primary" : "", onclick: () => { this.chosenDecision = a; this.render(); } }, a.announcement || a.text))),
-      chosen ? h("div", { class: "confirm" }, h("span", {}, chosen.announcement || chosen.text),
+        h("button", { class: chosen === a ? "primary" : "", onclick: () => { this.chosenDecision = a; this.render(); } }, this.said(a.announcement) || a.text))),
+      chosen ? h("div", { class: "confirm" }, h("span", {}, this.said(chosen.announcement) || chosen.text),
         h("button", { class: "primary", id: "confirm-btn", onclick: () => this.play(chosen) }, "Confirm")) : null);
   }
 
@@ -424,8 +479,8 @@ export class GameScreen {
         class: cls.join(" "), "data-card": card, "data-index": i, "aria-pressed": i === chosen ? "true" : "false",
         "aria-keyshortcuts": i < 10 ? String((i + 1) % 10) : null,
         disabled: !(myTurn && playable.has(card)),
-        onclick: () => { p.chooseCard(card); this.cardIndex = i; this.hint = null; this.render(); },
-      }, cardText(card));
+        onclick: () => { p.chooseCard(card); this.cardIndex = i; this.hint = null; this.render(); this.showChoices(); },
+      }, card);
     });
     return h("div", {}, h("h2", {}, `Your hand (${v.hand.length})`), h("div", { class: "hand", id: "hand", "data-seat": msg.seat }, ...cards),
       myTurn ? h("p", { class: "keys-help help" }, "Keys: 1–9 pick a card, arrows move between choices, Enter confirms, Esc goes back.") : null);
@@ -463,9 +518,9 @@ export class GameScreen {
     const cancel = h("button", { id: "cancel-btn", onclick: () => { p.reset(); this.render(); } }, "Cancel");
     if (p.card === null) return h("p", { class: "prompt", id: "prompt" }, "Tap a card to play.");
     if (p.needsDeclaration()) {
-      return h("div", {}, h("p", { class: "prompt", id: "prompt" }, `Play the ${cardText(p.card)} face down, saying it is:`),
+      return h("div", {}, h("p", { class: "prompt", id: "prompt" }, `Play the ${p.card} face down, saying it is:`),
         h("div", { class: "choices", id: "declare" }, ...p.declaredOptions().map((r) =>
-          h("button", { "data-declared": r, onclick: () => { p.chooseDeclared(r); this.render(); } }, cardText(r)))),
+          h("button", { "data-declared": r, onclick: () => { p.chooseDeclared(r); this.render(); } }, r))),
         h("div", { class: "row" }, cancel));
     }
     const parts = [];
@@ -475,7 +530,7 @@ export class GameScreen {
       this.socket.explain([...complete, ...discards]);
       for (const a of [...complete, ...discards]) {
         parts.push(h("div", { class: "confirm" },
-          h("span", { class: "move-text" }, a.announcement || a.text),
+          h("span", { class: "move-text" }, this.said(a.announcement) || a.text),
           h("button", { class: "primary confirm-btn", "data-action": a.text, onclick: () => this.play(a) }, a.steps.length ? "Confirm move" : "Discard it")));
       }
     }
@@ -489,7 +544,7 @@ export class GameScreen {
         const what = p.chosen.length ? "Now the other peg of the split:" : "Tap a peg to move (lit up on the board):";
         parts.push(h("p", { class: "prompt", id: "prompt" }, what));
         parts.push(h("div", { class: "choices", id: "pegs" }, ...[...pegs].map((k) =>
-          h("button", { "data-peg": k, onclick: () => { this.pickPeg(k); this.render(); } }, this.pegLabel(k)))));
+          h("button", { "data-peg": k, onclick: () => { this.pickPeg(k); this.render(); this.showChoices(); } }, this.pegLabel(k)))));
       }
     }
     parts.push(h("div", { class: "row" }, back, cancel, msg.table.hints ? this.hintButton() : null));
@@ -593,7 +648,7 @@ export class GameScreen {
     const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
     return h("ul", { class: "summary", id: "summary" }, ...this.summary.map((t) => {
       const mine = t.seats.includes(msg.seat);
-      const who = msg.rules.teams ? `${mine ? "Your team" : teamName(t.team)} (${listNames(t.seats.map((q) => this.name(q)))})`
+      const who = msg.rules.teams ? `${mine ? "Your team" : teamName(t.team)} (${listNames(t.seats.map((q) => shortName(msg, q)))})`
         : (mine ? "You" : this.name(t.seats[0]));
       return h("li", { "data-team": t.team, class: mine ? "mine" : null }, h("strong", {}, who), ": ",
         `${count(t.turns, "turn", "turns")}, sent ${count(t.hits_given, "peg", "pegs")} back to START, `
@@ -611,8 +666,8 @@ export class GameScreen {
     if (!this.logList || !this.msg) return;
     const entries = this.log.slice(-1000).reverse();
     fill(this.logList, ...entries.map((e) => h("li", { "data-version": e.v, value: e.v },
-      seatBadge(this.msg.board, e.seat, 16), " ", h("span", { class: "who" }, this.name(e.seat)),
-      ...seatTags(this.msg, e.seat, false).flatMap((tag) => [" ", tag]), `: ${e.text}`,
+      seatBadge(this.msg.board, e.seat, 16), " ", h("span", { class: "who" }, this.actor(e.seat, e.standin)),
+      ...seatTags(this.msg, e.seat, false).flatMap((tag) => [" ", tag]), `: ${this.said(e.text)}`,
       e.note ? h("div", { class: "note" }, e.note) : null)));
   }
 
@@ -728,8 +783,7 @@ export class GameScreen {
     const bots = store.bots(this.code);
     const seats = h("ul", { class: "seats-list", id: "seats" }, ...table.seats.map((s) => h("li", { "data-seat": s.seat, "data-kind": s.kind },
       seatBadge(msg.board, s.seat, 28),
-      h("span", { class: "player-name" }, s.kind === "empty" ? "(open seat)" : this.name(s.seat)),
-      ...seatTags(msg, s.seat, s.kind !== "empty"),
+      whoLine(s.kind === "empty" ? "(open seat)" : this.name(s.seat), seatTags(msg, s.seat, s.kind !== "empty")),
       host && s.kind === "empty" ? h("button", { onclick: () => this.addBots([s.seat]) }, "Bot here") : null)));
     const empty = table.seats.filter((s) => s.kind === "empty").length;
     const err = h("p", { class: "error", id: "lobby-error" }, this.notice);

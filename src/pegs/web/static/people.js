@@ -24,6 +24,23 @@ export function seatName(msg, seat) {
   return shared ? `${name} (${colourName(msg, seat)})` : name;
 }
 
+/** A seat's name inside a sentence: a bot's without its level ("Blue bot"). */
+export function shortName(msg, seat) {
+  const s = msg.table.seats[seat];
+  const m = s && s.kind === "bot" ? /^(.* bot), [^,]+$/.exec(s.name || "") : null;
+  return m ? m[1] : seatName(msg, seat);
+}
+
+/** An announcement (which names seats by colour: "Red's peg", "Blue doubts") with each
+ * seat of the table named as the page names it ("Gran's peg", "Blue bot doubts"). */
+export function namedText(msg, text) {
+  const colours = (msg && msg.board && msg.board.colours) || [];
+  if (!text || !colours.length) return text;
+  const seatOf = new Map(colours.map((c, seat) => [capital(c), seat]));
+  const words = new RegExp(`\\b(${[...seatOf.keys()].join("|")})\\b`, "g");
+  return text.replace(words, (word) => shortName(msg, seatOf.get(word)));
+}
+
 /** A seat's team (0, 1, ...) or null without teams. */
 export function teamOf(msg, seat) {
   const t = msg.rules.teams;
@@ -73,7 +90,7 @@ export function seatTags(msg, seat, presence = true) {
 export function resultLine(msg) {
   const outcome = msg.view.outcome;
   const me = msg.seat;
-  const names = (seats) => listNames(seats.map((q) => seatName(msg, q)));
+  const names = (seats) => listNames(seats.map((q) => shortName(msg, q)));
   const won = me >= 0 && outcome.seats.includes(me);
   if (msg.rules.teams) {
     const team = teamOf(msg, outcome.seats[0]);

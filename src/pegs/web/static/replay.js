@@ -45,17 +45,15 @@ export class ReplayViewer {
     const state = this.states[this.index];
     // seen from this browser's seat, but with nobody's cards
     const shown = { ...state, seat: screen.msg ? screen.msg.seat : -1, legal: [] };
-    renderBoard(screen.svg, shown, {});
     // a replay is nobody's turn: the centre says where in the game it is
-    const centre = screen.svg.querySelector(".turn-text");
-    if (centre && !state.view.outcome) centre.textContent = this.index === 0 ? "Deal" : `Move ${this.index}`;
+    renderBoard(screen.svg, shown, { centre: this.index === 0 ? "Deal" : `Move ${this.index}` });
     const slider = h("input", { type: "range", min: 0, max: this.states.length - 1, value: this.index, id: "replay-slider",
       "aria-label": "Move number", oninput: (e) => this.go(Number(e.target.value)) });
     const last = state.last;
     fill(screen.panel,
       h("h2", {}, "Replay"),
       h("p", { class: "status-line", id: "replay-position" }, `Move ${this.index} of ${this.states.length - 1}`),
-      h("p", { class: "announce", id: "replay-move" }, last ? `${screen.name(last.seat)}: ${last.announcement}` : "The deal."),
+      h("p", { class: "announce", id: "replay-move" }, last ? `${screen.name(last.seat)}: ${screen.said(last.announcement)}` : "The deal."),
       h("div", { class: "replay-bar" },
         h("button", { "aria-label": "First", onclick: () => this.go(0) }, "|◀"),
         h("button", { "aria-label": "Previous", id: "replay-prev", onclick: () => this.go(this.index - 1) }, "◀"),

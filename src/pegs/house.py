@@ -1,0 +1,123 @@
+"""House rules files: a family's own game in a few lines of TOML.
+
+A house-rules file names a base preset, a title, an optional description, the settings it
+changes and the cards whose powers it changes::
+
+    title = "Grandma's rules"
+    description = "Fours go back, twenty holes a side."
+    base = "basic"
+
+    [settings]
+    holes_per_side = 20
+
+    [cards]
+    "4" = ["-4"]
+    "9" = ["+9", "split9"]
+
+Settings are those of ``pegs rules`` (``--set`` names); card powers are the tokens of
+:mod:`pegs.rules.settings`.  The file becomes ordinary :class:`~pegs.rules.Rules`, so a
+record of a house game carries its full rules and replays anywhere.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .rules import PRESETS, RANKS, Rules, RulesError
+
+#: The keys a house-rules file may have at its top level.
+KEYS = ("title", "description", "base", "settings", "cards")
+LONGEST_TITLE = 80
+LONGEST_DESCRIPTION = 1000
+_RANK_NAMES = {rank.upper(): rank for rank in RANKS}
+
+
+class HouseRulesError(RulesError):
+    """A house-rules file that cannot be read, in one line naming the file and the key."""
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """A named variant: a preset with some settings and card powers changed."""
+
+    title: str
+    description: str
+    base: str
+    settings: Mapping[str, Any]
+    cards: Mapping[str, tuple[str, ...]]
+
+    def rules(self, **overrides: Any) -> Rules:
+        """The rules of this house, with table settings (players, teams, ...) on top."""
+        values = {**self.settings, **overrides}
+        if self.cards:
+            values["powers"] = dict(self.cards)
+        return Rules.preset(self.base, **values)
+
+
+def _text(data: Mapping[str, Any], key: str, longest: int, required: bool) -> str:
+    value = data.get(key, None)
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str) or not value.strip():
+        raise RulesError(f"{key}: give it as text in quotes, such as {key} = \"...\"")
+    if len(value) > longest:
+        raise RulesError(f"{key}: at most {longest} characters, not {len(value)}")
+    return value.strip()
+
+
+def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, Mapping):
+        raise RulesError(f"{key}: write it as a [{key}] section of NAME = VALUE lines")
+    return value
+
+
+def from_mapping(data: Mapping[str, Any]) -> HouseRules:
+    """House rules from parsed TOML (or JSON) data; :class:`RulesError` names the key."""
+    unknown = [k for k in data if k not in KEYS]
+    if unknown:
+        raise RulesError(f"unknown key {unknown[0]!r}: a house-rules file has "
+                         + ", ".join(KEYS))
+    title = _text(data, "title", LONGEST_TITLE, required=True)
+    description = _text(data, "description", LONGEST_DESCRIPTION, required=False)
+    base = data.get("base")
+    if base not in PRESETS:
+        raise RulesError(f"base: {base!r} is not a preset; choose one of {', '.join(PRESETS)}")
+    settings = dict(_table(data, "settings"))
+    for name in ("name", "powers"):
+        if name in settings:
+            raise RulesError(f"settings.{name}: set it with "
+                             + ("base" if name == "name" else "the [cards] section"))
+    cards: dict[str, tuple[str, ...]] = {}
+    for key, tokens in _table(data, "cards").items():
+        rank = _RANK_NAMES.get(str(key).upper())
+        if rank is None:
+            raise RulesError(f"cards.{key}: not a card rank; ranks are {', '.join(RANKS)}")
+        if rank in cards:
+            raise RulesError(f"cards.{key}: the card {rank} is given twice")
+        cards[rank] = tokens
+    house = HouseRules(title, description, base, settings, cards)
+    house.rules()  # every setting and power is checked now (the errors name them)
+    return house
+
+
+def load(path: str | Path) -> HouseRules:
+    """Read a house-rules file; :class:`HouseRulesError` says in one line what is wrong."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else "not a text file"
+        raise HouseRulesError(f"{path}: cannot read the house rules: {reason}") from e
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise HouseRulesError(f"{path}: not a valid TOML file: {e}") from e
+    try:
+        return from_mapping(data)
+    except RulesError as e:
+        raise HouseRulesError(f"{path}: {e}") from e

@@ -1,0 +1,209 @@
+"""Per-address counts that every process of a service shares: rates (the ``limits``
+library's moving windows) and open connections (entries each process renews, so a crashed
+process's connections lapse by themselves).  They live in this process's memory, or in the
+Redis (or Valkey) server that ``pegs serve --limits-url`` names."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import math
+import time
+import uuid
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from limits import RateLimitItemPerMinute
+from limits.aio.storage import MemoryStorage, RedisStorage
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.errors import StorageError
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+if TYPE_CHECKING:
+    from .limits import Limits
+
+log = logging.getLogger("pegs.server")
+
+#: How long a process's open-connection entries last unless it renews them.
+OPEN_LEASE_SECONDS = 30
+#: Keys in the shared server start with this.
+PREFIX = "pegs"
+
+# Drops the lapsed entries, then adds one if fewer than the cap remain (the server's clock).
+_ACQUIRE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
+redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[2])) + 1)
+return 1
+"""
+# Pushes back the lapse of this process's entries (KEYS: their keys, ARGV: lease, members).
+_RENEW = """
+local t = redis.call('TIME')
+local lapse = tonumber(t[1]) + tonumber(t[2]) / 1e6 + tonumber(ARGV[1])
+for i, key in ipairs(KEYS) do
+  redis.call('ZADD', key, 'XX', lapse, ARGV[i + 1])
+  redis.call('EXPIRE', key, math.ceil(tonumber(ARGV[1])) + 1)
+end
+return #KEYS
+"""
+
+
+def redis_url(url: str) -> str:
+    """``url`` if it names a Redis or Valkey server (redis://, rediss://, unix://), else
+    ValueError."""
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError("--limits-url takes redis://HOST:PORT/DB (Redis or Valkey), "
+                         "rediss:// or unix://PATH")
+    return url
+
+
+def _limits_scheme(url: str) -> str:
+    """The ``limits`` library's name of the Redis server at ``url``."""
+    if url.startswith("unix://"):
+        return "async+redis+unix://" + url.removeprefix("unix://")
+    return "async+" + url
+
+
+class Rate:
+    """At most ``per_minute`` events per address in any minute; 0 lets everything through.
+    When the shared server cannot be reached the event is let through (and logged)."""
+
+    def __init__(self, name: str, per_minute: int, limiter: MovingWindowRateLimiter) -> None:
+        self.name = name
+        self.per_minute = per_minute
+        self._item = RateLimitItemPerMinute(max(per_minute, 1), namespace=PREFIX)
+        self._limiter = limiter
+
+    async def hit(self, address: str) -> bool:
+        """Count one event of ``address``; False (and not counted) when it is over."""
+        if self.per_minute <= 0:
+            return True
+        try:
+            return await self._limiter.hit(self._item, self.name, address)
+        except (StorageError, RedisError, OSError) as e:
+            log.warning("the %s limit cannot be counted, let through: %s", self.name, e)
+            return True
+
+    async def retry_after(self, address: str) -> int:
+        """Whole seconds until ``address`` may have one more event."""
+        try:
+            stats = await self._limiter.get_window_stats(self._item, self.name, address)
+        except (StorageError, RedisError, OSError):
+            return 1
+        return max(1, math.ceil(stats.reset_time - time.time()))
+
+
+class Open:
+    """Open connections per key (an address, a table's seat), each under a cap."""
+
+    def __init__(self) -> None:
+        self.held: Counter[str] = Counter()
+
+    async def acquire(self, key: str, cap: int) -> str | None:
+        """A ticket for one more connection under ``key``, or None when ``cap`` are open
+        (a cap of 0: no cap)."""
+        if cap and self.held[key] >= cap:
+            return None
+        self.held[key] += 1
+        return key
+
+    async def release(self, ticket: str) -> None:
+        self.held[ticket] -= 1
+        if self.held[ticket] <= 0:
+            del self.held[ticket]
+
+    async def start(self) -> None:
+        """Begin renewing (nothing to renew in memory)."""
+
+    async def close(self) -> None:
+        """Stop renewing."""
+
+
+class SharedOpen(Open):
+    """:class:`Open` kept in Redis: a sorted set per key whose entries lapse
+    ``OPEN_LEASE_SECONDS`` after their process last renewed them."""
+
+    def __init__(self, url: str, lease: float = OPEN_LEASE_SECONDS) -> None:
+        super().__init__()
+        self.lease = lease
+        self._redis: Redis = Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        self._acquire = self._redis.register_script(_ACQUIRE)
+        self._renew = self._redis.register_script(_RENEW)
+        self._origin = uuid.uuid4().hex[:12]
+        self._numbers = itertools.count()
+        self._tickets: dict[str, str] = {}  # ticket -> its key
+        self._local: set[str] = set()  # let through while the server was unreachable
+        self._renewer: asyncio.Task[None] | None = None
+
+    async def acquire(self, key: str, cap: int) -> str | None:
+        ticket = f"{self._origin}:{next(self._numbers)}"
+        if not cap:
+            return ticket
+        try:
+            taken = await self._acquire(keys=[f"{PREFIX}:open:{key}"],
+                                        args=[cap, self.lease, ticket])
+        except (RedisError, OSError) as e:
+            log.warning("open connections cannot be counted, let through: %s", e)
+            self._local.add(ticket)
+            return ticket
+        if not taken:
+            return None
+        self._tickets[ticket] = key
+        return ticket
+
+    async def release(self, ticket: str) -> None:
+        self._local.discard(ticket)
+        key = self._tickets.pop(ticket, None)
+        if key is not None:
+            with contextlib.suppress(RedisError, OSError):  # it lapses anyway
+                await self._redis.zrem(f"{PREFIX}:open:{key}", ticket)
+
+    async def renew(self) -> None:
+        """Push back the lapse of every entry this process holds."""
+        held = list(self._tickets.items())
+        for start in range(0, len(held), 500):
+            chunk = held[start:start + 500]
+            keys = [f"{PREFIX}:open:{key}" for _, key in chunk]
+            await self._renew(keys=keys, args=[self.lease] + [t for t, _ in chunk])
+
+    async def _renewing(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            try:
+                await self.renew()
+            except (RedisError, OSError) as e:
+                log.warning("cannot renew the open connections' entries: %s", e)
+
+    async def start(self) -> None:
+        self._renewer = asyncio.create_task(self._renewing())
+
+    async def close(self) -> None:
+        if self._renewer is not None:
+            self._renewer.cancel()
+        with contextlib.suppress(RedisError, OSError):
+            for ticket in list(self._tickets):
+                await self.release(ticket)
+        await self._redis.aclose()
+
+
+class Counters:
+    """The per-address rates and open connections of one server process."""
+
+    def __init__(self, limits: Limits) -> None:
+        url = limits.limits_url
+        storage = (RedisStorage(_limits_scheme(url), implementation="redispy",
+                                wrap_exceptions=True) if url else MemoryStorage())
+        limiter = MovingWindowRateLimiter(storage)
+        #: tables created, WebSocket connects, joins, lobby reads
+        self.creates = Rate("creates", limits.creates_per_minute, limiter)
+        self.connects = Rate("connects", limits.connects_per_minute, limiter)
+        self.joins = Rate("joins", limits.joins_per_minute, limiter)
+        self.lobby = Rate("lobby", limits.lobby_reads_per_minute, limiter)
+        #: open WebSocket connections per address, per seat, and spectators per table
+        self.open: Open = SharedOpen(url) if url else Open()

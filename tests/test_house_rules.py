@@ -1,0 +1,177 @@
+"""House rules: card powers as settings, house-rules files, their cue cards, and games
+played and replayed under them."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pegs.cli import main
+from pegs.cue import cue_card
+from pegs.house import HouseRulesError, load
+from pegs.record import Record, from_json
+from pegs.rules import PRESETS, RANKS, GameState, Rules, RulesError
+
+GRANDMA = """\
+title = "Grandma's rules"
+description = "Fours go back, twenty holes a side."
+base = "basic"
+
+[settings]
+holes_per_side = 20
+
+[cards]
+"4" = ["-4"]
+"9" = ["+9", "split9"]
+"""
+
+
+@pytest.fixture
+def grandma(tmp_path: Path) -> Path:
+    path = tmp_path / "grandma.toml"
+    path.write_text(GRANDMA)
+    return path
+
+
+def test_a_house_file_changes_settings_and_card_powers(grandma: Path) -> None:
+    house = load(grandma)
+    rules = house.rules(players=6, teams=3)
+    assert (house.title, house.base) == ("Grandma's rules", "basic")
+    assert rules.holes_per_side == 20 and rules.players == 6
+    assert rules.power("4") == ("-4",) and rules.power("9") == ("+9", "split9")
+    assert rules.power("7") == Rules.preset("basic").power("7")
+    assert rules.settings()["powers"] == {"4": ["-4"], "9": ["+9", "split9"]}
+
+
+def test_a_four_that_goes_back_is_played_back() -> None:
+    rules = Rules.preset("basic", powers={"4": ["-4"]})
+    state = GameState.from_position(rules, tuple(
+        (9 + 18 * q, -1, -1, -1, -1) if q == 0 else (-1,) * 5 for q in range(4)), 0, ["4"])
+    moves = {str(a) for a in state.legal_actions()}
+    assert moves == {"4: 0.10<0.6"}, moves
+
+
+def test_settings_without_house_powers_are_as_before() -> None:
+    assert "powers" not in Rules.preset("north-carolina").settings()
+
+
+@pytest.mark.parametrize(("powers", "words"), [
+    ({"4": ["back4"]}, "card 4: unknown power 'back4'"),
+    ({"X": ["+1"]}, "card 'X' is not a rank"),
+    ({"4": "-4"}, "card 4: give its powers as a non-empty list"),
+    ({"4": []}, "card 4: give its powers as a non-empty list"),
+    ({"4": ["+30"]}, "card 4: a move of +30 is out of range"),
+    ({"4": ["split7", "split9"]}, "card 4: one split at most"),
+    ({"2": ["joker"]}, "card 2: joker is the Joker's own power"),
+    ({"4": ["+4", "+4"]}, "card 4: a power is listed twice"),
+    (["4"], "powers must map card ranks to lists of powers"),
+])
+def test_bad_powers_name_the_rank_and_token(powers: object, words: str) -> None:
+    with pytest.raises(RulesError, match="^" + words.replace("+", r"\+")):
+        Rules.preset("basic", powers=powers)
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    (GRANDMA.replace("base = ", "colour = \"red\"\nbase = "), "unknown key 'colour'"),
+    (GRANDMA.replace('"basic"', '"poker"'), "base: 'poker' is not a preset"),
+    (GRANDMA.replace("holes_per_side = 20", "holes_per_side = 40"),
+     "holes_per_side must be a whole number from 18 to 25, not 40"),
+    (GRANDMA.replace("holes_per_side", "holes"), "unknown setting 'holes'"),
+    (GRANDMA.replace('"4" = ["-4"]', '"4" = ["back4"]'), "card 4: unknown power 'back4'"),
+    (GRANDMA.replace('"4" = ', '"Z" = '), "cards.Z: not a card rank"),
+    (GRANDMA.replace('title = "Grandma\'s rules"\n', ""), "title: give it as text"),
+    (GRANDMA.replace("[cards]", "[cards"), "not a valid TOML file"),
+    ("\xff\xfe", "not a valid TOML file"),
+])
+def test_a_bad_house_file_is_one_line_naming_the_key(tmp_path: Path, text: str,
+                                                     words: str) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text(text, encoding="utf-8", errors="surrogateescape")
+    with pytest.raises(HouseRulesError) as e:
+        load(path)
+    assert words in str(e.value) and "\n" not in str(e.value)
+    assert str(e.value).startswith(str(path))
+
+
+def test_the_cue_card_marks_and_describes_the_changed_cards(grandma: Path) -> None:
+    house = load(grandma)
+    card = cue_card(house.rules(), house.title, house.description)
+    lines = card.splitlines()
+    assert lines[:3] == ["Grandma's rules", "Fours go back, twenty holes a side.",
+                         "House rules based on Pegs and Jokers, basic game (basic)"]
+    assert "  4*     move a peg back 4" in lines
+    assert any(line.startswith("  9*     split 9 between two pegs") or
+               line.startswith("  9*     move a peg forward 9") for line in lines)
+    assert "  5      move a peg forward 5" in lines
+    assert "*" not in cue_card(Rules.preset("basic"))
+
+
+def test_cli_plays_replays_and_describes_a_house_game(grandma: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--house", str(grandma)]) == 0
+    assert capsys.readouterr().out.startswith("Grandma's rules\n")
+    game = tmp_path / "game.json"
+    assert main(["demo", "--house", str(grandma), "--players", "6", "--teams", "3",
+                 "--seed", "3", "--quiet", "--save", str(game)]) == 0
+    data = json.loads(game.read_text())
+    assert data["rules"]["powers"] == {"4": ["-4"], "9": ["+9", "split9"]}
+    assert data["rules"]["holes_per_side"] == 20
+    grandma.unlink()  # the record replays without the file
+    capsys.readouterr()
+    assert main(["replay", str(game), "--quiet"]) == 0
+    assert "verified" in capsys.readouterr().out
+
+
+def test_cli_refuses_rules_and_house_together_and_bad_files(
+        grandma: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--rules", "basic", "--house", str(grandma)]) == 2
+    assert "not both" in capsys.readouterr().err
+    assert main(["rules", "--house", str(tmp_path / "none.toml")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot read the house rules" in err
+    assert main(["rules"]) == 2
+    assert "name a preset" in capsys.readouterr().err
+
+
+TOKENS = ["out", "swap", "split7", "split9", "split10", "split7!", "split9!",
+          *(f"+{n}" for n in range(1, 21)), *(f"-{n}" for n in range(1, 21))]
+
+
+@st.composite
+def house_powers(draw: st.DrawFn) -> dict[str, list[str]]:
+    ranks = draw(st.lists(st.sampled_from(RANKS[:-1]), min_size=1, max_size=5, unique=True))
+    powers: dict[str, list[str]] = {}
+    for rank in ranks:
+        tokens = draw(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=4, unique=True))
+        splits = [t for t in tokens if t.startswith("split")]
+        powers[rank] = [t for t in tokens if not t.startswith("split")] + splits[:1]
+    return powers
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(PRESETS), house_powers(), st.integers(0, 2**31))
+def test_random_house_powers_never_crash_and_every_listed_action_applies(
+        preset: str, powers: dict[str, list[str]], seed: int) -> None:
+    rules = Rules.preset(preset, powers=powers)
+    assert Rules.from_settings(rules.settings()) == rules
+    state = GameState.new(rules, seed)
+    rng = random.Random(seed)
+    actions = []
+    for ply in range(120):
+        if state.is_over():
+            break
+        legal = state.legal_actions()
+        assert len(legal) > 0
+        if ply % 15 == 0:
+            for a in list(legal)[:200]:
+                state.apply(a)
+        action = legal[rng.randrange(len(legal))]
+        actions.append(action)
+        state = state.apply(action)
+    record = from_json(json.loads(json.dumps(Record(rules, seed, actions).to_json())))
+    assert [s for s, _ in record.states()][-1] == state
