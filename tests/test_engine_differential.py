@@ -141,12 +141,10 @@ def lockstep(old: Any, new: GameState, rng: random.Random, plies: int) -> int:
     return plies
 
 
-def play(name: str, players: int, seed: int) -> int:
+def play(rules: Rules, seed: int) -> int:
     """A game from its deal, then windows of play from random later positions (reached
     by the engine under test alone, and handed to the pinned one); the number of
     positions compared."""
-    rules = table(name, players)
-    assert rules is not None
     rng = random.Random(seed)
     new = GameState.new(rules, seed)
     old = engine_v1.GameState.new(engine_v1.Rules.from_settings(rules.settings()), seed)
@@ -167,8 +165,27 @@ TABLES = [(name, n) for name in PRESETS for n in range(2, 11) if table(name, n) 
 
 @pytest.mark.parametrize(("name", "players"), TABLES)
 def test_same_games_as_the_pinned_engine(name: str, players: int) -> None:
+    rules = table(name, players)
+    assert rules is not None
     for game in range(GAMES):
-        assert play(name, players, seed=1000 * players + game) > 0
+        assert play(rules, seed=1000 * players + game) > 0
+
+
+#: House rules: other powers for some cards (and other settings).
+HOUSE = [
+    ("basic", {"4": ["-4"], "9": ["+9", "split9"]}, {"holes_per_side": 20}),
+    ("north-carolina", {"5": ["swap", "split10"], "3": ["+3", "-3", "out"]}, {"players": 6}),
+    ("pegoo", {"3": ["split7!", "+3"], "8": ["-8", "out"]}, {"players": 6}),
+    ("bluffing-joker", {"6": ["+6", "split9"], "K": ["out", "swap"]}, {"players": 4}),
+]
+
+
+@pytest.mark.parametrize(("name", "powers", "settings"), HOUSE)
+def test_same_games_under_house_rules(name: str, powers: dict[str, list[str]],
+                                      settings: dict[str, int]) -> None:
+    rules = Rules.preset(name, powers=powers, **settings)
+    for game in range(GAMES):
+        assert play(rules, seed=77 + game) > 0
 
 
 def test_records_made_before_replay_the_same() -> None:

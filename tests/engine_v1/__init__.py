@@ -1,4 +1,4 @@
-"""A pinned copy of the rules engine as of commit 47bde82 (before the rules-core redesign).
+"""A pinned copy of the rules engine as of commit f76b5cc (before the rules-core redesign).
 
 The differential test (``tests/test_engine_differential.py``) plays it against
 ``pegs.rules`` on random positions: the same legal actions, states, views and outcomes.

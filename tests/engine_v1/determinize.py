@@ -78,6 +78,6 @@ def sample_state(view: View, rng: random.Random, unseen: list[str] | None = None
         rng=random.Random(rng.random()),
         pending=pending,
         extra=view.extra,
-        face_down=tuple((other, c) for c in hidden),
+        face_down=tuple((other, len(view.discards) + i) for i in range(len(hidden))),
         memo=memo,
     )

@@ -9,6 +9,9 @@ Power tokens: ``out`` come out of start; ``+n`` forward n; ``-n`` backward n;
 ``split10`` the North Carolina ten; a trailing ``!`` marks a split that is
 obligatory whenever one is legal (the single full move is legal only otherwise,
 I-08); ``joker`` the preset's joker rule.
+
+A house rule may give any rank other powers (``Rules.preset(..., powers={"4": ["-4"]})``);
+:func:`check_powers` says what is allowed, naming the rank and the token it refuses.
 """
 
 from __future__ import annotations
@@ -74,6 +77,55 @@ PRESET_POWERS: dict[str, Powers] = {
 }
 
 PRESETS: tuple[str, ...] = tuple(PRESET_POWERS)
+
+#: The longest single move a ``+n`` or ``-n`` power may make.
+LONGEST_STEP = 20
+SPLITS = ("split7", "split9", "split10")
+POWER_HELP = (f"out, +n or -n (n from 1 to {LONGEST_STEP}), swap, split7, split9, split10 "
+              "(a trailing ! makes a split obligatory), joker (the Joker only)")
+
+
+def _token_problem(rank: str, token: object) -> str | None:
+    """Why ``token`` cannot be one of ``rank``'s powers (None when it can)."""
+    if not isinstance(token, str):
+        return f"a power is a word such as +4 or split7, not {token!r}"
+    if token in ("out", "swap") or (token.rstrip("!") in SPLITS and token.count("!") <= 1):
+        return None
+    if token == "joker":
+        return None if rank == "Joker" else "joker is the Joker's own power"
+    sign, number = token[:1], token[1:]
+    if sign in ("+", "-") and number.isdigit():
+        return None if 1 <= int(number) <= LONGEST_STEP else (
+            f"a move of {token} is out of range: n goes from 1 to {LONGEST_STEP}")
+    return f"unknown power {token!r}: use {POWER_HELP}"
+
+
+def check_powers(rank: object, tokens: object) -> tuple[str, ...]:
+    """``tokens`` as ``rank``'s powers, or :class:`RulesError` naming the rank and token."""
+    if rank not in RANKS:
+        raise RulesError(f"card {rank!r} is not a rank: ranks are {', '.join(RANKS)}")
+    if isinstance(tokens, str) or not isinstance(tokens, (list, tuple)) or not tokens:
+        raise RulesError(f"card {rank}: give its powers as a non-empty list, such as "
+                         f'["+4"] or ["+9", "split9"], not {tokens!r}')
+    for token in tokens:
+        problem = _token_problem(str(rank), token)
+        if problem:
+            raise RulesError(f"card {rank}: {problem}")
+    if len(set(tokens)) < len(tokens):
+        raise RulesError(f"card {rank}: a power is listed twice in {list(tokens)}")
+    if sum(str(t).rstrip("!") in SPLITS for t in tokens) > 1:
+        raise RulesError(f"card {rank}: one split at most in {list(tokens)}")
+    return tuple(str(t) for t in tokens)
+
+
+def house_powers(preset: str, changed: object) -> Powers:
+    """The preset's powers with the ranks in ``changed`` (rank -> tokens) replaced."""
+    if not isinstance(changed, Mapping):
+        raise RulesError('powers must map card ranks to lists of powers, such as {"4": ["-4"]}')
+    table = dict(PRESET_POWERS[preset])
+    for rank, tokens in changed.items():
+        table[str(rank)] = check_powers(rank, tokens)
+    return tuple((rank, table[rank]) for rank in RANKS)
 
 #: Presets whose mechanics this engine implements.
 IMPLEMENTED: frozenset[str] = frozenset(
@@ -193,11 +245,11 @@ class Rules:
         """
         if name not in PRESET_POWERS:
             raise RulesError(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")
-        unknown = set(overrides) - SETTING_NAMES | (set(overrides) & {"name", "powers"})
+        unknown = set(overrides) - SETTING_NAMES | (set(overrides) & {"name"})
         if unknown:
             raise RulesError(
                 f"unknown setting {sorted(unknown)[0]!r}; settings are: "
-                + ", ".join(sorted(SETTING_NAMES - {"name", "powers"}))
+                + ", ".join(sorted(SETTING_NAMES - {"name"}))
             )
         players = overrides.get("players", 4)
         _check_int("players", players, 2, 10)
@@ -206,6 +258,8 @@ class Rules:
         if "pegs" in overrides and "home_holes" not in overrides:
             values["home_holes"] = 0
         values.update(overrides)
+        if "powers" in overrides:
+            values["powers"] = house_powers(name, overrides["powers"])
         return cls(**values)
 
     def with_settings(self, **overrides: Any) -> Rules:
@@ -226,14 +280,23 @@ class Rules:
                 return tokens
         raise RulesError(f"unknown card rank {rank!r}")
 
+    def changed_powers(self) -> dict[str, list[str]]:
+        """The ranks whose powers differ from the preset's (house rules), rank -> tokens."""
+        preset = dict(PRESET_POWERS[self.name])
+        return {rank: list(tokens) for rank, tokens in self.powers if preset[rank] != tokens}
+
     def settings(self) -> dict[str, Any]:
-        """The settings as plain JSON-friendly values (without the powers table)."""
+        """The settings as plain JSON-friendly values; ``powers`` lists only the ranks a
+        house rule changed, and is left out when there are none."""
         out: dict[str, Any] = {}
         for f in fields(self):
             if f.name == "powers":
                 continue
             value = getattr(self, f.name)
             out[f.name] = list(value) if isinstance(value, tuple) else value
+        changed = self.changed_powers()
+        if changed:
+            out["powers"] = changed
         return out
 
     @classmethod
@@ -266,9 +329,10 @@ def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
 def _validate(r: Rules) -> None:
     _check_choice("name", r.name, PRESETS)
     if not (isinstance(r.powers, tuple) and [p[0] for p in r.powers] == list(RANKS)
-            and all(isinstance(t, tuple) and all(isinstance(x, str) for x in t)
-                    for _, t in r.powers)):
+            and all(isinstance(t, tuple) for _, t in r.powers)):
         raise RulesError("powers must give every rank its tuple of power tokens")
+    for rank, tokens in r.powers:
+        check_powers(rank, tokens)
     _check_int("players", r.players, 2, 10)
     _check_int("teams", r.teams, 0, r.players)
     if r.teams == 1 or (r.teams and (r.players % r.teams or r.players // r.teams < 2)):

@@ -106,7 +106,8 @@ class GameState:
     rng: random.Random
     pending: Pending | None
     extra: tuple[int, ...]
-    face_down: tuple[tuple[int, str], ...]
+    #: Face-down discards (Bluffing Joker): (seat that played it, index in ``discards``).
+    face_down: tuple[tuple[int, int], ...]
     _legal: Legal | None
     _winner: Outcome | None
     #: Card moves shared with the other states of one search (not part of the state).
@@ -156,7 +157,7 @@ class GameState:
                  discards: tuple[str, ...], piles: tuple[tuple[str, ...], ...], turn: int,
                  stuck: tuple[int, ...], turns_taken: tuple[int, ...], ply: int,
                  rng: random.Random, pending: Pending | None, extra: tuple[int, ...],
-                 face_down: tuple[tuple[int, str], ...], memo: MoveMemo | None = None) -> None:
+                 face_down: tuple[tuple[int, int], ...], memo: MoveMemo | None = None) -> None:
         """Every field of a state.  Build states with :meth:`new`, :meth:`from_position`
         and :meth:`apply`; the states that ``apply`` makes share ``memo``."""
         self.rules, self.geo, self.seed, self.pegs = rules, geo, seed, pegs
@@ -364,8 +365,8 @@ class GameState:
         owed = list(self.extra if extra is None else extra)
         draft = _Draft(self, hands)
         draft.discards += discarded
-        if face_down:
-            draft.face_down += ((seat, card),)
+        if face_down:  # the seat that played it and where it lies in the discards
+            draft.face_down += ((seat, len(draft.discards) - 1),)
         winner = _find_winner(self.geo, result)
         if winner is None:
             if rules.turn_order == "play_then_draw":

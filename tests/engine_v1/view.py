@@ -7,7 +7,6 @@ discards, and the size (never the order) of the draw pile.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, replace
 
 from .board_work import Pegs
@@ -45,14 +44,12 @@ def view(state: GameState, seat: int) -> View:
     """The view of ``seat`` (or of a spectator, with ``seat=-1``)."""
     if not -1 <= seat < state.rules.players:
         raise ValueError(f"seat must be -1 (spectator) or 0 to {state.rules.players - 1}")
-    secret = Counter(card for owner, card in state.face_down if owner != seat)
+    # another seat's face-down cards leave the discards where they lie: the rest keep their
+    # public order, and no face-down card's place tells its rank
+    secret = {i for owner, i in state.face_down if owner != seat}
     discards = state.discards
     if secret:
-        keep = list(reversed(discards))  # drop the latest copies of each secret rank
-        for card, count in secret.items():
-            for _ in range(count):
-                keep.remove(card)
-        discards = tuple(reversed(keep))
+        discards = tuple(c for i, c in enumerate(discards) if i not in secret)
     pending = state.pending
     if pending is not None and pending.declarer != seat and not pending.revealed:
         pending = replace(pending, action=pending.action._replace(card=HIDDEN))
@@ -64,7 +61,7 @@ def view(state: GameState, seat: int) -> View:
         hand_sizes=tuple(len(h) for h in state.hands),
         draw_pile_size=len(state.draw_pile),
         discards=discards,
-        hidden_discards=sum(secret.values()),
+        hidden_discards=len(secret),
         piles=state.piles,
         turn=state.turn,
         current_player=state.current_player,

@@ -10,41 +10,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from . import bluff
 from .actions import Action
+from .bluff import Pending as Pending
 from .board import START, Geometry, geometry
 from .board_work import Pegs
 from .errors import IllegalActionError, RulesError
 from .legal import RANK_ORDER, Legal, MoveMemo, Turn, controlled, generate, spelled
 from .settings import RANKS, Rules
-
-
-@dataclass(frozen=True)
-class Pending:
-    """A Bluffing Joker declaration waiting for the opponents (RULES.md section 5).
-
-    While ``chooser`` is -1 the seat ``asked`` decides whether to doubt; after a doubt,
-    ``chooser`` picks one of ``victim``'s ring pegs to send back to start.
-    """
-
-    declarer: int
-    action: Action
-    result: Pegs
-    asked: int
-    chooser: int = -1
-    victim: int = -1
-
-    @property
-    def bluff(self) -> bool:
-        return self.action.card != self.action.declared
-
-    @property
-    def revealed(self) -> bool:
-        """The card has been turned over (someone doubted)."""
-        return self.chooser >= 0
 
 
 @dataclass(frozen=True)
@@ -333,7 +309,7 @@ class GameState:
             action = self.canonical(action)
             result = self.result_of(action)
         if self.pending is not None:
-            return bluff.decide(self, action, result)
+            return self.decide(action, result)
         seat = self.turn
         hands = list(self.hands)
         hand = list(hands[seat])
@@ -388,6 +364,35 @@ class GameState:
             draw_pile=draft.pile, discards=draft.discards, piles=piles, turn=seat,
             stuck=tuple(stuck), turns_taken=tuple(taken), ply=self.ply + 1, rng=draft.rng,
             pending=None, extra=tuple(owed), face_down=draft.face_down, memo=self.memo)
+
+    # --- Bluffing Joker decisions (RULES.md section 5) ------------------------------------
+    def decide(self, action: Action, result: Pegs) -> GameState:
+        """The state after a decision on the pending declaration."""
+        p = self.pending
+        assert p is not None
+        geo, hands = self.geo, list(self.hands)
+        card = p.action.card
+        if p.chooser < 0 and action == bluff.PASS:
+            order = bluff.opponents_in_order(geo, p.declarer)
+            i = order.index(p.asked)
+            if i + 1 < len(order):
+                return self._replace(pending=replace(p, asked=order[i + 1]), ply=self.ply + 1)
+            return self.end_turn(card, p.result, True, hands, face_down=True)
+        if p.chooser < 0:  # a doubt: the card is turned over
+            winner, victim = (p.asked, p.declarer) if p.bluff else (p.declarer, p.asked)
+            if bluff.ring_pegs(geo, self.pegs, victim):
+                return self._replace(pending=replace(p, chooser=winner, victim=victim),
+                                     ply=self.ply + 1)
+            extra = list(self.extra)
+            extra[winner] += 1
+            if p.bluff:
+                return self.end_turn(card, self.pegs, False, hands, extra=tuple(extra))
+            return self.end_turn(card, p.result, True, hands, extra=tuple(extra),
+                                 granted_now=True)
+        if p.bluff:
+            return self.end_turn(card, result, False, hands)
+        after = bluff.redo(self, p, result)
+        return self.end_turn(card, result if after is None else after, after is not None, hands)
 
     # --- copying ------------------------------------------------------------------------------
     def __reduce__(self) -> tuple[Any, ...]:
