@@ -148,3 +148,40 @@ def test_labels_and_winners_are_whole_and_inside(static_page: Page, artifacts: P
     for line in lines:
         assert line["over"] == 0 and line["inside"], line
     static_page.locator("#board").screenshot(path=str(artifacts / f"winners-{name}.png"))
+
+
+def test_the_end_shows_the_whole_board_on_a_phone(chromium: Browser) -> None:
+    msg = long_names(json.loads((FIXTURES / "pegoo-10.json").read_text()))
+    context = chromium.new_context(**PHONE)
+    context.route(f"{FAKE}/**", serve_from_disk)
+    page = context.new_page()
+    open_board(page)
+    draw = "(msg) => board.renderBoard(document.getElementById('board'), msg, {})"
+    page.evaluate(draw, msg)
+    assert float(page.locator("#board").get_attribute("data-zoom") or 0) > 2  # my side
+    msg["view"]["outcome"] = {"team": 0, "seats": [0, 2, 4, 6, 8]}
+    page.evaluate(draw, msg)
+    assert page.locator("#board").get_attribute("data-zoom") == "1.00"
+    for line in page.locator("#board .turn-text").all():
+        box = line.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    context.close()
+
+
+def test_trail_badges_stay_badge_sized_when_zoomed_in(chromium: Browser) -> None:
+    states, log = game("pegoo", 10, 60, seed=3)
+    msg = states[-1]
+    context = chromium.new_context(**PHONE)
+    context.route(f"{FAKE}/**", serve_from_disk)
+    page = context.new_page()
+    open_board(page)
+    page.evaluate("""([msg, log]) => board.renderBoard(document.getElementById('board'), msg,
+        { trail: board.trailSince(log, -1, 10) })""", [msg, log])
+    heights = "ms => ms.map(m => m.getBoundingClientRect().height)"
+    assert float(page.locator("#board").get_attribute("data-zoom") or 0) > 2
+    zoomed = page.eval_on_selector_all("#board .trail-badge", heights)
+    assert zoomed and max(zoomed) <= 30, zoomed
+    page.click("#zoom-all")  # the whole board: the badges as big as they are drawn
+    whole = page.eval_on_selector_all("#board .trail-badge", heights)
+    assert min(whole) >= 8, whole
+    context.close()

@@ -372,7 +372,9 @@ def expected_places(msg: dict[str, Any], pegs: list[str]) -> list[str]:
         if "." in pos:
             side, hole = pos.split(".")
             owner = board["side_of"].index(int(side))
-            whose = "your" if owner == msg["seat"] else f"{COLOURS[board['colours'][owner]]}'s"
+            # the side's seat by name, as its label says
+            seat_name = msg["table"]["seats"][owner]["name"]
+            whose = "your" if owner == msg["seat"] else f"{seat_name}'s"
             out.append(f"hole {hole} on {whose} side")
         elif pos.startswith("H"):
             out.append(f"home {pos[1:]}")

@@ -11,9 +11,13 @@ import time
 from typing import Any
 
 from browser_support import FAKE, Server, seat_script, serve_from_disk
-from make_fixtures import FIXTURES
+from make_fixtures import FIXTURES, state_message
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 from test_play_online import PHONE
+
+from pegs.notation import announce
+from pegs.rules import GameState, Rules
+from pegs.server import protocol
 
 
 class FakeTable:
@@ -216,3 +220,29 @@ def test_start_shows_the_board_and_a_chosen_card_its_pegs(chromium: Browser,
     else:
         raise AssertionError("no card moved a peg in eight turns")
     context.close()
+
+
+def test_a_doubts_banner_gives_way_to_the_next_face_down_card(static_page: Page) -> None:
+    """Seat 2 watches seat 1 doubt seat 0's card, then is asked about seat 1's own."""
+    state = GameState.new(Rules.preset("bluffing-joker", players=3), 5)
+    messages = []
+    for _ in range(3):
+        legal = state.legal_actions()
+        action = next((a for a in legal if a.decision == "doubt"), legal[0])
+        actor, said = state.current_player, announce(state, action)
+        state = state.apply(action)
+        last = {"seat": actor, "action": protocol.hidden_text(action, actor, 2),
+                "announcement": said}
+        messages.append(state_message(state, 2, last))
+    assert messages[0]["view"]["pending"]["asked"] == 1
+    assert messages[2]["view"]["pending"]["asked"] == 2  # seat 1's card, seat 2 to doubt
+    table = FakeTable(static_page, messages[0])
+    for msg in messages[1:]:
+        static_page.wait_for_function(
+            f"document.body.dataset.version === '{msg['version'] - 1}'")
+        table.push({**msg, "legal": msg["wire_legal"]})
+        if msg["last"]["action"] == "doubt":
+            expect(static_page.locator("#reveal")).to_be_visible()
+    expect(static_page.locator("#doubt")).to_be_visible()
+    expect(static_page.locator("#reveal")).to_have_count(0)
+    expect(static_page.locator("#board .turn-text")).to_have_text("Your decision")

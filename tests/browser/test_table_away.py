@@ -3,6 +3,7 @@ bot plays their seat, everyone sees it, and the seat is theirs again when they c
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -32,6 +33,9 @@ def test_an_away_player_is_covered_by_a_stand_in_until_they_return(
 
     phone.context.close()  # Bob walks away: after a second a stand-in plays for him
     expect(bob_row).to_contain_text("a bot plays for now", timeout=15_000)
+    # the board's label says so too (not just "away")
+    expect(gran.page.locator("#board .seat-label[data-seat='1'] .seat-text")).to_have_text(
+        re.compile(r"^(▶ )?Bob \(a bot plays\)$"))
     gran.page.screenshot(path=str(artifacts / "away-covered.png"))
 
     def bob_moves() -> int:

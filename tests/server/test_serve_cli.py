@@ -31,10 +31,10 @@ def test_the_database_lives_in_pegs_data_dir_unless_a_url_is_given(
     (["--database-url", "sqlite:////no/such/folder/pegs.db"], "no such folder"),
     (["--bot-delay", "-1"], "--bot-delay must be 0 or more"),
     (["--hint-seconds", "0"], "--hint-seconds more than 0"),
-    (["--creates-per-minute", "-1"], "--max-waiting and --connects-per-minute must be 0"),
-    (["--max-waiting", "-3"], "--max-waiting and --connects-per-minute must be 0"),
-    (["--connects-per-minute", "-1"], "--max-waiting and --connects-per-minute must be 0"),
-    (["--waiting-hours", "0"], "--waiting-hours more than 0"),
+    (["--creates-per-minute", "-1"], "must be 0 (no limit) or more"),
+    (["--max-waiting", "-3"], "must be 0 (no limit) or more"),
+    (["--connects-per-minute", "-1"], "must be 0 (no limit) or more"),
+    (["--waiting-hours", "0"], "--waiting-hours and --abandoned-hours must be more than 0"),
     (["--shortest-clock", "0.5"], "--shortest-clock must be 1 to 3600 seconds"),
 ])
 def test_unusable_settings_are_refused_before_serving(

@@ -24,7 +24,6 @@ from .rooms import BOT_KINDS, Room, TableError, bot_label
 from .store import SeatRow, TableRow
 
 router = APIRouter(prefix="/api")
-EPOCH = datetime.fromtimestamp(0, UTC)
 bearer = HTTPBearer(auto_error=False, description="the seat token from create or join")
 
 Name = Annotated[str, Field(min_length=1, max_length=40, description="display name")]
@@ -250,13 +249,12 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict
 async def open_tables(hub: HubDep, request: Request,
                       limit: Annotated[int, Query(ge=1, le=MOST_PAGE)] = PAGE,
                       offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+    """Read from the database, so every process lists every table (a table loaded here
+    shows its seats' presence)."""
     await rate_check(hub.counters.lobby, client_address(request), "lobby reads")
-    listed = [room for room in hub.rooms.values()
-              if room.public and room.status == "waiting"
-              and any(s.kind == "empty" for s in room.seats)]
-    listed.sort(key=lambda r: (r.created or EPOCH, r.code), reverse=True)
-    return {"tables": [room.table_json() for room in listed[offset:offset + limit]],
-            "total": len(listed), "limit": limit, "offset": offset}
+    rows, total = await hub.run_db(hub.store.open_tables, limit, offset)
+    listed = [(hub.rooms.get(row.code) or Room(hub, row)).table_json() for row in rows]
+    return {"tables": listed, "total": total, "limit": limit, "offset": offset}
 
 
 @router.get("/tables/{code}", summary="A table: settings, seats, status, version")

@@ -17,6 +17,7 @@ from .expiry import ABANDONED, Abandonment, expire_waiting
 from .leases import hold_leases, renew
 from .limits import Limits
 from .listening import listen
+from .presence import Presence
 from .rooms import Room, TableError
 from .store import Store, StoreError, TableRow
 from .thinking import BOT_NICENESS, HINT_NICENESS, Thinkers
@@ -49,6 +50,8 @@ class Hub:
         self.hint_seconds = hint_seconds
         self.full_gc_seconds = full_gc_seconds
         self.rooms: dict[str, Room] = {}
+        #: this process's word to the others on which seats are connected here
+        self.presence = Presence(self)
         # SQLite takes one writer at a time; a database server commits tables in parallel
         self._db = ThreadPoolExecutor(1 if store.local else DB_THREADS,
                                       thread_name_prefix="pegs-db")
@@ -104,6 +107,7 @@ class Hub:
         await self.counters.open.start()
         if self.store.shared:
             self._listener = asyncio.create_task(listen(self))
+            self.presence.start()
             await renew(self)
             self._leases = asyncio.create_task(hold_leases(self))
             log.info("took %d tables", len(self.rooms))
@@ -135,19 +139,29 @@ class Hub:
             raise TableError(404, "no_table", f"there is no table {code!r}")
         return room
 
-    async def add(self, row: TableRow) -> Room:
+    def capacity_check(self) -> None:
+        """Refuse a new table when this process runs as many as it may."""
         live = sum(1 for r in self.rooms.values() if r.status in ("waiting", "playing"))
         if live >= self.limits.max_tables:
             raise TableError(503, "busy", "the server has too many tables; try again later")
+
+    async def add(self, row: TableRow) -> Room:
+        self.capacity_check()
         await self.run_db(self.store.create, row)
+        return self.adopt(row)
+
+    def adopt(self, row: TableRow) -> Room:
+        """Take a table this process has just stored into memory (its lease is this
+        process's)."""
         room = self.rooms[row.code] = Room(self, row)
-        room.owned = True  # the new table's lease is this process's
+        room.owned = True
         return room
 
     async def close(self) -> None:
         for task in (self._housekeeper, self._listener, self._leases):
             if task is not None:
                 task.cancel()
+        self.presence.close()
         for room in self.rooms.values():
             room.close()
             for c in room.conns:

@@ -27,20 +27,8 @@ async def hold_leases(hub: Hub) -> None:
         await asyncio.sleep(RENEW_SECONDS)
         try:
             await renew(hub)
-            await announce_presence(hub)
         except StoreError:
             log.exception("cannot renew the table leases")
-
-
-async def announce_presence(hub: Hub) -> None:
-    """Tell the other processes (the tables' owners) which seats are connected here."""
-    present = [(room.code, seated) for room in hub.rooms.values()
-               if room.status == "playing" and (seated := room.seats_connected())]
-    if present:
-        try:
-            await hub.run_db(hub.store.announce_presence, present)
-        except Exception as e:
-            raise StoreError(f"cannot announce presence: {e}") from e
 
 
 async def renew(hub: Hub) -> None:

@@ -38,7 +38,8 @@ async def listen(hub: Hub) -> None:
                     if room is None or origin == hub.store.origin:
                         continue
                     if change.startswith("@"):  # seats with connections to that process
-                        room.heard(int(seat) for seat in change[1:].split(",") if seat)
+                        room.heard(origin,
+                                   (int(seat) for seat in change[1:].split(",") if seat))
                     else:
                         room.poke()
         except (psycopg.Error, OSError):

@@ -77,6 +77,11 @@ tables = Table(
     #: the process that runs the table's bots and clocks, and until when (PostgreSQL)
     Column("owner", String(32), nullable=True),
     Column("lease_until", DateTime(timezone=True), nullable=True),
+    #: after the end: the seats that agreed to play again ("0,2") and the rematch's code
+    Column("rematch_seats", String(32), nullable=True),
+    Column("next_code", String(32), nullable=True),
+    #: when the clock of the human seat to act at ``version`` ends (Unix time; null: none)
+    Column("turn_ends", Float, nullable=True),
 )
 
 seats = Table(
@@ -98,22 +103,28 @@ actions = Table(
     Column("seat", Integer, nullable=False),
     Column("action", Text, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
+    #: the stand-in's move for a human whose turn clock ran out
+    Column("timed_out", Boolean, nullable=True),
 )
 
 
 _BUMP = (update(tables)
          .where(tables.c.code == bindparam("c"), tables.c.version == bindparam("old"))
-         .values(version=bindparam("new"), status=bindparam("status")))
+         .values(version=bindparam("new"), status=bindparam("status"),
+                 turn_ends=bindparam("ends")))
 _APPEND = insert(actions)
 #: The PostgreSQL channel on which every write to a table is announced ("code:version:origin")
 CHANNEL = "pegs_tables"
 _NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', :payload)")
+_NOTIFY_ALL = text(f"SELECT pg_notify('{CHANNEL}', p) FROM unnest(CAST(:payloads AS text[])) p")
 #: How long a table's lease holds unless its owner renews it.
 LEASE_SECONDS = 10.0
 _CLAIM = text(
     "UPDATE pegs_tables SET owner = :me, lease_until = now() + make_interval(secs => :s) "
     "WHERE status IN ('waiting', 'playing') "
     "AND (owner = :me OR owner IS NULL OR lease_until < now()) RETURNING code")
+#: Conditional writes of one rematch agreement before it gives up (others keep winning).
+AGREEMENT_TRIES = 20
 _RELEASE = text("UPDATE pegs_tables SET lease_until = now() WHERE owner = :me")
 
 
@@ -166,6 +177,13 @@ class TableRow:
     away_seconds: float | None = 120.0
     #: the bots' pause before a move at this table (None: the server's ``--bot-delay``)
     bot_delay: float | None = None
+    #: after the end: the seats that agreed to play again, and the rematch's code
+    rematch: list[int] = field(default_factory=list)
+    next: str | None = None
+    #: when the clock of the seat to act at ``version`` ends (Unix time), or None
+    turn_ends: float | None = None
+    #: the versions (of ``actions``) that were a timed-out turn's stand-in move
+    timed_out: set[int] = field(default_factory=set)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
@@ -231,6 +249,11 @@ def migrate(engine: Engine) -> None:
         raise StoreError(f"cannot open the database: {e}") from e
 
 
+def _seat_list(text: str | None) -> list[int]:
+    """Seats stored as "0,2"."""
+    return [int(seat) for seat in text.split(",")] if text else []
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -285,10 +308,11 @@ class Store:
     def announce_presence(self, present: list[tuple[str, list[int]]]) -> None:
         """(PostgreSQL) Tell the other processes which seats of which tables have
         connections to this one ("code:@seat,seat:origin")."""
-        with self.engine.begin() as c:
-            for code, seated in present:
-                c.execute(_NOTIFY, {"payload": f"{code}:@{','.join(map(str, seated))}:"
-                                               f"{self.origin}"})
+        payloads = [f"{code}:@{','.join(map(str, seated))}:{self.origin}"
+                    for code, seated in present]
+        if payloads:
+            with self.engine.begin() as c:  # one statement, however many tables
+                c.execute(_NOTIFY_ALL, {"payloads": payloads})
 
     def release(self) -> None:
         """(PostgreSQL) End this process's leases now (it is stopping)."""
@@ -297,18 +321,78 @@ class Store:
 
     def create(self, row: TableRow) -> None:
         """Store a new table (``row.created`` is set to now if it has no time yet)."""
-        row.created = row.created or _now()
         with self.engine.begin() as c:
-            c.execute(insert(tables).values(
-                code=row.code, settings=json.dumps(row.settings), seed=row.seed,
-                hints=row.hints, status=row.status, version=row.version, host=row.host,
-                created=row.created, public=row.public, creator=row.creator,
-                turn_seconds=row.turn_seconds, away_seconds=row.away_seconds,
-                bot_delay=row.bot_delay, **self._lease(),
-            ))
-            if row.seats:
-                c.execute(insert(seats), [{"code": row.code, "seat": s.seat, **s.values()}
-                                          for s in row.seats])
+            self._insert(c, row)
+
+    def _insert(self, c: Connection, row: TableRow) -> None:
+        row.created = row.created or _now()
+        c.execute(insert(tables).values(
+            code=row.code, settings=json.dumps(row.settings), seed=row.seed,
+            hints=row.hints, status=row.status, version=row.version, host=row.host,
+            created=row.created, public=row.public, creator=row.creator,
+            turn_seconds=row.turn_seconds, away_seconds=row.away_seconds,
+            bot_delay=row.bot_delay, **self._lease(),
+        ))
+        if row.seats:
+            c.execute(insert(seats), [{"code": row.code, "seat": s.seat, **s.values()}
+                                      for s in row.seats])
+
+    def agree_rematch(self, code: str, seat: int, humans: list[int],
+                      fresh: TableRow) -> tuple[list[int], str | None]:
+        """Store ``seat``'s agreement to play table ``code`` again; the agreement that
+        completes ``humans`` also stores ``fresh`` (the rematch, this process's lease) and
+        its code as the old table's ``next_code``, in the same transaction.  A conditional
+        write (on the agreements read and no ``next_code`` yet) makes racing agreements
+        through any processes make one rematch.  Answers the agreements and ``next``."""
+        for _ in range(AGREEMENT_TRIES):
+            with self.engine.begin() as c:
+                found = c.execute(select(tables.c.rematch_seats, tables.c.next_code)
+                                  .where(tables.c.code == code)).one_or_none()
+                if found is None:
+                    raise StoreError(f"there is no table {code}")
+                before = _seat_list(found.rematch_seats)
+                agreed = sorted({*before, seat})
+                if found.next_code is not None or agreed == before:
+                    return before, found.next_code
+                nxt = fresh.code if set(humans) <= set(agreed) else None
+                done = c.execute(update(tables).where(
+                    tables.c.code == code, tables.c.next_code.is_(None),
+                    tables.c.rematch_seats.is_not_distinct_from(found.rematch_seats))
+                    .values(rematch_seats=",".join(map(str, agreed)), next_code=nxt))
+                if done.rowcount != 1:
+                    continue  # another agreement was stored meanwhile: read again
+                if nxt is not None:
+                    self._insert(c, fresh)
+                self._announce(c, code)
+                return agreed, nxt
+        raise StoreError(f"table {code}: the agreement kept meeting others; try again")
+
+    def set_turn_ends(self, code: str, version: int, ends: float | None) -> None:
+        """Store when the turn clock at ``version`` ends (nothing if the table moved on)."""
+        with self.engine.begin() as c:
+            done = c.execute(update(tables).where(tables.c.code == code,
+                                                  tables.c.version == version)
+                             .values(turn_ends=ends))
+            if done.rowcount == 1:
+                self._announce(c, code)
+
+    def open_tables(self, limit: int, offset: int) -> tuple[list[TableRow], int]:
+        """A page of the public tables waiting with a free seat, newest first, and how
+        many there are."""
+        empty = select(seats.c.seat).where(seats.c.code == tables.c.code,
+                                           seats.c.kind == "empty").exists()
+        listed = (tables.c.public.is_(True), tables.c.status == "waiting", empty)
+        try:
+            with self.engine.connect() as c:
+                total = c.execute(select(func.count()).select_from(tables)
+                                  .where(*listed)).scalar_one()
+                codes = list(c.scalars(select(tables.c.code).where(*listed)
+                                       .order_by(tables.c.created.desc(), tables.c.code.desc())
+                                       .limit(limit).offset(offset)))
+            found = {row.code: row for row in self._load(None, codes, 0)} if codes else {}
+        except Exception as e:
+            raise StoreError(f"cannot read tables: {e}") from e
+        return [found[code] for code in codes if code in found], int(total)
 
     def save_seat(self, code: str, seat: SeatRow) -> None:
         with self.engine.begin() as c:
@@ -359,9 +443,11 @@ class Store:
             raise StoreError(f"cannot remove expired tables: {e}") from e
         return codes
 
-    def append(self, code: str, number: int, seat: int, action: str, status: str) -> None:
+    def append(self, code: str, number: int, seat: int, action: str, status: str,
+               ends: float | None = None, timed_out: bool = False) -> None:
         """Action ``number`` (the table's new version) and the version, in one transaction;
-        :class:`StoreError` if the table is not at version ``number - 1``.
+        :class:`StoreError` if the table is not at version ``number - 1``.  ``ends``: when
+        the next turn's clock ends; ``timed_out``: the stand-in's move for a late human.
 
         Appends are the hot path: prepared statements on a connection kept open by each
         database thread, reopened after any failure.
@@ -373,11 +459,11 @@ class Store:
                 self._writers.append(c)
         try:
             done = c.execute(_BUMP, {"c": code, "old": number - 1, "new": number,
-                                     "status": status})
+                                     "status": status, "ends": ends})
             if done.rowcount != 1:
                 raise VersionConflict(f"table {code} is not at version {number - 1}")
             c.execute(_APPEND, {"code": code, "number": number, "seat": seat,
-                                "action": action, "at": _now()})
+                                "action": action, "at": _now(), "timed_out": timed_out or None})
             self._announce(c, code, number)
             c.commit()
         except BaseException:
@@ -424,23 +510,24 @@ class Store:
              after: int = 0) -> list[TableRow]:
         """Tables (with seats and the actions after version ``after``) by status or code."""
         try:
-            return self._load(statuses, code, after)
+            return self._load(statuses, None if code is None else [code], after)
         except Exception as e:
             raise StoreError(f"cannot read tables: {e}") from e
 
-    def _load(self, statuses: tuple[str, ...] | None, code: str | None,
+    def _load(self, statuses: tuple[str, ...] | None, wanted: list[str] | None,
               after: int) -> list[TableRow]:
         query = select(tables)
         if statuses is not None:
             query = query.where(tables.c.status.in_(statuses))
-        if code is not None:
-            query = query.where(tables.c.code == code)
+        if wanted is not None:
+            query = query.where(tables.c.code.in_(wanted))
         with self.engine.connect() as c:
             rows = {
                 r.code: TableRow(r.code, json.loads(r.settings), r.seed, r.hints, r.status,
                                  r.version, r.host, [], [], r.public, r.creator,
                                  _aware(r.created), r.turn_seconds, r.away_seconds,
-                                 r.bot_delay)
+                                 r.bot_delay, _seat_list(r.rematch_seats), r.next_code,
+                                 r.turn_ends)
                 for r in c.execute(query)
             }
             if not rows:
@@ -450,8 +537,12 @@ class Store:
                                .order_by(seats.c.code, seats.c.seat)):
                 rows[s.code].seats.append(SeatRow(s.seat, s.name, s.kind, s.token_hash, s.bot,
                                                   s.strength, s.standin))
-            for a in c.execute(select(actions.c.code, actions.c.action)
+            for a in c.execute(select(actions.c.code, actions.c.number, actions.c.action,
+                                      actions.c.timed_out)
                                .where(actions.c.code.in_(codes), actions.c.number > after)
                                .order_by(actions.c.code, actions.c.number)):
-                rows[a.code].actions.append(a.action)
+                row = rows[a.code]
+                row.actions.append(a.action)
+                if a.timed_out:
+                    row.timed_out.add(a.number)
         return list(rows.values())

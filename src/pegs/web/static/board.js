@@ -295,7 +295,12 @@ export function renderBoard(svg, msg, opts = {}) {
   const taps = el("g", { class: "taps" }, svg);
   const zoomer = boardZoom(svg);
   zoomer.toolbar(() => togglePegList(svg));
-  if (full) zoomer.update(full, homeBox(geo, msg) || full, sites, taps);
+  if (full) {
+    zoomer.update(full, homeBox(geo, msg) || full, sites, taps);
+    // at the end the whole board shows, the winners in its middle
+    if (view.outcome && !zoomer.ended) zoomer.show(full);
+    zoomer.ended = Boolean(view.outcome);
+  }
   renderPegList(svg, msg);
   animatePegs(svg, geo, msg);
   return geo;
@@ -359,7 +364,9 @@ function centreWords(c, geo, msg, said, zoom, y) {
   } else if (said) {
     lines = [said];
   } else if (turn >= 0) {
-    lines = [turn === msg.seat ? "Your turn" : `${seatWords(msg, turn).name} to play`];
+    // Bluffing Joker: while a face-down card is pending, the seat to act decides
+    const [mine, theirs] = view.pending ? ["Your decision", "to decide"] : ["Your turn", "to play"];
+    lines = [turn === msg.seat ? mine : `${seatWords(msg, turn).name} ${theirs}`];
   }
   // the middle clear of start areas and home tracks, in the centre group's units
   const free = Math.min(geo.R * Math.cos(Math.PI / geo.S) - 2.2 * D, geo.R - (msg.rules.home_holes + 0.6) * 0.95 * D);

@@ -35,7 +35,9 @@ export function seatWords(msg, seat) {
   const info = msg.table && msg.table.seats ? msg.table.seats[seat] : null;
   let name = seatName(msg, seat);
   if (info && info.kind === "bot" && !/bot/i.test(info.name || "")) name += " (bot)";
-  if (info && info.kind === "human" && info.connected === false) name += " (away)";
+  // as the seat list says: a stand-in bot covering the seat, else away
+  if (info && info.standin) name += " (a bot plays)";
+  else if (info && info.kind === "human" && info.connected === false) name += " (away)";
   const parts = [];
   if (seat === msg.seat) parts.push("you");
   else if (isPartner(msg, seat)) parts.push("your partner");
@@ -46,14 +48,15 @@ export function seatWords(msg, seat) {
   return { name, detail: parts.join(" · ") };
 }
 
-/** Where a position is, in words: "START", "home 2", "hole 5 on Blue's side". */
+/** Where a position is, in words: "START", "home 2", "hole 5 on Gran's side" (the side's
+ * seat by name, as its label on the board says). */
 export function placeWords(msg, pos) {
   if (pos === "S") return "START";
   if (pos.startsWith("H")) return `home ${pos.slice(1)}`;
   const [side, hole] = pos.split(".").map(Number);
   const owner = msg.board.side_of.indexOf(side);
   if (owner >= 0 && owner === msg.seat) return `hole ${hole} on your side`;
-  return owner >= 0 ? `hole ${hole} on ${colourName(msg.board, owner)}'s side` : `hole ${hole} of side ${side + 1}`;
+  return owner >= 0 ? `hole ${hole} on ${seatName(msg, owner)}'s side` : `hole ${hole} of side ${side + 1}`;
 }
 
 /** One line per seat: who it is and where each of its pegs stands. */

@@ -4,7 +4,7 @@
 
 import { parseSteps, pointsText, stepOwner, stepPath } from "./board_paths.js";
 import { seatName } from "./board_text.js";
-import { namedText } from "./people.js";
+import { namedText, shortName } from "./people.js";
 import { add, D, el, inkOn, PEG, seatColour, seatLetter, seatShape, shapeElement, text, unit } from "./board_shapes.js";
 
 /** At most this many actions are drawn (a long wait shows its latest ones). */
@@ -55,7 +55,9 @@ function markScale(geo) {
 }
 
 function badge(parent, at, label, colour, cls, k) {
-  const g = el("g", { class: cls, transform: `translate(${at[0].toFixed(1)} ${at[1].toFixed(1)}) scale(${k.toFixed(2)})` }, parent);
+  // data-at and data-k: the zoom draws a badge smaller when the board is shown bigger
+  const g = el("g", { class: cls, transform: `translate(${at[0].toFixed(1)} ${at[1].toFixed(1)}) scale(${k.toFixed(2)})`,
+    "data-at": `${at[0].toFixed(1)} ${at[1].toFixed(1)}`, "data-k": k.toFixed(2) }, parent);
   // a disc for one or two digits, a pill for longer numbers
   const h = 0.92 * D, w = Math.max(h, (0.34 * label.length + 0.3) * D);
   el("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: h / 2, fill: colour, class: "trail-badge" }, g);
@@ -133,8 +135,8 @@ export function drawPending(layer, marks, geo, msg) {
   // towards the middle of the board, clear of the seat labels outside the track
   const at = anchor ? add([anchor.x, anchor.y], unit([-anchor.x, -anchor.y]), 3.4 * D) : geo.labelAnchor(actor);
   const label = el("g", { class: "pending-label", transform: `translate(${at[0].toFixed(1)} ${at[1].toFixed(1)})` }, marks);
-  const who = seatName(msg, actor);
-  const words = `${who.length > 12 ? `${who.slice(0, 11)}…` : who} says: ${declared}?`;
+  const who = shortName(msg, actor);
+  const words = `${who.length > 14 ? `${who.slice(0, 13)}…` : who} says: ${declared}?`;
   const w = (words.length * 0.42 + 1) * D;
   el("rect", { x: -w / 2, y: -0.55 * D, width: w, height: 1.1 * D, rx: 0.55 * D, class: "pending-box" }, label);
   text(label, 0, 1, words, { "font-size": 0.62 * D, class: "pending-text" });

@@ -13,6 +13,8 @@ const NARROW_PX = 600;
 /** A finger's tap: the on-screen size of each choice's tap area on a touch screen. */
 const FINGER_PX = 46;
 const MOUSE_PX = 24;
+/** The height of a trail's number badge on screen, where the board's size allows. */
+const BADGE_PX = 26;
 /** The closest zoom shows this many hole spacings across (holes a finger and a half apart
  * on a phone: enough for two holes at a corner of a square board to be a finger apart). */
 const CLOSEST = 5 * D;
@@ -277,7 +279,18 @@ class BoardZoom {
     const zoomed = v.w < this.full.w * 0.98;
     this.svg.classList.toggle("zoomed", zoomed);
     this.svg.dataset.zoom = (this.full.w / v.w).toFixed(2);
+    this.sizeBadges();
     this.drawTaps();
+  }
+
+  /** The trail's number badges (drawn up to twice their size so that they read on a
+   * whole big board) no bigger than a badge of BADGE_PX once zoomed in. */
+  sizeBadges() {
+    const s = this.scale();
+    for (const mark of this.svg.querySelectorAll(".trail-mark[data-at]")) {
+      const k = Math.max(1, Math.min(Number(mark.dataset.k), BADGE_PX / (0.92 * D * s)));
+      mark.setAttribute("transform", `translate(${mark.dataset.at}) scale(${k.toFixed(2)})`);
+    }
   }
 
   /** One tap area per choice: a circle of a finger's size, cut halfway to its neighbours. */

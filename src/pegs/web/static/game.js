@@ -135,10 +135,12 @@ export class GameScreen {
   }
 
   /** After a doubt: the real card, bluff or not, and the penalty, in the banner and the log
-   * (the banner stays until this seat plays again or closes it). */
+   * (the banner stays until this seat plays again, the next face-down card, or OK). */
   tellDoubt(prev, msg) {
-    if (this.reveal && msg.last && msg.last.seat === msg.seat && !isDecision(msg.last.action)
-        && msg.version > this.reveal.version) this.reveal = null;
+    // the banner goes once this seat plays again, or once a new face-down card awaits a doubt
+    const pending = msg.view && msg.view.pending;
+    if (this.reveal && msg.version > this.reveal.version && ((pending && pending.chooser < 0)
+        || (msg.last && msg.last.seat === msg.seat && !isDecision(msg.last.action)))) this.reveal = null;
     const story = doubtStory(prev, msg, (q) => seatName(msg, q), (text) => namedText(msg, text));
     if (!story) return;
     const lines = msg.last.action === "doubt" || !this.reveal ? story.lines : [...this.reveal.lines, ...story.lines];
