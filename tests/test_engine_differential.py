@@ -7,7 +7,7 @@ seat the same view and the same outcome, accept the same other spellings of a sp
 refuse the same illegal actions with the same reason.
 
 ``PEGS_DIFF_GAMES`` (default 1) sets the games per preset and table size, for a longer run
-(each compares about 240 positions).
+(each compares about 180 positions; the default run about 12,000 in 45 s of CPU).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ GAMES = int(os.environ.get("PEGS_DIFF_GAMES", "1"))
 #: Plies played in lockstep from the deal and from each later position.
 WINDOW = 60
 #: Later positions per game, each anywhere in a random game (of at most PREFIX plies).
-WINDOWS, PREFIX = 3, 3000
+WINDOWS, PREFIX = 2, 3000
 #: Every this many plies: the whole state, every seat's view, aliases, refusals.
 DEEP_EVERY = 4
 #: Listings longer than this are compared on a sample of positions (and their length).
