@@ -3,24 +3,58 @@
 A declaration is an action whose ``declared`` rank may differ from the real ``card``.
 The opponents are then asked in turn, clockwise from the declarer, to ``doubt`` or
 ``pass``; the first doubt turns the card over and the winning side ``send``s one of the
-losing seat's ring pegs back to start (RULES.md section 5, I-09).
+losing seat's ring pegs back to start (RULES.md section 5, I-09).  What a decision does to
+the game is :meth:`GameState.decide`.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Protocol
 
 from .actions import Action
 from .board import START, Geometry
 from .board_work import Pegs, moved
 from .legal import Legal, Turn, generate_plain
 
-if TYPE_CHECKING:
-    from .state import GameState, Pending
-
 DOUBT = Action("", decision="doubt")
 PASS = Action("", decision="pass")
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A Bluffing Joker declaration waiting for the opponents (RULES.md section 5).
+
+    While ``chooser`` is -1 the seat ``asked`` decides whether to doubt; after a doubt,
+    ``chooser`` picks one of ``victim``'s ring pegs to send back to start.
+    """
+
+    declarer: int
+    action: Action
+    result: Pegs
+    asked: int
+    chooser: int = -1
+    victim: int = -1
+
+    @property
+    def bluff(self) -> bool:
+        return self.action.card != self.action.declared
+
+    @property
+    def revealed(self) -> bool:
+        """The card has been turned over (someone doubted)."""
+        return self.chooser >= 0
+
+
+class Seats(Protocol):
+    """What :func:`redo` reads of a game state."""
+
+    @property
+    def geo(self) -> Geometry: ...
+    @property
+    def stuck(self) -> tuple[int, ...]: ...
+    @property
+    def turns_taken(self) -> tuple[int, ...]: ...
 
 
 def opponents_in_order(geo: Geometry, declarer: int) -> list[int]:
@@ -51,35 +85,7 @@ def decisions(geo: Geometry, pegs: Pegs, pending: Pending) -> Legal:
     return legal
 
 
-def decide(state: GameState, action: Action, result: Pegs) -> GameState:
-    """The state after a decision on the pending declaration."""
-    p = state.pending
-    assert p is not None
-    geo, hands = state.geo, list(state.hands)
-    card = p.action.card
-    if p.chooser < 0 and action == PASS:
-        order = opponents_in_order(geo, p.declarer)
-        i = order.index(p.asked)
-        if i + 1 < len(order):
-            return state._replace(pending=replace(p, asked=order[i + 1]), ply=state.ply + 1)
-        return state.end_turn(card, p.result, True, hands, face_down=True)
-    if p.chooser < 0:  # a doubt: the card is turned over
-        winner, victim = (p.asked, p.declarer) if p.bluff else (p.declarer, p.asked)
-        if ring_pegs(geo, state.pegs, victim):
-            return state._replace(pending=replace(p, chooser=winner, victim=victim),
-                                  ply=state.ply + 1)
-        extra = list(state.extra)
-        extra[winner] += 1
-        if p.bluff:
-            return state.end_turn(card, state.pegs, False, hands, extra=tuple(extra))
-        return state.end_turn(card, p.result, True, hands, extra=tuple(extra), granted_now=True)
-    if p.bluff:
-        return state.end_turn(card, result, False, hands)
-    after = redo(state, p, result)
-    return state.end_turn(card, result if after is None else after, after is not None, hands)
-
-
-def redo(state: GameState, p: Pending, pegs: Pegs) -> Pegs | None:
+def redo(state: Seats, p: Pending, pegs: Pegs) -> Pegs | None:
     """The declared move made on the board after the doubter's peg went back to start
     (None when it is no longer legal there, I-23)."""
     turn = Turn(p.declarer, (p.action.declared,), state.stuck[p.declarer],

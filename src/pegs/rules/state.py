@@ -10,41 +10,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from . import bluff
 from .actions import Action
+from .bluff import Pending as Pending
 from .board import START, Geometry, geometry
 from .board_work import Pegs
 from .errors import IllegalActionError, RulesError
-from .legal import RANK_ORDER, Legal, MoveMemo, Turn, controlled, generate
+from .legal import RANK_ORDER, Legal, MoveMemo, Turn, controlled, generate, spelled
 from .settings import RANKS, Rules
-
-
-@dataclass(frozen=True)
-class Pending:
-    """A Bluffing Joker declaration waiting for the opponents (RULES.md section 5).
-
-    While ``chooser`` is -1 the seat ``asked`` decides whether to doubt; after a doubt,
-    ``chooser`` picks one of ``victim``'s ring pegs to send back to start.
-    """
-
-    declarer: int
-    action: Action
-    result: Pegs
-    asked: int
-    chooser: int = -1
-    victim: int = -1
-
-    @property
-    def bluff(self) -> bool:
-        return self.action.card != self.action.declared
-
-    @property
-    def revealed(self) -> bool:
-        """The card has been turned over (someone doubted)."""
-        return self.chooser >= 0
 
 
 @dataclass(frozen=True)
@@ -291,8 +267,9 @@ class GameState:
         legal = self._generate()
         if legal.outcome(action) is not None:
             return action
-        if self._winner is None and self.pending is None and action.card in self.hands[self.turn]:
-            alias = generate(self.geo, self.pegs, self._turn(), aliases=True).aliases.get(action)
+        if (self._winner is None and self.pending is None and action.steps
+                and action.card in self.hands[self.turn]):
+            alias = spelled(self.geo, self.pegs, self._turn(), action, legal)
             if alias is not None:
                 return alias
         raise IllegalActionError(self.why_illegal(action))
@@ -313,7 +290,12 @@ class GameState:
         if action.discard and not action.steps:
             playable = sorted(legal.moving_ranks - {"Joker"}, key=RANK_ORDER.__getitem__)
             return ("a card that moves must be played: " + ", ".join(playable) + " can move")
-        same_card = [str(a) for a in legal.listing() if a.card == action.card and not a.discard]
+        same_card: list[str] = []
+        for a in legal.listing():
+            if a.card == action.card and not a.discard:
+                same_card.append(str(a))
+                if len(same_card) > 6:
+                    break
         if not same_card:
             return f"the {action.card} has no legal move here"
         shown = "; ".join(same_card[:6]) + ("; ..." if len(same_card) > 6 else "")
@@ -327,7 +309,7 @@ class GameState:
             action = self.canonical(action)
             result = self.result_of(action)
         if self.pending is not None:
-            return bluff.decide(self, action, result)
+            return self.decide(action, result)
         seat = self.turn
         hands = list(self.hands)
         hand = list(hands[seat])
@@ -383,6 +365,41 @@ class GameState:
             stuck=tuple(stuck), turns_taken=tuple(taken), ply=self.ply + 1, rng=draft.rng,
             pending=None, extra=tuple(owed), face_down=draft.face_down, memo=self.memo)
 
+    # --- Bluffing Joker decisions (RULES.md section 5) ------------------------------------
+    def decide(self, action: Action, result: Pegs) -> GameState:
+        """The state after a decision on the pending declaration."""
+        p = self.pending
+        assert p is not None
+        geo, hands = self.geo, list(self.hands)
+        card = p.action.card
+        if p.chooser < 0 and action == bluff.PASS:
+            order = bluff.opponents_in_order(geo, p.declarer)
+            i = order.index(p.asked)
+            if i + 1 < len(order):
+                return self._replace(pending=replace(p, asked=order[i + 1]), ply=self.ply + 1)
+            return self.end_turn(card, p.result, True, hands, face_down=True)
+        if p.chooser < 0:  # a doubt: the card is turned over
+            winner, victim = (p.asked, p.declarer) if p.bluff else (p.declarer, p.asked)
+            if bluff.ring_pegs(geo, self.pegs, victim):
+                return self._replace(pending=replace(p, chooser=winner, victim=victim),
+                                     ply=self.ply + 1)
+            extra = list(self.extra)
+            extra[winner] += 1
+            if p.bluff:
+                return self.end_turn(card, self.pegs, False, hands, extra=tuple(extra))
+            return self.end_turn(card, p.result, True, hands, extra=tuple(extra),
+                                 granted_now=True)
+        if p.bluff:
+            return self.end_turn(card, result, False, hands)
+        after = bluff.redo(self, p, result)
+        return self.end_turn(card, result if after is None else after, after is not None, hands)
+
+    # --- copying ------------------------------------------------------------------------------
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle (and ``copy.deepcopy``) by the fields of the game alone: the geometry is
+        rebuilt from the rules, and the move cache and shared search memo are left out."""
+        return _restore, (self.rules, tuple(getattr(self, name) for name in _FIELDS))
+
     # --- comparing ----------------------------------------------------------------------------
     def key(self) -> tuple[object, ...]:
         """Everything that makes this state what it is (for equality and replay checks)."""
@@ -406,6 +423,11 @@ _FIELDS = (
     "seed", "pegs", "hands", "draw_pile", "discards", "piles", "turn", "stuck",
     "turns_taken", "ply", "rng", "pending", "extra", "face_down",
 )
+
+
+def _restore(rules: Rules, values: tuple[Any, ...]) -> GameState:
+    """The state that :meth:`GameState.__reduce__` took apart."""
+    return GameState._make(rules, **dict(zip(_FIELDS, values, strict=True)))
 
 
 def _find_winner(geo: Geometry, pegs: Pegs) -> Outcome | None:

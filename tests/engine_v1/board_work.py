@@ -1,0 +1,235 @@
+"""A mutable scratch board for the move generator: peg moves with hits and an undo log.
+
+The generator tries a move, reads the resulting layout, and undoes it, so no board is
+ever copied.  Only :mod:`pegs.rules.legal` uses this; the game state stays immutable.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from librt.vecs import append, pop, vec
+from mypy_extensions import i64
+
+from .board import START, Geometry
+
+#: A peg lifted off the board while the hits of its move are resolved.
+IN_HAND: Final = -2
+#: Positions (start and the hand below zero, shifted up by 2) fit in this many values.
+WIDE: Final = 1024
+
+Pegs = tuple[tuple[int, ...], ...]
+#: One peg moved: (seat, from, to).
+Change = tuple[int, int, int]
+
+
+def change_code(seat: i64, src: i64, dst: i64) -> i64:
+    """One peg move as an integer (see :func:`change_of`)."""
+    return (seat * WIDE + src + 2) * WIDE + dst + 2
+
+
+def change_of(code: i64) -> tuple[i64, i64, i64]:
+    """(seat, from, to) of a :func:`change_code`."""
+    return code // (WIDE * WIDE), code // WIDE % WIDE - 2, code % WIDE - 2
+
+
+def index_of(lst: list[int], value: int) -> int:
+    """``lst.index(value)`` compared as machine integers (compiled, several times faster
+    than the generic comparison ``list.index`` makes)."""
+    for n in range(len(lst)):
+        if lst[n] == value:
+            return n
+    raise ValueError(f"{value} is not in the list")
+
+
+def has(lst: list[int], value: int) -> bool:
+    """``value in lst`` compared as machine integers (see :func:`index_of`)."""
+    return any(item == value for item in lst)
+
+
+def moved(pegs: Pegs, changes: tuple[Change, ...]) -> Pegs:
+    """``pegs`` with some pegs moved, in order (a peg sent back to start included)."""
+    out = list(pegs)
+    for q, a, b in changes:
+        lst = list(out[q])
+        lst[index_of(lst, a)] = b
+        lst.sort()
+        out[q] = tuple(lst)
+    return tuple(out)
+
+
+class WorkBoard:
+    """Pegs per seat and ring occupancy, changed by :meth:`land` and restored by :meth:`undo`."""
+
+    __slots__ = ("base", "door", "geo", "home_holes", "log", "mover", "occ", "opponent", "pos",
+                 "ring")
+
+    def __init__(self, geo: Geometry, pegs: Pegs, mover: int) -> None:
+        self.geo = geo
+        self.base = pegs
+        self.ring = geo.ring_size
+        self.home_holes = geo.home_holes
+        self.door = geo.door
+        self.mover = mover
+        self.opponent = geo.opponent[mover]
+        ring = self.ring
+        occ = vec[i64]([-1] * ring)  # the seat of the peg in each ring hole, or -1
+        for seat, ps in enumerate(pegs):
+            for p in ps:
+                if 0 <= p < ring:
+                    occ[p] = seat
+        self.occ = occ
+        self.pos = [list(ps) for ps in pegs]
+        #: The peg moves made since the unchanged board, as :func:`change_code` makes them.
+        self.log = vec[i64]()
+
+    # --- reading -------------------------------------------------------------------------
+    def snapshot(self, also: int = -1) -> Pegs:
+        """The current layout, sharing the unchanged seats' tuples with the base layout
+        (but for the seats moved since, and ``also``, whose pegs were moved by hand)."""
+        log = self.log
+        if len(log) == 0 and also < 0:
+            return self.base
+        out = list(self.base)
+        done = 0 if also < 0 else 1 << also  # the seats to copy, as a bit set
+        for n in range(len(log)):
+            done |= 1 << (log[n] // (WIDE * WIDE))
+        for q in range(len(out)):
+            if done >> q & 1:
+                out[q] = tuple(sorted(self.pos[q]))
+        return tuple(out)
+
+    def where(self, seat: int, old: int, since: int) -> int:
+        """Where the peg of ``seat`` that stood on ``old`` is now (following log entries)."""
+        log = self.log
+        at: i64 = old
+        for i in range(since, len(log)):
+            if log[i] // WIDE == seat * WIDE + at + 2:
+                at = log[i] % WIDE - 2
+        return at
+
+    def home_clear(self, seat: int, first: int, last: int) -> bool:
+        """Are home holes ``first..last`` (1-based, inclusive) of ``seat`` all empty?"""
+        ring = self.ring
+        return not any(p >= ring and first <= p - ring + 1 <= last for p in self.pos[seat])
+
+    def forward(self, seat: int, p: int, n: int, pass_own: bool, turn_in: bool,
+                ring_only: bool = False, hit_own: bool = False) -> list[int]:
+        """Destinations of the peg of colour ``seat`` at ``p`` moving forward ``n``.
+
+        Two destinations when the move can branch at the peg's door.  ``turn_in`` forces
+        the branch; ``ring_only`` forbids it; ``hit_own`` lets the peg pass and land on its
+        own colour on the ring (North Carolina ten).
+        """
+        ring = self.ring
+        if p >= ring:
+            k = p - ring + 1
+            t = k + n
+            if t <= self.home_holes and self.home_clear(seat, k + 1, t):
+                return [ring + t - 1]
+            return []
+        out: list[int] = []
+        door = self.door[seat]
+        occ = self.occ
+        cur = p
+        last = n - 1
+        for i in range(n):
+            if cur == door and not ring_only:
+                m = n - i
+                if m <= self.home_holes and self.home_clear(seat, 1, m):
+                    out.append(ring + m - 1)
+                if turn_in:
+                    return out
+            cur += 1
+            if cur == ring:
+                cur = 0
+            if i < last and occ[cur] == seat and not (pass_own or hit_own):
+                return out
+        if occ[cur] != seat or hit_own:
+            out.append(cur)
+        return out
+
+    def backward(self, seat: int, p: int, n: int, pass_own: bool, hit_own: bool = False) -> int:
+        """The destination of a ring peg moving backward ``n``, or ``IN_HAND`` if blocked."""
+        ring = self.ring
+        if not 0 <= p < ring:
+            return IN_HAND
+        occ = self.occ
+        cur = p
+        for i in range(n):
+            cur -= 1
+            if cur < 0:
+                cur = ring - 1
+            if i < n - 1 and occ[cur] == seat and not (pass_own or hit_own):
+                return IN_HAND
+        if occ[cur] == seat and not hit_own:
+            return IN_HAND
+        return cur
+
+    # --- changing --------------------------------------------------------------------------
+    def _move(self, seat: int, old: int, new: int) -> None:
+        lst = self.pos[seat]
+        lst[index_of(lst, old)] = new
+        ring = self.ring
+        if 0 <= old < ring:
+            self.occ[old] = -1
+        if 0 <= new < ring:
+            self.occ[new] = seat
+        self.log = append(self.log, change_code(seat, old, new))
+
+    def land(self, seat: int, src: int, dst: int) -> bool:
+        """Move a peg of colour ``seat`` from ``src`` to ``dst`` (any distance), resolving hits.
+
+        Returns False when the move is illegal because of a hit (a team peg whose door
+        holds its own colour); the caller then undoes to its mark.
+        """
+        victim = self.occ[dst] if 0 <= dst < self.ring else -1
+        if victim == -1:  # nobody there: one step
+            self._move(seat, src, dst)
+            return True
+        self._move(seat, src, IN_HAND)  # lifted, so that a chain of hits may use its hole
+        if not self._bump(victim, dst, 0):
+            return False
+        self._move(seat, IN_HAND, dst)
+        return True
+
+    def _bump(self, victim: int, at: int, depth: int) -> bool:
+        """The peg of colour ``victim`` at ``at`` was landed on: send it where the mover's
+        side of the table sends it (opponent: start; own team: its door, chain-hitting)."""
+        if self.opponent[victim]:
+            self._move(victim, at, START)
+            return True
+        d = self.door[victim]
+        if d == at:
+            return False
+        other = self.occ[d]
+        if other == victim:
+            return False
+        if other != -1 and (depth > len(self.pos) or not self._bump(other, d, depth + 1)):
+            return False
+        self._move(victim, at, d)
+        return True
+
+    def swap(self, a_seat: int, a: int, b_seat: int, b: int) -> None:
+        """Exchange two ring pegs of different colours (no hits)."""
+        self._move(a_seat, a, IN_HAND)
+        self._move(b_seat, b, a)
+        self._move(a_seat, IN_HAND, b)
+
+    def mark(self) -> int:
+        return len(self.log)
+
+    def undo(self, mark: int) -> None:
+        """Restore the board to what it was when ``mark()`` returned ``mark``."""
+        log, pos, occ = self.log, self.pos, self.occ
+        ring: i64 = self.ring
+        while len(log) > mark:
+            log, code = pop(log)
+            seat, old, new = change_of(code)
+            lst = pos[seat]
+            lst[index_of(lst, new)] = old
+            if 0 <= new < ring:
+                occ[new] = -1
+            if 0 <= old < ring:
+                occ[old] = seat
+        self.log = log

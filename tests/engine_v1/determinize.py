@@ -1,0 +1,83 @@
+"""Sampling a full game state that agrees with one seat's view (for search bots).
+
+A seat knows its own hand, every public discard and can't-play pile, the board, and the
+number of cards everywhere else.  :func:`sample_state` deals the unseen cards at random
+into the other hands, the face-down discards, a face-down declaration and the draw pile,
+so a bot can search without ever reading the real hidden cards.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from .legal import MoveMemo
+from .state import GameState, Pending, _sorted_hand, build_shoe
+from .view import HIDDEN, View
+
+
+def unseen_cards(view: View) -> list[str]:
+    """The cards this seat cannot see, as a sorted list (a multiset)."""
+    left = Counter(build_shoe(view.rules))
+    seen = Counter(view.hand) + Counter(view.discards)
+    for pile in view.piles:
+        seen.update(pile)
+    if view.pending is not None and view.pending.action.card != HIDDEN:
+        seen[view.pending.action.card] += 1
+    left.subtract(seen)
+    if any(n < 0 for n in left.values()):
+        raise ValueError("the view shows more cards of a rank than the shoe holds")
+    return sorted(left.elements())
+
+
+def sample_state(view: View, rng: random.Random, unseen: list[str] | None = None,
+                 memo: MoveMemo | None = None) -> GameState:
+    """A state consistent with ``view``: the same board, own hand and public cards, with the
+    unseen cards shuffled into the places the seat cannot see.  ``unseen`` may pass
+    :func:`unseen_cards` of the view, to spare working it out again for every sample; a
+    ``memo`` is shared by the sample and the states played from it (one search)."""
+    if view.seat < 0:
+        raise ValueError("a spectator's view has no hand to sample around")
+    unseen = unseen_cards(view) if unseen is None else unseen
+    random_key = rng.random
+    keys = [random_key() for _ in unseen]  # sorting by random keys: a uniform shuffle,
+    order = sorted(range(len(unseen)), key=keys.__getitem__)  # cheaper than rng.shuffle
+    cards = [unseen[i] for i in order]
+    n = view.rules.players
+    hands: list[tuple[str, ...]] = []
+    for q in range(n):
+        if q == view.seat:
+            hands.append(view.hand)
+        else:
+            size = view.hand_sizes[q]
+            hands.append(_sorted_hand(cards[:size]))
+            del cards[:size]
+    pending = view.pending
+    if pending is not None and pending.action.card == HIDDEN:
+        pending = Pending(
+            pending.declarer, pending.action._replace(card=cards.pop()), pending.result,
+            pending.asked, pending.chooser, pending.victim,
+        )
+    other = (view.seat + 1) % n
+    hidden = tuple(cards[: view.hidden_discards])
+    del cards[: view.hidden_discards]
+    if len(cards) != view.draw_pile_size:
+        raise ValueError("the view's card counts do not add up to the shoe")
+    return GameState._make(
+        view.rules,
+        seed=-1,
+        pegs=view.pegs,
+        hands=tuple(hands),
+        draw_pile=tuple(cards),
+        discards=view.discards + hidden,
+        piles=view.piles,
+        turn=view.turn,
+        stuck=view.stuck,
+        turns_taken=view.turns_taken,
+        ply=view.ply,
+        rng=random.Random(rng.random()),
+        pending=pending,
+        extra=view.extra,
+        face_down=tuple((other, len(view.discards) + i) for i in range(len(hidden))),
+        memo=memo,
+    )

@@ -1,0 +1,374 @@
+"""Rule settings: one frozen :class:`Rules` value per game, and the named presets.
+
+Every setting of RULES.md is a field here.  Card powers are data (a token list per
+rank) read by both the move generator and the cue card, so the two never disagree.
+
+Power tokens: ``out`` come out of start; ``+n`` forward n; ``-n`` backward n;
+``swap`` exchange a controlled ring peg with another colour's ring peg;
+``split7`` two pegs forward; ``split9`` one peg forward and another backward;
+``split10`` the North Carolina ten; a trailing ``!`` marks a split that is
+obligatory whenever one is legal (the single full move is legal only otherwise,
+I-08); ``joker`` the preset's joker rule.
+
+A house rule may give any rank other powers (``Rules.preset(..., powers={"4": ["-4"]})``);
+:func:`check_powers` says what is allowed, naming the rank and the token it refuses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from .errors import RulesError
+
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "Joker")
+
+TURN_ORDERS = ("draw_then_play", "play_then_draw")
+CONTROLS = ("own_then_partner", "team")
+HELP_ORDERS = ("clockwise", "any")
+STUCK_RULES = ("none", "pegoo_cant_play_pile", "nc_counting", "havasu_fourth_turn")
+JOKER_RULES = ("pegoo", "hit_from_anywhere", "hit_start_first")
+
+Powers = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def _powers(**special: tuple[str, ...]) -> Powers:
+    """The basic game's powers with some ranks replaced (keyword ``r10`` is rank 10)."""
+    base: dict[str, tuple[str, ...]] = {
+        "A": ("out", "+1"),
+        "2": ("+2",),
+        "3": ("+3",),
+        "4": ("+4",),
+        "5": ("+5",),
+        "6": ("+6",),
+        "7": ("+7", "split7"),
+        "8": ("-8",),
+        "9": ("+9",),
+        "10": ("+10",),
+        "J": ("out", "+10"),
+        "Q": ("out", "+10"),
+        "K": ("out", "+10"),
+        "Joker": ("joker",),
+    }
+    for key, tokens in special.items():
+        base[key.removeprefix("r")] = tokens
+    return tuple((rank, base[rank]) for rank in RANKS)
+
+
+_HIGH_FACES = {"J": ("out", "+11"), "Q": ("out", "+12"), "K": ("out", "+13")}
+
+PRESET_POWERS: dict[str, Powers] = {
+    "pegoo": _powers(r2=("+2", "swap"), r9=("+9", "split9")),
+    "basic": _powers(),
+    "traditional": _powers(),
+    "havasu": _powers(r7=("split7!", "+7"), r9=("split9!", "+9"), **_HIGH_FACES),
+    "social-security": _powers(r9=("split9!", "+9"), **_HIGH_FACES),
+    "arizona": _powers(r9=("+9", "split9")),
+    "kilpatrick": _powers(r9=("+9", "split9")),
+    "north-carolina": _powers(
+        A=("out", "+1", "-1", "+11"),
+        r2=("+2", "swap"),
+        r7=("split7!", "+7"),
+        r9=("split9!", "+9"),
+        r10=("split10",),
+    ),
+    "bluffing-joker": _powers(),
+}
+
+PRESETS: tuple[str, ...] = tuple(PRESET_POWERS)
+
+#: The longest single move a ``+n`` or ``-n`` power may make.
+LONGEST_STEP = 20
+SPLITS = ("split7", "split9", "split10")
+POWER_HELP = (f"out, +n or -n (n from 1 to {LONGEST_STEP}), swap, split7, split9, split10 "
+              "(a trailing ! makes a split obligatory), joker (the Joker only)")
+
+
+def _token_problem(rank: str, token: object) -> str | None:
+    """Why ``token`` cannot be one of ``rank``'s powers (None when it can)."""
+    if not isinstance(token, str):
+        return f"a power is a word such as +4 or split7, not {token!r}"
+    if token in ("out", "swap") or (token.rstrip("!") in SPLITS and token.count("!") <= 1):
+        return None
+    if token == "joker":
+        return None if rank == "Joker" else "joker is the Joker's own power"
+    sign, number = token[:1], token[1:]
+    if sign in ("+", "-") and number.isdigit():
+        return None if 1 <= int(number) <= LONGEST_STEP else (
+            f"a move of {token} is out of range: n goes from 1 to {LONGEST_STEP}")
+    return f"unknown power {token!r}: use {POWER_HELP}"
+
+
+def check_powers(rank: object, tokens: object) -> tuple[str, ...]:
+    """``tokens`` as ``rank``'s powers, or :class:`RulesError` naming the rank and token."""
+    if rank not in RANKS:
+        raise RulesError(f"card {rank!r} is not a rank: ranks are {', '.join(RANKS)}")
+    if isinstance(tokens, str) or not isinstance(tokens, (list, tuple)) or not tokens:
+        raise RulesError(f"card {rank}: give its powers as a non-empty list, such as "
+                         f'["+4"] or ["+9", "split9"], not {tokens!r}')
+    for token in tokens:
+        problem = _token_problem(str(rank), token)
+        if problem:
+            raise RulesError(f"card {rank}: {problem}")
+    if len(set(tokens)) < len(tokens):
+        raise RulesError(f"card {rank}: a power is listed twice in {list(tokens)}")
+    if sum(str(t).rstrip("!") in SPLITS for t in tokens) > 1:
+        raise RulesError(f"card {rank}: one split at most in {list(tokens)}")
+    return tuple(str(t) for t in tokens)
+
+
+def house_powers(preset: str, changed: object) -> Powers:
+    """The preset's powers with the ranks in ``changed`` (rank -> tokens) replaced."""
+    if not isinstance(changed, Mapping):
+        raise RulesError('powers must map card ranks to lists of powers, such as {"4": ["-4"]}')
+    table = dict(PRESET_POWERS[preset])
+    for rank, tokens in changed.items():
+        table[str(rank)] = check_powers(rank, tokens)
+    return tuple((rank, table[rank]) for rank in RANKS)
+
+#: Presets whose mechanics this engine implements.
+IMPLEMENTED: frozenset[str] = frozenset(
+    {"pegoo", "basic", "traditional", "havasu", "social-security", "arizona", "kilpatrick",
+     "north-carolina", "bluffing-joker"}
+)
+
+PRESET_TITLES: dict[str, str] = {
+    "pegoo": "Pegoo (W. W. Wilkerson)",
+    "basic": "Pegs and Jokers, basic game",
+    "traditional": "Traditional Pegs and Jokers",
+    "havasu": "Havasu Falls Pegs and Jokers",
+    "social-security": "Social Security (Hatcher variation)",
+    "arizona": "Arizona rules",
+    "kilpatrick": "Kilpatrick rules",
+    "north-carolina": "North Carolina rules (Jokers and Pegs)",
+    "bluffing-joker": "Bluffing Joker",
+}
+
+
+def _default_decks(preset: str, players: int) -> int:
+    if preset == "pegoo":
+        return 2 if players <= 4 else 3
+    if preset in ("arizona", "kilpatrick"):
+        return 4 if players <= 8 else 5
+    if preset in ("traditional", "social-security"):
+        return 3 if players <= 6 else (4 if players <= 8 else 5)
+    return 3 if players <= 6 else (4 if players <= 8 else 5)
+
+
+def _preset_defaults(preset: str, players: int, teams: int) -> dict[str, Any]:
+    """The preset's settings for a table of ``players`` seats (RULES.md section 5)."""
+    pegoo = preset == "pegoo"
+    arizona_like = preset in ("arizona", "kilpatrick")
+    no_jokers = preset in ("traditional", "social-security") and players == 2
+    finish: tuple[str, ...] = ()
+    if pegoo or preset in ("havasu", "north-carolina"):
+        finish = ("7", "9")
+    return {
+        "name": preset,
+        "players": players,
+        "teams": teams,
+        "sides": 4 if players == 2 else players,
+        "holes_per_side": 20 if pegoo else 18,
+        "pegs": 4 if pegoo else 5,
+        "home_holes": 0,
+        "decks": _default_decks(preset, players),
+        "jokers_per_deck": 0 if no_jokers else 2,
+        "extra_jokers": 0,
+        "hand_size": 3 if preset == "kilpatrick" else 5,
+        "turn_order": (
+            "play_then_draw" if preset in ("havasu", "arizona", "kilpatrick") else "draw_then_play"
+        ),
+        "may_pass_own": pegoo,
+        "control": "team" if arizona_like else "own_then_partner",
+        "help_order": "any" if pegoo else "clockwise",
+        "stuck_rule": {
+            "pegoo": "pegoo_cant_play_pile",
+            "havasu": "havasu_fourth_turn",
+            "north-carolina": "nc_counting",
+        }.get(preset, "none"),
+        "must_turn_in_at_door": preset == "kilpatrick",
+        "split_finish_with_partner": finish,
+        "joker_rule": (
+            "pegoo" if pegoo else ("hit_start_first" if arizona_like else "hit_from_anywhere")
+        ),
+        "joker_comes_out": preset == "havasu",
+        "joker_obligatory": preset == "north-carolina",
+        "bluffing": preset == "bluffing-joker",
+        "powers": PRESET_POWERS[preset],
+    }
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every setting of one game.  Build it with :meth:`Rules.preset`; it validates itself."""
+
+    name: str
+    players: int
+    teams: int
+    sides: int
+    holes_per_side: int
+    pegs: int
+    home_holes: int
+    decks: int
+    jokers_per_deck: int
+    extra_jokers: int
+    hand_size: int
+    turn_order: str
+    may_pass_own: bool
+    control: str
+    help_order: str
+    stuck_rule: str
+    must_turn_in_at_door: bool
+    split_finish_with_partner: tuple[str, ...]
+    joker_rule: str
+    joker_comes_out: bool
+    joker_obligatory: bool
+    bluffing: bool
+    powers: Powers
+
+    def __post_init__(self) -> None:
+        if self.home_holes == 0:
+            object.__setattr__(self, "home_holes", self.pegs)
+        _validate(self)
+        object.__setattr__(self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self))))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined, no-any-return]
+
+    @classmethod
+    def preset(cls, name: str, **overrides: Any) -> Rules:
+        """The preset ``name`` with settings overridden, e.g. ``Rules.preset("pegoo", players=6)``.
+
+        Without ``teams``, a table of 4 or more with an even seat count plays in two teams
+        and any other table plays every seat for itself.
+        """
+        if name not in PRESET_POWERS:
+            raise RulesError(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")
+        unknown = set(overrides) - SETTING_NAMES | (set(overrides) & {"name"})
+        if unknown:
+            raise RulesError(
+                f"unknown setting {sorted(unknown)[0]!r}; settings are: "
+                + ", ".join(sorted(SETTING_NAMES - {"name"}))
+            )
+        players = overrides.get("players", 4)
+        _check_int("players", players, 2, 10)
+        teams = overrides.get("teams", 2 if players >= 4 and players % 2 == 0 else 0)
+        values = _preset_defaults(name, players, teams)
+        if "pegs" in overrides and "home_holes" not in overrides:
+            values["home_holes"] = 0
+        values.update(overrides)
+        if "powers" in overrides:
+            values["powers"] = house_powers(name, overrides["powers"])
+        return cls(**values)
+
+    def with_settings(self, **overrides: Any) -> Rules:
+        """A copy with some settings changed (validated).  A home that was as long as the
+        pegs stays so when only ``pegs`` changes."""
+        if "pegs" in overrides and "home_holes" not in overrides and self.home_holes == self.pegs:
+            overrides["home_holes"] = 0
+        return replace(self, **overrides)
+
+    @property
+    def total_cards(self) -> int:
+        return self.decks * (52 + self.jokers_per_deck) + self.extra_jokers
+
+    def power(self, rank: str) -> tuple[str, ...]:
+        """The power tokens of a rank under these rules."""
+        for r, tokens in self.powers:
+            if r == rank:
+                return tokens
+        raise RulesError(f"unknown card rank {rank!r}")
+
+    def changed_powers(self) -> dict[str, list[str]]:
+        """The ranks whose powers differ from the preset's (house rules), rank -> tokens."""
+        preset = dict(PRESET_POWERS[self.name])
+        return {rank: list(tokens) for rank, tokens in self.powers if preset[rank] != tokens}
+
+    def settings(self) -> dict[str, Any]:
+        """The settings as plain JSON-friendly values; ``powers`` lists only the ranks a
+        house rule changed, and is left out when there are none."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name == "powers":
+                continue
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        changed = self.changed_powers()
+        if changed:
+            out["powers"] = changed
+        return out
+
+    @classmethod
+    def from_settings(cls, data: Mapping[str, Any]) -> Rules:
+        """Inverse of :meth:`settings`: the preset named in ``data`` with the other values."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("name"), str):
+            raise RulesError("settings must be an object with a preset 'name'")
+        overrides = {k: v for k, v in data.items() if k != "name"}
+        if "split_finish_with_partner" in overrides:
+            value = overrides["split_finish_with_partner"]
+            if not isinstance(value, (list, tuple)):
+                raise RulesError("split_finish_with_partner must be a list of ranks")
+            overrides["split_finish_with_partner"] = tuple(value)
+        return cls.preset(data["name"], **overrides)
+
+
+SETTING_NAMES: frozenset[str] = frozenset(f.name for f in fields(Rules))
+
+
+def _check_int(name: str, value: Any, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RulesError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+
+
+def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise RulesError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+
+
+def _validate(r: Rules) -> None:
+    _check_choice("name", r.name, PRESETS)
+    if not (isinstance(r.powers, tuple) and [p[0] for p in r.powers] == list(RANKS)
+            and all(isinstance(t, tuple) for _, t in r.powers)):
+        raise RulesError("powers must give every rank its tuple of power tokens")
+    for rank, tokens in r.powers:
+        check_powers(rank, tokens)
+    _check_int("players", r.players, 2, 10)
+    _check_int("teams", r.teams, 0, r.players)
+    if r.teams == 1 or (r.teams and (r.players % r.teams or r.players // r.teams < 2)):
+        allowed = [t for t in range(2, r.players // 2 + 1) if r.players % t == 0]
+        listed = ", ".join(str(t) for t in [0, *allowed])
+        raise RulesError(
+            f"teams={r.teams} is impossible with {r.players} players: teams must divide the "
+            f"players into teams of two or more; allowed values: {listed} (0 = no teams)"
+        )
+    _check_int("sides", r.sides, max(3, r.players), 12)
+    _check_int("holes_per_side", r.holes_per_side, 18, 25)
+    _check_int("pegs", r.pegs, 3, 6)
+    _check_int("home_holes", r.home_holes, r.pegs, 8)
+    _check_int("decks", r.decks, 1, 8)
+    _check_int("jokers_per_deck", r.jokers_per_deck, 0, 4)
+    _check_int("extra_jokers", r.extra_jokers, 0, 8)
+    _check_int("hand_size", r.hand_size, 1, 8)
+    for name in ("may_pass_own", "must_turn_in_at_door", "joker_comes_out",
+                 "joker_obligatory", "bluffing"):
+        if not isinstance(getattr(r, name), bool):
+            raise RulesError(f"{name} must be true or false, not {getattr(r, name)!r}")
+    _check_choice("turn_order", r.turn_order, TURN_ORDERS)
+    _check_choice("control", r.control, CONTROLS)
+    _check_choice("help_order", r.help_order, HELP_ORDERS)
+    _check_choice("stuck_rule", r.stuck_rule, STUCK_RULES)
+    _check_choice("joker_rule", r.joker_rule, JOKER_RULES)
+    if not isinstance(r.split_finish_with_partner, tuple) or not set(
+        r.split_finish_with_partner
+    ) <= {"7", "9"}:
+        raise RulesError("split_finish_with_partner must list some of the ranks 7 and 9")
+    if r.control == "team" and r.teams == 0:
+        raise RulesError("control='team' needs teams: set teams to 2 or more")
+    needed = r.players * (r.hand_size + 1) + 10
+    if r.total_cards < needed:
+        least = -(-(needed - r.extra_jokers) // (52 + r.jokers_per_deck))
+        raise RulesError(
+            f"decks={r.decks} gives {r.total_cards} cards, too few for {r.players} hands of "
+            f"{r.hand_size}: use at least {least} decks"
+        )

@@ -1,0 +1,454 @@
+"""The game state: an immutable value; ``apply`` returns the next state.
+
+A game is its settings, its seed and its list of actions.  The shoe is shuffled by a
+``random.Random`` seeded from the game seed and kept inside the state; a reshuffle of
+the discards copies that generator first, so no state is ever changed after it is made
+and the same seed and actions always give the same game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import bluff
+from .actions import Action
+from .board import START, Geometry, geometry
+from .board_work import Pegs
+from .errors import IllegalActionError, RulesError
+from .legal import RANK_ORDER, Legal, MoveMemo, Turn, controlled, generate
+from .settings import RANKS, Rules
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A Bluffing Joker declaration waiting for the opponents (RULES.md section 5).
+
+    While ``chooser`` is -1 the seat ``asked`` decides whether to doubt; after a doubt,
+    ``chooser`` picks one of ``victim``'s ring pegs to send back to start.
+    """
+
+    declarer: int
+    action: Action
+    result: Pegs
+    asked: int
+    chooser: int = -1
+    victim: int = -1
+
+    @property
+    def bluff(self) -> bool:
+        return self.action.card != self.action.declared
+
+    @property
+    def revealed(self) -> bool:
+        """The card has been turned over (someone doubted)."""
+        return self.chooser >= 0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: the winning team (or seat, without teams) and its seats."""
+
+    team: int
+    seats: tuple[int, ...]
+
+
+def _sorted_hand(cards: Sequence[str]) -> tuple[str, ...]:
+    return tuple(sorted(cards, key=RANK_ORDER.__getitem__))
+
+
+def build_shoe(rules: Rules) -> list[str]:
+    """All cards of the game in a fixed order, before shuffling."""
+    cards = [r for _ in range(rules.decks) for r in RANKS[:-1] for _ in range(4)]
+    cards += ["Joker"] * (rules.decks * rules.jokers_per_deck + rules.extra_jokers)
+    return cards
+
+
+class GameState:
+    """One moment of a game.  Never changed after creation; ``apply`` gives the next one."""
+
+    __slots__ = (
+        "_legal",
+        "_winner",
+        "discards",
+        "draw_pile",
+        "extra",
+        "face_down",
+        "geo",
+        "hands",
+        "memo",
+        "pegs",
+        "pending",
+        "piles",
+        "ply",
+        "rng",
+        "rules",
+        "seed",
+        "stuck",
+        "turn",
+        "turns_taken",
+    )
+
+    rules: Rules
+    geo: Geometry
+    seed: int
+    pegs: Pegs
+    hands: tuple[tuple[str, ...], ...]
+    draw_pile: tuple[str, ...]
+    discards: tuple[str, ...]
+    piles: tuple[tuple[str, ...], ...]
+    turn: int
+    stuck: tuple[int, ...]
+    turns_taken: tuple[int, ...]
+    ply: int
+    rng: random.Random
+    pending: Pending | None
+    extra: tuple[int, ...]
+    #: Face-down discards (Bluffing Joker): (seat that played it, index in ``discards``).
+    face_down: tuple[tuple[int, int], ...]
+    _legal: Legal | None
+    _winner: Outcome | None
+    #: Card moves shared with the other states of one search (not part of the state).
+    memo: MoveMemo | None
+
+    # --- creation ---------------------------------------------------------------------------
+    @classmethod
+    def new(cls, rules: Rules, seed: object) -> GameState:
+        """A freshly dealt game: shuffled shoe, ``hand_size`` cards each, seat 0 to play
+        (``seed`` is checked here: it may come straight from a file or a message)."""
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RulesError(f"seed must be a whole number, not {seed!r}")
+        rng = random.Random(seed)
+        shoe = build_shoe(rules)
+        rng.shuffle(shoe)
+        n = rules.players
+        hands = [shoe[i * rules.hand_size:(i + 1) * rules.hand_size] for i in range(n)]
+        pile = shoe[n * rules.hand_size:]
+        pile.reverse()  # the top of the pile is the end of the tuple
+        state = cls._make(
+            rules,
+            seed=seed,
+            pegs=tuple((START,) * rules.pegs for _ in range(n)),
+            hands=tuple(_sorted_hand(h) for h in hands),
+            draw_pile=tuple(pile),
+            discards=(),
+            piles=((),) * n,
+            turn=0,
+            stuck=(0,) * n,
+            turns_taken=(0,) * n,
+            ply=0,
+            rng=rng,
+            pending=None,
+            extra=(0,) * n,
+            face_down=(),
+        )
+        if rules.turn_order == "draw_then_play":
+            draft = _Draft(state, list(state.hands))
+            draft.draw(0, 1)
+            state = state._replace(hands=tuple(draft.hands), draw_pile=draft.pile,
+                                   discards=draft.discards, rng=draft.rng,
+                                   face_down=draft.face_down)
+        return state
+
+    def __init__(self, rules: Rules, geo: Geometry, *, seed: int, pegs: Pegs,
+                 hands: tuple[tuple[str, ...], ...], draw_pile: tuple[str, ...],
+                 discards: tuple[str, ...], piles: tuple[tuple[str, ...], ...], turn: int,
+                 stuck: tuple[int, ...], turns_taken: tuple[int, ...], ply: int,
+                 rng: random.Random, pending: Pending | None, extra: tuple[int, ...],
+                 face_down: tuple[tuple[int, int], ...], memo: MoveMemo | None = None) -> None:
+        """Every field of a state.  Build states with :meth:`new`, :meth:`from_position`
+        and :meth:`apply`; the states that ``apply`` makes share ``memo``."""
+        self.rules, self.geo, self.seed, self.pegs = rules, geo, seed, pegs
+        self.hands, self.draw_pile, self.discards, self.piles = hands, draw_pile, discards, piles
+        self.turn, self.stuck, self.turns_taken, self.ply = turn, stuck, turns_taken, ply
+        self.rng, self.pending, self.extra, self.face_down = rng, pending, extra, face_down
+        self.memo = memo
+        self._legal = None
+        self._winner = _find_winner(geo, pegs)
+
+    @classmethod
+    def _make(cls, rules: Rules, geo: Geometry | None = None, **values: Any) -> GameState:
+        return GameState(rules, geo or geometry(rules), **values)
+
+    def _replace(self, **changes: Any) -> GameState:
+        values = {name: getattr(self, name) for name in _FIELDS}
+        values.update(changes)
+        return GameState(self.rules, self.geo, memo=self.memo, **values)
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        pegs: Pegs,
+        to_move: int,
+        hand: Sequence[str],
+        stuck_turns: int = 0,
+        first_turn: bool = False,
+        seed: int = 0,
+    ) -> GameState:
+        """A constructed position (for tests and conformance scenarios).
+
+        The seat to move holds exactly ``hand``; the other cards are dealt from a shoe
+        shuffled by ``seed``.
+        """
+        n = rules.players
+        if len(pegs) != n or any(len(p) != rules.pegs for p in pegs):
+            raise RulesError(f"a position needs {rules.pegs} pegs for each of {n} seats")
+        shoe = build_shoe(rules)
+        for card in hand:
+            if card not in shoe:
+                raise RulesError(f"the shoe has no more {card!r} cards for this hand")
+            shoe.remove(card)
+        rng = random.Random(seed)
+        rng.shuffle(shoe)
+        hands: list[tuple[str, ...]] = []
+        for seat in range(n):
+            if seat == to_move:
+                hands.append(_sorted_hand(hand))
+            else:
+                hands.append(_sorted_hand(shoe[: rules.hand_size]))
+                del shoe[: rules.hand_size]
+        taken = [1] * n
+        taken[to_move] = 0 if first_turn else 1
+        stuck = [0] * n
+        stuck[to_move] = stuck_turns
+        return cls._make(
+            rules,
+            seed=seed,
+            pegs=tuple(tuple(sorted(p)) for p in pegs),
+            hands=tuple(hands),
+            draw_pile=tuple(shoe),
+            discards=(),
+            piles=((),) * n,
+            turn=to_move,
+            stuck=tuple(stuck),
+            turns_taken=tuple(taken),
+            ply=0,
+            rng=rng,
+            pending=None,
+            extra=(0,) * n,
+            face_down=(),
+        )
+
+    # --- reading ------------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """The seat to act (``-1`` once the game is over): the seat whose turn it is, or
+        during a Bluffing Joker declaration the seat asked to doubt or choosing a peg."""
+        if self._winner:
+            return -1
+        p = self.pending
+        if p is None:
+            return self.turn
+        return p.asked if p.chooser < 0 else p.chooser
+
+    def is_over(self) -> bool:
+        return self._winner is not None
+
+    def outcome(self) -> Outcome | None:
+        """The winners once the game is over, else None."""
+        return self._winner
+
+    def controlled_seats(self, seat: int | None = None) -> tuple[int, ...]:
+        """The seats whose pegs ``seat`` (default: the seat to move) may move now."""
+        return controlled(self.geo, self.pegs, self.turn if seat is None else seat)
+
+    def _generate(self) -> Legal:
+        if self._legal is None:
+            if self._winner is not None:
+                self._legal = Legal()
+            elif self.pending is not None:
+                self._legal = bluff.decisions(self.geo, self.pegs, self.pending)
+            else:
+                self._legal = generate(self.geo, self.pegs, self._turn(), memo=self.memo)
+        return self._legal
+
+    def _turn(self) -> Turn:
+        return Turn(self.turn, self.hands[self.turn], self.stuck[self.turn],
+                    self.turns_taken[self.turn] == 0)
+
+    def legal_actions(self) -> Sequence[Action]:
+        """Every legal action of the seat to move, in a stable order (empty when over).
+
+        A read-only sequence: most splits are counted and each is built when indexed,
+        iterated or looked up with ``in``."""
+        return self._generate().listing()
+
+    def result_of(self, action: Action) -> Pegs:
+        """The peg layout a legal action leads to."""
+        legal = self._generate()
+        result = legal.outcome(action)
+        if result is None:
+            result = legal.outcome(self.canonical(action))
+            assert result is not None
+        return result
+
+    def canonical(self, action: Action) -> Action:
+        """The legal action that ``action`` names (another order of a split maps to the
+        listed one); raises :class:`IllegalActionError` saying why if there is none."""
+        legal = self._generate()
+        if legal.outcome(action) is not None:
+            return action
+        if self._winner is None and self.pending is None and action.card in self.hands[self.turn]:
+            alias = generate(self.geo, self.pegs, self._turn(), aliases=True).aliases.get(action)
+            if alias is not None:
+                return alias
+        raise IllegalActionError(self.why_illegal(action))
+
+    def why_illegal(self, action: Action) -> str:
+        """A sentence saying why ``action`` is not legal here."""
+        if self._winner is not None:
+            return "the game is over"
+        if self.pending is not None:
+            options = " or ".join(str(a) for a in self._generate().listing())
+            return f"seat {self.current_player} must decide first: {options}"
+        if action.decision:
+            return f"there is nothing to {action.decision.split()[0]} now"
+        hand = self.hands[self.turn]
+        if action.card not in hand:
+            return (f"seat {self.turn} holds no {action.card} (hand: {' '.join(hand)})")
+        legal = self._generate()
+        if action.discard and not action.steps:
+            playable = sorted(legal.moving_ranks - {"Joker"}, key=RANK_ORDER.__getitem__)
+            return ("a card that moves must be played: " + ", ".join(playable) + " can move")
+        same_card = [str(a) for a in legal.listing() if a.card == action.card and not a.discard]
+        if not same_card:
+            return f"the {action.card} has no legal move here"
+        shown = "; ".join(same_card[:6]) + ("; ..." if len(same_card) > 6 else "")
+        return f"{action} is not a legal move; legal moves with the {action.card}: {shown}"
+
+    # --- acting -------------------------------------------------------------------------------
+    def apply(self, action: Action) -> GameState:
+        """The state after ``action``; raises :class:`IllegalActionError` if it is not legal."""
+        result = self._generate().outcome(action)
+        if result is None:
+            action = self.canonical(action)
+            result = self.result_of(action)
+        if self.pending is not None:
+            return bluff.decide(self, action, result)
+        seat = self.turn
+        hands = list(self.hands)
+        hand = list(hands[seat])
+        hand.remove(action.card)
+        hands[seat] = tuple(hand)
+        if action.declared:
+            return self._replace(
+                hands=tuple(hands), ply=self.ply + 1,
+                pending=Pending(seat, action, result, bluff.first_asked(self.geo, seat)),
+            )
+        return self.end_turn(action.card, result, bool(action.steps), hands)
+
+    def end_turn(self, card: str, result: Pegs, moved: bool, hands: list[tuple[str, ...]],
+                 face_down: bool = False, extra: tuple[int, ...] | None = None,
+                 granted_now: bool = False) -> GameState:
+        """The state after the seat to move has played ``card`` (already out of its hand):
+        pegs become ``result``, the card is discarded, cards are drawn and the turn passes
+        (to the same seat again when it is owed an extra turn)."""
+        seat, rules = self.turn, self.rules
+        discarded: tuple[str, ...] = (card,)
+        piles = self.piles
+        stuck = list(self.stuck)
+        if moved:
+            stuck[seat] = 0
+            if piles[seat]:
+                discarded = piles[seat] + discarded
+                piles = tuple(() if q == seat else p for q, p in enumerate(piles))
+        else:
+            stuck[seat] += 1
+            if rules.stuck_rule == "pegoo_cant_play_pile":
+                piles = tuple(p + discarded if q == seat else p for q, p in enumerate(piles))
+                discarded = ()
+        taken = list(self.turns_taken)
+        taken[seat] += 1
+        owed = list(self.extra if extra is None else extra)
+        draft = _Draft(self, hands)
+        draft.discards += discarded
+        if face_down:  # the seat that played it and where it lies in the discards
+            draft.face_down += ((seat, len(draft.discards) - 1),)
+        winner = _find_winner(self.geo, result)
+        if winner is None:
+            if rules.turn_order == "play_then_draw":
+                draft.draw(seat, rules.hand_size - len(hands[seat]))
+            if owed[seat] > int(granted_now):
+                owed[seat] -= 1
+            else:
+                seat = (seat + 1) % rules.players
+            if rules.turn_order == "draw_then_play":
+                draft.draw(seat, 1)
+        return GameState(
+            rules, self.geo, seed=self.seed, pegs=result, hands=tuple(draft.hands),
+            draw_pile=draft.pile, discards=draft.discards, piles=piles, turn=seat,
+            stuck=tuple(stuck), turns_taken=tuple(taken), ply=self.ply + 1, rng=draft.rng,
+            pending=None, extra=tuple(owed), face_down=draft.face_down, memo=self.memo)
+
+    # --- comparing ----------------------------------------------------------------------------
+    def key(self) -> tuple[object, ...]:
+        """Everything that makes this state what it is (for equality and replay checks)."""
+        return (
+            self.rules, self.seed, self.pegs, self.hands, self.draw_pile, self.discards,
+            self.piles, self.turn, self.stuck, self.turns_taken, self.ply, self.pending,
+            self.extra, self.face_down, self.rng.getstate(),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key()[:-1])
+
+    def __repr__(self) -> str:
+        return f"<GameState {self.rules.name} ply={self.ply} turn={self.turn}>"
+
+
+_FIELDS = (
+    "seed", "pegs", "hands", "draw_pile", "discards", "piles", "turn", "stuck",
+    "turns_taken", "ply", "rng", "pending", "extra", "face_down",
+)
+
+
+def _find_winner(geo: Geometry, pegs: Pegs) -> Outcome | None:
+    """The team (or seat) whose pegs are all home, if any."""
+    home = geo.all_home
+    for seat in range(geo.players):
+        if pegs[seat] == home:
+            team = geo.team_seats[seat]
+            if all(pegs[q] == home for q in team):
+                return Outcome(geo.team_of[seat], team)
+    return None
+
+
+class _Draft:
+    """The card side of the next state while ``apply`` builds it."""
+
+    __slots__ = ("discards", "face_down", "hands", "pile", "rng", "src")
+
+    def __init__(self, state: GameState, hands: list[tuple[str, ...]]) -> None:
+        self.src = state
+        self.hands = hands
+        self.pile = state.draw_pile
+        self.discards = state.discards
+        self.face_down = state.face_down
+        self.rng = state.rng
+
+    def draw(self, seat: int, count: int) -> None:
+        """``seat`` draws ``count`` cards, shuffling the discards into a new pile when the
+        pile runs out (with a copy of the state's generator, leaving the old state as it was)."""
+        if count <= 0:
+            return
+        pile = list(self.pile)
+        drawn: list[str] = []
+        for _ in range(count):
+            if not pile and self.discards:
+                self.rng = random.Random()
+                self.rng.setstate(self.src.rng.getstate())
+                pile = list(self.discards)
+                self.rng.shuffle(pile)
+                self.discards = ()
+                self.face_down = ()
+            if not pile:
+                break
+            drawn.append(pile.pop())
+        self.pile = tuple(pile)
+        self.hands[seat] = _sorted_hand(self.hands[seat] + tuple(drawn))
