@@ -44,7 +44,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, IntegrityError
 from sqlalchemy.pool import ConnectionPoolEntry
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -77,6 +77,10 @@ tables = Table(
     #: the process that runs the table's bots and clocks, and until when (PostgreSQL)
     Column("owner", String(32), nullable=True),
     Column("lease_until", DateTime(timezone=True), nullable=True),
+    #: table talk: a teaching table (team channel, suggestions), and the seats the host
+    #: muted as JSON (-1: spectators, who may not write unless the host lets them)
+    Column("teaching", Boolean, nullable=False),
+    Column("muted", Text, nullable=False),
 )
 
 seats = Table(
@@ -97,6 +101,19 @@ actions = Table(
     Column("number", Integer, primary_key=True, autoincrement=False),
     Column("seat", Integer, nullable=False),
     Column("action", Text, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+chat = Table(
+    "pegs_chat", metadata,
+    Column("code", String(32), ForeignKey("pegs_tables.code"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    #: "table", or "team" plus the team's number ("team0")
+    Column("channel", String(8), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("phrase", String(16), nullable=True),
     Column("at", DateTime(timezone=True), nullable=False),
 )
 
@@ -166,6 +183,10 @@ class TableRow:
     away_seconds: float | None = 120.0
     #: the bots' pause before a move at this table (None: the server's ``--bot-delay``)
     bot_delay: float | None = None
+    #: a teaching table: a team channel, suggested moves, hints for every seat
+    teaching: bool = False
+    #: the seats whose chat the host muted (-1: spectators)
+    muted: list[int] = field(default_factory=lambda: [-1])
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
@@ -304,7 +325,8 @@ class Store:
                 hints=row.hints, status=row.status, version=row.version, host=row.host,
                 created=row.created, public=row.public, creator=row.creator,
                 turn_seconds=row.turn_seconds, away_seconds=row.away_seconds,
-                bot_delay=row.bot_delay, **self._lease(),
+                bot_delay=row.bot_delay, teaching=row.teaching, muted=json.dumps(row.muted),
+                **self._lease(),
             ))
             if row.seats:
                 c.execute(insert(seats), [{"code": row.code, "seat": s.seat, **s.values()}
@@ -315,6 +337,41 @@ class Store:
             c.execute(update(seats).where(seats.c.code == code, seats.c.seat == seat.seat)
                       .values(**seat.values()))
             self._announce(c, code)
+
+    def set_muted(self, code: str, muted: list[int]) -> None:
+        """Store the seats whose chat the host muted."""
+        with self.engine.begin() as c:
+            c.execute(update(tables).where(tables.c.code == code)
+                      .values(muted=json.dumps(muted)))
+            self._announce(c, code)
+
+    def add_chat(self, code: str, entry: dict[str, Any]) -> dict[str, Any]:
+        """Store a chat message (``seat``, ``channel``, ``name``, ``text``, ``phrase``) as
+        the table's next one; the row as stored (with its ``number`` and time ``at``).  Of
+        two processes numbering one at once, the loser numbers it again."""
+        latest = select(func.coalesce(func.max(chat.c.number), 0)).where(chat.c.code == code)
+        for _ in range(5):
+            try:
+                with self.engine.begin() as c:
+                    row = {**entry, "code": code, "number": int(c.execute(latest).scalar_one()) + 1,
+                           "at": _now()}
+                    c.execute(insert(chat).values(**row))
+                    return row
+            except IntegrityError:
+                continue
+        raise StoreError(f"table {code}: could not number a chat message")
+
+    def chat_log(self, code: str, channels: list[str], last: int | None = None,
+                 ) -> list[dict[str, Any]]:
+        """The table's chat messages in these channels, oldest first (the ``last`` ones
+        only, when given)."""
+        query = (select(chat).where(chat.c.code == code, chat.c.channel.in_(channels))
+                 .order_by(chat.c.number.desc()))
+        if last is not None:
+            query = query.limit(last)
+        with self.engine.connect() as c:
+            rows = [dict(r._mapping) for r in c.execute(query)]
+        return rows[::-1]
 
     def take_seat(self, code: str, seat: SeatRow, kinds: tuple[str, ...]) -> bool:
         """Store a seat only if it is still of one of ``kinds`` and the table still waits
@@ -353,6 +410,7 @@ class Store:
                 codes = list(c.scalars(query))
                 for start in range(0, len(codes), 500):
                     chunk = codes[start:start + 500]
+                    c.execute(delete(chat).where(chat.c.code.in_(chunk)))
                     c.execute(delete(seats).where(seats.c.code.in_(chunk)))
                     c.execute(delete(tables).where(tables.c.code.in_(chunk)))
         except Exception as e:
@@ -440,7 +498,7 @@ class Store:
                 r.code: TableRow(r.code, json.loads(r.settings), r.seed, r.hints, r.status,
                                  r.version, r.host, [], [], r.public, r.creator,
                                  _aware(r.created), r.turn_seconds, r.away_seconds,
-                                 r.bot_delay)
+                                 r.bot_delay, r.teaching, json.loads(r.muted))
                 for r in c.execute(query)
             }
             if not rows:
