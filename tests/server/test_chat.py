@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from pegs.server.protocol import legal_texts
+from pegs.server.store import SeatRow, Store, TableRow, migrate, open_engine
 
 from .helpers import auth, new_table, run, serving, start
 
@@ -247,3 +250,33 @@ def test_chat_is_kept_replayed_on_reconnect_and_apart_from_the_record(
         start(http, code, tokens[0])
         record = http.get(f"/api/tables/{code}/record", headers=auth(tokens[0])).text
         assert "secret" not in record and "hello" not in record
+
+
+def test_chat_rows_are_numbered_once_by_racing_writers_and_go_with_an_expired_table(
+        database_url: str) -> None:
+    """On each database: two stores (two processes) number messages without gaps or
+    repeats; a channel filter keeps a team's messages from others; expiry removes them."""
+    engine = open_engine(database_url)
+    migrate(engine)
+    stores = [Store(engine), Store(open_engine(database_url))]
+    seats = [SeatRow(0, "Ann", "human")]
+    stores[0].create(TableRow("t1", {}, 1, True, "waiting", 0, 0, seats,
+                              created=datetime.now(UTC) - timedelta(days=2)))
+
+    def write(store: Store, seat: int) -> None:
+        for i in range(10):
+            store.add_chat("t1", {"seat": seat, "channel": f"team{seat}" if i % 2 else "table",
+                                  "name": "Ann", "text": f"{seat}-{i}", "phrase": None})
+
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(write, stores, [0, 1]))
+    rows = stores[0].chat_log("t1", ["table", "team0", "team1"])
+    assert [r["number"] for r in rows] == list(range(1, 21))
+    assert {r["text"] for r in stores[0].chat_log("t1", ["table", "team0"])}.isdisjoint(
+        {f"1-{i}" for i in range(1, 10, 2)})
+    assert [r["number"] for r in stores[0].chat_log("t1", ["table"], 3)] == [
+        r["number"] for r in rows if r["channel"] == "table"][-3:]
+    assert stores[0].expire_waiting(datetime.now(UTC) - timedelta(days=1)) == ["t1"]
+    assert stores[0].chat_log("t1", ["table", "team0", "team1"]) == []
+    for store in stores:
+        store.engine.dispose()

@@ -350,7 +350,7 @@ class Store:
         the table's next one; the row as stored (with its ``number`` and time ``at``).  Of
         two processes numbering one at once, the loser numbers it again."""
         latest = select(func.coalesce(func.max(chat.c.number), 0)).where(chat.c.code == code)
-        for _ in range(5):
+        for _ in range(20):
             try:
                 with self.engine.begin() as c:
                     row = {**entry, "code": code, "number": int(c.execute(latest).scalar_one()) + 1,

@@ -47,10 +47,19 @@ export class ChatPanel {
       ...PHRASES.map(([key, words]) => h("button", { type: "button", "data-phrase": key, onclick: () => this.send({ phrase: key }) }, words)),
       ...REACTIONS.map(([key, face]) => h("button", { type: "button", class: "reaction", "data-phrase": key,
         "aria-label": key.replace("_", " "), onclick: () => this.send({ phrase: key }) }, face)));
-    this.summary = h("summary", { id: "chat-summary" }, "Table talk");
+    this.summary = h("summary", { id: "chat-summary" }, h("span", { class: "chat-title" }, "Table talk"));
     this.root = h("details", { class: "chat-panel", id: "chat", open: !narrow,
-      ontoggle: () => { if (this.root.open) { this.unread = 0; this.renderSummary(); this.scrollDown(); } } },
+      ontoggle: () => this.toggled() },
       this.summary, this.tabs, this.list, this.suggestBox, this.note, this.error, this.quick, this.form, this.host);
+  }
+
+  /** Opened: the news are read; on a phone the panel (at the page's foot) comes into view. */
+  toggled() {
+    if (!this.root.open) return;
+    this.unread = 0;
+    this.renderSummary();
+    this.scrollDown();
+    if (window.matchMedia("(max-width: 700px)").matches) this.root.scrollIntoView({ block: "end" });
   }
 
   /** Handle a chat-related message; whether it was one. */
@@ -160,10 +169,11 @@ export class ChatPanel {
       onchange: (e) => {
         const a = options.find((x) => x.text === e.target.value);
         this.preview = a ? { version: msg.version, text: a.text, steps: a.steps } : null;
+        button.disabled = !this.preview;
         this.screen.render();
       } },
       h("option", { value: "" }, "Choose one of their moves…"),
-      ...options.slice(0, 300).map((a) => h("option", { value: a.text, selected: this.preview && this.preview.text === a.text }, a.text)));
+      ...options.slice(0, 300).map((a) => h("option", { value: a.text, selected: this.preview && this.preview.text === a.text }, this.moveWords(a))));
     const button = h("button", { type: "button", class: "primary", id: "suggest-btn", disabled: !this.preview,
       onclick: () => {
         if (!this.preview) return;
@@ -178,6 +188,14 @@ export class ChatPanel {
       select, button);
   }
 
+  /** A partner's move in words: the card, then each step from spot to spot. */
+  moveWords(a) {
+    if (a.decision) return a.text;
+    const card = a.declared ? `${a.card} as ${a.declared}` : a.card;
+    const steps = a.steps.map(stepKeys).map((s) => `${this.screen.spotLabel(s.from)} to ${this.screen.spotLabel(s.to)}`);
+    return `${card}: ${a.discard ? "discard" : steps.join(", ")}`;
+  }
+
   /** The steps of the move chosen to suggest, to draw on this page's board. */
   previewSteps() {
     const msg = this.screen.msg;
@@ -189,7 +207,7 @@ export class ChatPanel {
     const msg = this.screen.msg;
     const news = this.unread && !this.root.open && last && msg
       ? h("span", { class: "chat-news", id: "chat-news" }, ` · ${this.unread} new: ${this.who(msg, last)}: ${last.text}`) : null;
-    fill(this.summary, "Table talk", news);
+    fill(this.summary, h("span", { class: "chat-title" }, "Table talk"), news);
   }
 
   who(msg, m) {
