@@ -48,6 +48,7 @@ def test_chat_and_a_suggested_move_at_a_teaching_table(chromium: Browser, server
     assert not phone.page.locator("#chat").evaluate("d => d.open")
     expect(phone.page.locator("#chat-news")).to_contain_text("3 new: Ann: <b>bold</b> move")
     phone.page.screenshot(path=str(artifacts / "talk-phone-folded.png"))
+    assert phone.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     phone.page.click("#chat-summary")
     said = phone.page.locator("#chat-list li .said")
     expect(said).to_have_text(["Good move!", "🎉", "<b>bold</b> move"])

@@ -380,7 +380,7 @@ export class GameScreen {
       this.logBlock(),
       this.toolsBlock(),
       this.rejoinBlock());
-    if (this.keyboard) placeFocus(this.panel, focused);
+    if (this.keyboard && !this.chat.root.contains(document.activeElement)) placeFocus(this.panel, focused);
     if (!this.inGame) {
       // from the lobby (its Start button at the bottom on a phone) to the board
       this.inGame = true;
