@@ -24,7 +24,6 @@ from .rooms import BOT_KINDS, Room, TableError, bot_label
 from .store import SeatRow, TableRow
 
 router = APIRouter(prefix="/api")
-EPOCH = datetime.fromtimestamp(0, UTC)
 bearer = HTTPBearer(auto_error=False, description="the seat token from create or join")
 
 Name = Annotated[str, Field(min_length=1, max_length=40, description="display name")]
@@ -255,13 +254,12 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict
 async def open_tables(hub: HubDep, request: Request,
                       limit: Annotated[int, Query(ge=1, le=MOST_PAGE)] = PAGE,
                       offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+    """Read from the database, so every process lists every table (a table loaded here
+    shows its seats' presence)."""
     await rate_check(hub.counters.lobby, client_address(request), "lobby reads")
-    listed = [room for room in hub.rooms.values()
-              if room.public and room.status == "waiting"
-              and any(s.kind == "empty" for s in room.seats)]
-    listed.sort(key=lambda r: (r.created or EPOCH, r.code), reverse=True)
-    return {"tables": [room.table_json() for room in listed[offset:offset + limit]],
-            "total": len(listed), "limit": limit, "offset": offset}
+    rows, total = await hub.run_db(hub.store.open_tables, limit, offset)
+    listed = [(hub.rooms.get(row.code) or Room(hub, row)).table_json() for row in rows]
+    return {"tables": listed, "total": total, "limit": limit, "offset": offset}
 
 
 @router.get("/tables/{code}", summary="A table: settings, seats, status, version")
@@ -410,7 +408,9 @@ JSON_ANSWER: dict[int | str, dict[str, Any]] = {
 
 @router.get("/tables/{code}/record", response_class=Response, responses=JSON_ANSWER,
             summary="The game record (full after the end; a seat's own record during play)")
-async def record(code: str, hub: HubDep, credentials: Credentials) -> Response:
+async def record(code: str, hub: HubDep, credentials: Credentials,
+                 request: Request) -> Response:
+    await read_check(request, hub)
     room = await hub.room(code)
     if room.status == "waiting":
         raise TableError(409, "not_started", "the game has not started yet")
@@ -424,7 +424,8 @@ async def record(code: str, hub: HubDep, credentials: Credentials) -> Response:
 
 @router.get("/tables/{code}/log", response_class=Response, responses=JSON_ANSWER,
             summary="The public move log so far (as spectators saw it)")
-async def move_log(code: str, hub: HubDep) -> Response:
+async def move_log(code: str, hub: HubDep, request: Request) -> Response:
+    await read_check(request, hub)
     room = await hub.room(code)
     if room.status == "waiting":
         raise TableError(409, "not_started", "the game has not started yet")
@@ -435,11 +436,17 @@ async def move_log(code: str, hub: HubDep) -> Response:
             summary="A finished game: the spectator's state after every action",
             responses={200: {"content": {"application/json": {}},
                              "description": '{"states": [state, ...]}'}})
-async def replay(code: str, hub: HubDep) -> Response:
+async def replay(code: str, hub: HubDep, request: Request) -> Response:
+    await read_check(request, hub)
     room = await hub.room(code)
     if room.status != "finished":
         raise TableError(409, "not_finished", "the replay is there once the game is over")
     return _json(await hub.archive.replay(room))
+
+
+async def read_check(request: Request, hub: Hub) -> None:
+    """Count a read of a record, summary, replay or log against its address's rate."""
+    await rate_check(hub.counters.reads, client_address(request), "reads of game records")
 
 
 def _json(body: str | bytes) -> Response:

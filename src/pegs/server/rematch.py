@@ -1,7 +1,11 @@
 """Play again: once every player of a finished table agrees, a new table with the same seats
 (names, bots and token hashes, so each player's token holds their seat there too) and a new
 deal starts.  Bots always agree.  The old table's JSON shows ``rematch`` (the seats that
-agreed) and ``next`` (the new table's code once it exists)."""
+agreed) and ``next`` (the new table's code once it exists).
+
+The agreements and ``next`` are kept in the database: they survive pages closed for a
+while, and every process (on PostgreSQL) agrees on them; the agreement that completes them
+creates the rematch in the same transaction, so racing clicks make one table."""
 
 from __future__ import annotations
 
@@ -12,31 +16,22 @@ from typing import Any
 from fastapi import APIRouter
 
 from .api import Credentials, HubDep, seat_by_token
-from .hub import Hub
 from .limits import new_code
 from .rooms import Room, TableError
+from .store import TableRow
 
 router = APIRouter(prefix="/api")
 
-def everyone_agreed(room: Room) -> bool:
-    """Whether every human seat has agreed (bot seats always do)."""
-    return all(s.seat in room.rematch for s in room.seats if s.kind == "human")
 
-
-async def _start_rematch(hub: Hub, room: Room) -> str:
-    """Create and start the new table; its code."""
-    rows = await hub.run_db(hub.store.load, None, room.code)
-    if not rows:
-        raise TableError(404, "no_table", f"there is no table {room.code!r}")
+def _rematch_row(room: Room) -> TableRow:
+    """The rematch of ``room`` as it would be stored: same seats and options, new code
+    and seed, playing from the deal."""
     seats = [replace(s, standin=False, bot=s.bot if s.kind == "bot" else None,
                      strength=s.strength if s.kind == "bot" else None) for s in room.seats]
-    changes: dict[str, Any] = {"code": new_code(), "seed": secrets.randbits(62),
-                               "status": "waiting", "version": 0, "seats": seats,
-                               "actions": [], "created": None}  # created now
-    fresh = await hub.add(replace(rows[0], **changes))
-    async with fresh.lock:
-        await fresh.start()
-    return fresh.code
+    return TableRow(new_code(), room.settings, secrets.randbits(62), room.hints, "playing",
+                    0, room.host, seats, public=room.public, creator=room.creator,
+                    turn_seconds=room.turn_seconds, away_seconds=room.away_seconds,
+                    bot_delay=room.bot_delay)
 
 
 @router.post("/tables/{code}/rematch",
@@ -48,8 +43,15 @@ async def rematch(code: str, hub: HubDep, credentials: Credentials) -> dict[str,
         if room.status != "finished":
             raise TableError(409, "not_finished", "a rematch follows a finished game")
         if room.next is None:
-            room.rematch.add(seat)
-            if everyone_agreed(room):
-                room.next = await _start_rematch(hub, room)
-            room.changed()
+            humans = [s.seat for s in room.seats if s.kind == "human"]
+            fresh = _rematch_row(room)
+            if set(humans) <= room.rematch | {seat}:  # this agreement may start it
+                hub.capacity_check()
+            agreed, nxt = await hub.run_db(hub.store.agree_rematch, code, seat, humans,
+                                           fresh)
+            if nxt == fresh.code:
+                hub.adopt(fresh).begin()
+            if (set(agreed), nxt) != (room.rematch, room.next):
+                room.rematch, room.next = set(agreed), nxt
+                room.changed()
     return room.table_json()

@@ -29,7 +29,8 @@ from ..rules import (
 from ..rules.board import geometry
 from . import protocol, records, refusals, thinking
 from .limits import Limits, RateBucket, token_matches
-from .store import SeatRow, StoreError, TableRow, VersionConflict
+from .retry import Backoff
+from .store import LeaseLost, SeatRow, StoreError, TableRow, VersionConflict
 from .thinking import Dropped, Game, Job
 
 if TYPE_CHECKING:
@@ -41,9 +42,6 @@ BOT_KINDS = ("random", "heuristic", "ismcts")
 #: Legal actions from which a seat's listing is encoded on a thread of its own, so the
 #: event loop keeps answering meanwhile (a crowded North Carolina table: tens of ms).
 LONG_LISTING = 1000
-#: Another process's word that a seat is connected there holds this long (it repeats it
-#: every few seconds).
-PRESENCE_SECONDS = 10.0
 
 
 class TableError(Exception):
@@ -154,6 +152,10 @@ class Room:
         #: the clock of the human seat to act: when it ends (Unix time), its timer, and the
         #: stand-in's move when it ran out
         self.turn_ends: float | None = None
+        #: the clock's end as stored for a version (by the append that made it, or by the
+        #: owner that started the clock): every process shows the same
+        self._deadline: tuple[int, float | None] = (row.version, row.turn_ends)
+        self._deadline_writer: asyncio.Task[None] | None = None
         self._turn_timer: asyncio.TimerHandle | None = None
         self._clock_for: tuple[int, int] | None = None
         self._turn_job: Job | None = None
@@ -164,11 +166,11 @@ class Room:
         #: another change came meanwhile)
         self._syncing: asyncio.Task[None] | None = None
         self._stale = False
-        #: this process runs the table's bots, stand-ins and clocks (on PostgreSQL: it
-        #: holds the table's lease, see :mod:`.leases`)
-        self.owned = not hub.store.shared
-        #: when another process last said it had a connection of each seat
-        self._heard: dict[int, float] = {}
+        #: on PostgreSQL, the epoch of the table's lease while this process holds it (it
+        #: then runs the table's bots, stand-ins and clocks, see :mod:`.leases`)
+        self.epoch: int | None = None
+        #: per other process: the seats it last said it has connections of, and when
+        self._remote: dict[str, tuple[frozenset[int], float]] = {}
         #: per seat, what only it sees at this version (view, legal, last), encoded once
         self._parts: dict[int, str] = {}
         #: counts the changes that make the parts stale
@@ -178,13 +180,15 @@ class Room:
         #: the announcements of legal actions at this version, by text
         self._said: dict[str, str] = {}
         #: after the end: the seats that agreed to play again, and the rematch's code
-        self.rematch: set[int] = set()
-        self.next: str | None = None
+        self.rematch: set[int] = set(row.rematch)
+        self.next: str | None = row.next
         if self.status != "waiting":  # the game replayed (here, or by a worker: built)
             built = built or records.rebuild(self.rules, self.seed, row.actions)
             self.actions, self.state, self.last = built.actions, built.state, built.last
             self.texts = list(row.actions)
             self.log = built.log
+        #: the seats' presence as the connections were last told
+        self._shown = self._presence_flags()
 
     def _logged(self, seat: int, action: Action, said: str) -> None:
         """Add an action to the public move log (as a spectator's event shows it)."""
@@ -199,6 +203,16 @@ class Room:
     def version(self) -> int:
         return len(self.actions)
 
+    @property
+    def owned(self) -> bool:
+        """Whether this process runs the table's bots, stand-ins and clocks (on SQLite it
+        runs every table)."""
+        return self.epoch is not None or not self.hub.store.shared
+
+    def _fence(self) -> int | None:
+        """The lease epoch an owner's write must still hold (None on SQLite)."""
+        return self.epoch if self.hub.store.shared else None
+
     def connected(self, seat: int) -> bool:
         """Whether the seat has a connection to this process."""
         return any(c.seat == seat and not c.closed for c in self.conns)
@@ -206,17 +220,27 @@ class Room:
     def seats_connected(self) -> list[int]:
         return sorted({c.seat for c in self.conns if c.seat >= 0 and not c.closed})
 
-    def heard(self, seats: Iterable[int]) -> None:
-        """Another process has connections of these seats (it says so every few seconds)."""
+    def heard(self, origin: str, seats: Iterable[int]) -> None:
+        """Process ``origin`` has connections of these seats (and of no other)."""
+        self._remote[origin] = (frozenset(seats), time.monotonic())
+        self._presence_update()
+
+    def expire_presence(self, seconds: float) -> None:
+        """Forget what processes said that said nothing for ``seconds`` (one that died
+        says nothing more)."""
         now = time.monotonic()
-        for seat in seats:
-            self._heard[seat] = now
+        quiet = [o for o, (_, at) in self._remote.items() if now - at >= seconds]
+        for origin in quiet:
+            del self._remote[origin]
+        if quiet:
+            self._presence_update()
 
     def present(self, seat: int) -> bool:
         """Whether the seat has a connection to this process or, lately, to another."""
-        return (self.connected(seat)
-                or time.monotonic() - self._heard.get(seat, -PRESENCE_SECONDS)
-                < PRESENCE_SECONDS)
+        return self.connected(seat) or any(seat in seats for seats, _ in self._remote.values())
+
+    def _presence_flags(self) -> list[bool]:
+        return [s.kind == "bot" or self.present(s.seat) for s in self.seats]
 
     def seat_json(self, s: SeatRow) -> dict[str, Any]:
         return {"seat": s.seat, "name": s.name, "kind": s.kind,
@@ -348,31 +372,30 @@ class Room:
         """The table changed: everyone gets the new state."""
         self._forget()
         self._turn_clock()
+        self._presence_update(tell=False)  # the state tells it
         for c in self.conns:
             c.send(self.state_text(c.seat))
 
     def attach(self, conn: Connection) -> None:
         """A new connection gets the state (from the cached parts); the others learn of a
-        seat that came back with a small ``presence`` message."""
+        seat that came back with a small ``presence`` message, the other processes of its
+        seat's first connection here."""
         back = conn.seat >= 0 and not self.connected(conn.seat)
         self.conns.append(conn)
         if back:
-            self._table = None
-        conn.send(self.state_text(conn.seat))
-        if back:
-            self._presence(skip=conn)
-            self._away_clock(conn.seat)
+            self.hub.presence.changed(self)
+            self._presence_update(skip=conn)
             if self.seats[conn.seat].standin:
                 self._spawn(self._reclaim(conn.seat))
+        conn.send(self.state_text(conn.seat))
 
     def detach(self, conn: Connection) -> None:
         if conn in self.conns:
             self.conns.remove(conn)
             conn.close()
             if conn.seat >= 0 and not self.connected(conn.seat):
-                self._table = None
-                self._presence()
-                self._away_clock(conn.seat)
+                self.hub.presence.changed(self)
+                self._presence_update()
 
     def drop_seat_connections(self, seat: int) -> None:
         """Tell the connections of ``seat`` they were removed from it, and close them."""
@@ -382,13 +405,23 @@ class Room:
             if c.seat == seat:
                 c.finish(text)
 
-    def _presence(self, skip: Connection | None = None) -> None:
-        """Tell everyone which seats are connected now."""
-        text = _dumps({"type": "presence", "version": self.version,
-                       "connected": [self.seat_json(s)["connected"] for s in self.seats]})
-        for c in self.conns:
-            if c is not skip:
-                c.send(text)
+    def _presence_update(self, skip: Connection | None = None, tell: bool = True) -> None:
+        """When a seat's presence (here or through another process) changed: tell every
+        connection (but ``skip``) which seats are connected now, and start or stop the
+        changed seats' away clocks."""
+        flags = self._presence_flags()
+        if flags == self._shown:
+            return
+        before, self._shown = self._shown, flags
+        self._table = None
+        if tell:
+            text = _dumps({"type": "presence", "version": self.version, "connected": flags})
+            for c in self.conns:
+                if c is not skip:
+                    c.send(text)
+        for seat, (was, now) in enumerate(zip(before, flags, strict=True)):
+            if was != now:
+                self._away_clock(seat)
 
     # --- playing ------------------------------------------------------------------------
     async def act(self, seat: int, text: object, version: object,
@@ -404,6 +437,8 @@ class Room:
                 return protocol.error("game_over", "the game is over")
             if seat < 0:
                 return protocol.error("not_your_turn", "spectators watch; they cannot act")
+            if actor != "human" and not self.owned:
+                return protocol.error("not_your_turn", "another process runs this table")
             if version != self.version:
                 return protocol.error("stale_version", f"the game is at version {self.version}, "
                                       f"not {version}: act on the latest state")
@@ -424,20 +459,38 @@ class Room:
             said = said or announce(state, action)
             after = state.apply(action)
             status = "finished" if after.is_over() else "playing"
+            ends = self._new_deadline(after)
+            epoch = None if actor == "human" else self._fence()
             try:
                 await self.hub.run_db(self.hub.store.append, self.code, self.version + 1, seat,
-                                      str(action), status)
+                                      str(action), status, ends, actor == "timer", epoch)
             except VersionConflict:  # another process stored an action first
-                await self.catch_up()
+                with contextlib.suppress(StoreError):  # else the next act catches up
+                    await self.catch_up()
                 return protocol.error("stale_version", f"the game is at version "
                                       f"{self.version}: act on the latest state")
-            except StoreError:
-                log.exception("table %s: storing action %d failed", self.code, self.version + 1)
+            except LeaseLost:
+                self.let_go()
+                return protocol.error("not_your_turn", "another process runs this table")
+            except StoreError as e:
+                log.warning("table %s: storing action %d failed: %s", self.code,
+                            self.version + 1, e)
                 await self._resync()
-                return protocol.error("internal", "the action could not be stored; try again")
+                return protocol.error("unavailable", "the database did not answer; the "
+                                      "action was not taken: try again in a moment")
+            self._deadline = (self.version + 1, ends)
             await self._applied(seat, action, said, after, actor == "timer")
         self.kick_bots()
         return None
+
+    def _new_deadline(self, after: GameState) -> float | None:
+        """When the clock of the turn after an action ends (None: a bot's turn, the end,
+        or no clock at this table)."""
+        seconds = self._seconds(self.turn_seconds)
+        seat = after.current_player
+        if seconds is None or after.is_over() or self.bot_controlled(seat):
+            return None
+        return round(time.time() + seconds, 3)
 
     async def _applied(self, seat: int, action: Action, said: str, after: GameState,
                        timed_out: bool = False) -> None:
@@ -474,33 +527,51 @@ class Room:
             self._syncing = asyncio.create_task(self._sync())
 
     async def _sync(self) -> None:
+        backoff = Backoff()
         while self._stale:
             self._stale = False
             try:
                 async with self.lock:
                     await self.catch_up()
+            except StoreError:  # the database is away: try again
+                log.warning("table %s: cannot catch up with the database", self.code)
+                self._stale = True
+                await backoff.wait()
+                continue
             except Exception:
                 log.exception("table %s: cannot catch up with the database", self.code)
                 return
+            backoff.succeeded()
         self.kick_bots()
 
-    def take_over(self) -> None:
-        """This process now holds the table's lease: catch up, start the clocks afresh and
-        let the bots play."""
+    def take_over(self, epoch: int) -> None:
+        """This process now holds the table's lease at ``epoch``: catch up, start the
+        clocks afresh and let the bots play."""
         log.info("table %s: this process runs it now", self.code)
-        self.owned = True
-        self._spawn(self._take_over())
+        self.epoch = epoch
+        self._spawn(self._take_over(epoch))
 
-    async def _take_over(self) -> None:
-        async with self.lock:
-            await self.catch_up()
-            self.start_clocks()
+    async def _take_over(self, epoch: int) -> None:
+        try:
+            async with self.lock:
+                await self.catch_up()
+                if self.epoch == epoch:
+                    self.start_clocks()
+        except StoreError:  # the next renewal of the leases takes it over again
+            log.warning("table %s: cannot take it over now", self.code)
+            if self.epoch == epoch:
+                self.let_go()
+            return
         self.kick_bots()
 
     def let_go(self) -> None:
-        """Another process took the table's lease: no more bots or clocks here."""
-        self.owned = False
+        """This process no longer holds the table's lease (another process took it, or it
+        ran out): no more bots, stand-ins or clocks here."""
+        if self.epoch is not None:
+            log.info("table %s: this process no longer runs it", self.code)
+        self.epoch = None
         self._stop_clocks()
+        self.turn_ends = self._clock_shown()
         if self.bot_task is not None:
             self.bot_task.cancel()
         for job in (self._bot_job, self._turn_job):
@@ -514,12 +585,18 @@ class Room:
         if not rows:
             return
         row = rows[0]
+        # the clock as stored (the owner keeps the one it set at this version)
+        if row.version > self._deadline[0] or not self.owned:
+            self._deadline = (row.version, row.turn_ends)
         if row.seats != self.seats:
             self.seats = row.seats
             self.bot_seeds.clear()
             self.changed()
             for s in self.seats:
                 self._away_clock(s.seat)
+        if (row.next, set(row.rematch)) != (self.next, self.rematch):
+            self.next, self.rematch = row.next, set(row.rematch)
+            self.changed()
         if row.status != "waiting" and self.state is None:
             self.status = "playing"
             self.state = GameState.new(self.rules, self.seed)
@@ -530,15 +607,18 @@ class Room:
             assert state is not None
             action = Action.parse(text)
             seat = state.current_player
-            await self._applied(seat, action, announce(state, action), state.apply(action))
+            await self._applied(seat, action, announce(state, action), state.apply(action),
+                                self.version + 1 in row.timed_out)
+        if not row.actions and self._clock_shown() != self.turn_ends:
+            self.changed()  # only the clock changed
 
     async def _resync(self) -> None:
         """After a failed write, take the game as stored (a commit whose answer was lost
         counts), so memory and database agree again."""
         try:
             rows = await self.hub.run_db(self.hub.store.load, None, self.code)
-        except StoreError:
-            log.exception("table %s: cannot read it back", self.code)
+        except StoreError as e:
+            log.warning("table %s: cannot read it back: %s", self.code, e)
             return
         if rows and len(rows[0].actions) != self.version:
             fresh = Room(self.hub, rows[0])
@@ -562,27 +642,46 @@ class Room:
             self.bot_task = asyncio.create_task(self._bot_loop())
 
     async def _bot_loop(self) -> None:
-        while (seat := self._bot_to_act()) is not None:
-            version = self.version
-            delay = self.hub.bot_delay if self.bot_delay is None else self.bot_delay
-            delay = max(delay, self.hub.limits.min_bot_delay)
-            if delay:
-                await asyncio.sleep(delay)
-                if self._bot_to_act() != seat or self.version != version:
-                    continue
-            self._bot_job = job = self._bot_move(seat, version)
-            action = await self._answer(job, seat)
-            if action is not None and self.version == version:
-                await self._bot_act(seat, action, version, "bot")
+        """While this process runs the table and a bot is to act: play its move; after a
+        database failure try again with growing pauses."""
+        backoff = Backoff()
+        while self.owned and (seat := self._bot_to_act()) is not None:
+            try:
+                failed = await self._bot_turn(seat)
+            except Exception:
+                log.exception("table %s: the bot of seat %d failed", self.code, seat)
+                failed = True
+            if failed:
+                await backoff.wait()
+            else:
+                backoff.succeeded()
 
-    async def _bot_act(self, seat: int, action: Action, version: int, actor: str) -> None:
+    async def _bot_turn(self, seat: int) -> bool:
+        """Play the move of ``seat``'s bot; whether the database failed to store it."""
+        version = self.version
+        delay = self.hub.bot_delay if self.bot_delay is None else self.bot_delay
+        delay = max(delay, self.hub.limits.min_bot_delay)
+        if delay:
+            await asyncio.sleep(delay)
+            if self._bot_to_act() != seat or self.version != version:
+                return False
+        self._bot_job = job = self._bot_move(seat, version)
+        action = await self._answer(job, seat)
+        if action is None or self.version != version:
+            return False
+        refusal = await self._bot_act(seat, action, version, "bot")
+        return refusal is not None and refusal["code"] == "unavailable"
+
+    async def _bot_act(self, seat: int, action: Action, version: int,
+                       actor: str) -> dict[str, Any] | None:
         """Play a bot's action; one the table refuses as illegal (a bug: the same seed would
-        choose it again) is replaced by the first legal action."""
+        choose it again) is replaced by the first legal action. The refusal, if any."""
         refusal = await self.act(seat, action, version, actor)
         if refusal is not None and refusal["code"] == "illegal" and self.state is not None:
             log.error("table %s: the bot of seat %d chose %s: %s", self.code, seat, action,
                       refusal["message"])
-            await self.act(seat, self.state.legal_actions()[0], version, actor)
+            refusal = await self.act(seat, self.state.legal_actions()[0], version, actor)
+        return refusal
 
     @property
     def owner(self) -> str:
@@ -657,7 +756,9 @@ class Room:
 
     def start_clocks(self) -> None:
         """Start the turn clock and the away clocks (on start, and again on resume after a
-        restart: the clocks begin afresh)."""
+        restart or when this process takes the table over: the clocks begin afresh)."""
+        if self.owned:
+            self._deadline = (self.version, None)
         self._turn_clock()
         for s in self.seats:
             self._away_clock(s.seat)
@@ -677,25 +778,63 @@ class Room:
             if task is not None:
                 task.cancel()
 
-    def _turn_clock(self) -> None:
-        """Start the clock of the human seat to act, when the table has one (a clock
-        already running for this seat and version runs on)."""
+    def _clocked(self) -> bool:
+        """Whether the human seat to act at this version has a turn clock."""
         state = self.state
+        return (state is not None and self._seconds(self.turn_seconds) is not None
+                and self._to_act(state.current_player)
+                and self._deadline[0] <= self.version)  # else a later turn is stored
+
+    def _clock_shown(self) -> float | None:
+        """The end of this turn's clock as stored, if the turn has a clock."""
+        version, ends = self._deadline
+        return ends if version == self.version and self._clocked() else None
+
+    def _turn_clock(self) -> None:
+        """Show the clock of the human seat to act as stored with the table; in the owner,
+        also run it: when none is stored for this turn (the start, a take-over, a seat
+        given back mid-turn), start one and store it; when the turn has no clock any more,
+        store that (a clock already running for this seat and version runs on)."""
         seconds = self._seconds(self.turn_seconds)
-        to_act = (state is not None and seconds is not None
-                  and self._to_act(state.current_player))
+        state = self.state
         turn = ((state.current_player, self.version)
-                if self.owned and state is not None and to_act else None)
+                if self._clocked() and state is not None else None)
+        if self.owned:
+            version, ends = self._deadline
+            if turn is None and version == self.version and ends is not None:
+                self._store_deadline(None)
+            elif turn is not None and seconds is not None and (
+                    version != self.version or ends is None):
+                self._store_deadline(round(time.time() + seconds, 3))
+        self.turn_ends = self._clock_shown()
         if turn is not None and turn == self._clock_for and self._turn_timer is not None:
             return
         if self._turn_timer is not None:
             self._turn_timer.cancel()
-        self._turn_timer = self.turn_ends = self._clock_for = None
-        if turn is None or seconds is None:
+        self._turn_timer = self._clock_for = None
+        if turn is None or not self.owned or self.turn_ends is None:
             return
         self._clock_for = turn
-        self.turn_ends = round(time.time() + seconds, 3)
-        self._turn_timer = asyncio.get_running_loop().call_later(seconds, self._time_out, *turn)
+        self._turn_timer = asyncio.get_running_loop().call_later(
+            max(0.0, self.turn_ends - time.time()), self._time_out, *turn)
+
+    def _store_deadline(self, ends: float | None) -> None:
+        """The owner sets this turn's clock: kept with the table, so the other processes
+        show it too (one write at a time, the latest last)."""
+        self._deadline = (self.version, ends)
+        if self._deadline_writer is None or self._deadline_writer.done():
+            self._deadline_writer = self._spawn(self._write_deadlines())
+
+    async def _write_deadlines(self) -> None:
+        written = None
+        while self._deadline != written and self.owned:
+            written = self._deadline
+            try:
+                await self.hub.run_db(self.hub.store.set_turn_ends, self.code, *written,
+                                      self._fence())
+            except StoreError as e:  # the timer still runs here; the others show no clock
+                log.warning("table %s: cannot store the turn clock: %s", self.code, e)
+                return
 
     def _time_out(self, seat: int, version: int) -> None:
         self._turn_timer = self._clock_for = None
@@ -703,11 +842,18 @@ class Room:
             self._spawn(self._play_for(seat, version))
 
     async def _play_for(self, seat: int, version: int) -> None:
-        """The human's time ran out: the stand-in plays this turn; the seat stays theirs."""
-        self._turn_job = job = self._bot_move(seat, version)
-        action = await self._answer(job, seat)
-        if action is not None and self.version == version:
-            await self._bot_act(seat, action, version, "timer")
+        """The human's time ran out: the stand-in plays this turn; the seat stays theirs
+        (after a database failure it tries again, with growing pauses)."""
+        backoff = Backoff()
+        while self.owned and self.version == version and self._to_act(seat):
+            self._turn_job = job = self._bot_move(seat, version)
+            action = await self._answer(job, seat)
+            if action is None or self.version != version:
+                return
+            refusal = await self._bot_act(seat, action, version, "timer")
+            if refusal is None or refusal["code"] != "unavailable":
+                return
+            await backoff.wait()
 
     def _away_clock(self, seat: int) -> None:
         """Start the away clock of a human seat that has no connection (stop it when it has
@@ -718,8 +864,7 @@ class Room:
         seconds = self._seconds(self.away_seconds)
         s = self.seats[seat]
         if (self.owned and seconds is not None and self.status == "playing"
-                and s.kind == "human"
-                and not s.standin and not self.connected(seat)):
+                and s.kind == "human" and not s.standin and not self.present(seat)):
             self._away[seat] = asyncio.get_running_loop().call_later(
                 seconds, lambda: self._spawn(self._cover(seat)))
 
@@ -728,13 +873,22 @@ class Room:
         back."""
         self._away.pop(seat, None)
         s = self.seats[seat]
-        if self.status != "playing" or s.kind != "human" or s.standin:
+        if not self.owned or self.status != "playing" or s.kind != "human" or s.standin:
             return
         if self.present(seat):  # connected to another process: look again later
             self._away_clock(seat)
-        else:
-            await self.save_seat(replace(s, standin=True, bot=s.bot or "heuristic"))
-            self.kick_bots()
+            return
+        try:
+            await self.save_seat(replace(s, standin=True, bot=s.bot or "heuristic"),
+                                 fenced=True)
+        except LeaseLost:
+            self.let_go()
+            return
+        except StoreError:  # the database is away: look again later
+            log.warning("table %s: cannot store seat %d's stand-in", self.code, seat)
+            self._away_clock(seat)
+            return
+        self.kick_bots()
 
     async def _reclaim(self, seat: int) -> None:
         """A connection of a seat played by a stand-in came: the seat is the human's again."""
@@ -742,11 +896,12 @@ class Room:
         if s.kind == "human" and s.standin and self.connected(seat):
             await self.save_seat(replace(s, standin=False, bot=None, strength=None))
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``work`` in the background (failures logged)."""
         task = asyncio.create_task(work)
         self._chores.add(task)
         task.add_done_callback(self._chore_done)
+        return task
 
     def _chore_done(self, task: asyncio.Task[None]) -> None:
         self._chores.discard(task)
@@ -755,9 +910,11 @@ class Room:
                       exc_info=task.exception())
 
     # --- seats (HTTP) ---------------------------------------------------------------------
-    async def save_seat(self, seat: SeatRow) -> None:
-        """Store a seat, then take it into the table and tell everyone."""
-        await self.hub.run_db(self.hub.store.save_seat, self.code, seat)
+    async def save_seat(self, seat: SeatRow, fenced: bool = False) -> None:
+        """Store a seat, then take it into the table and tell everyone; ``fenced``: the
+        owner's write (a stand-in), only while it holds the table's lease."""
+        await self.hub.run_db(self.hub.store.save_seat, self.code, seat,
+                              self._fence() if fenced else None)
         self._seated(seat)
 
     async def take_seat(self, seat: SeatRow, kinds: tuple[str, ...] = ("empty",)) -> bool:
@@ -788,6 +945,11 @@ class Room:
                              + " are empty: fill them with bots or wait for players")
         self.status = "playing"
         self.state = GameState.new(self.rules, self.seed)
-        self.changed()
+        self.begin()
+
+    def begin(self) -> None:
+        """The game is on (stored as playing): everyone gets the deal; clocks and bots
+        start."""
         self.start_clocks()
+        self.changed()
         self.kick_bots()

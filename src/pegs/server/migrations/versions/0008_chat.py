@@ -1,8 +1,9 @@
 """Table talk: the chat messages of each table, whether it is a teaching table, and the
-seats its host muted.
+seats its host muted.  Additive (the new columns have defaults), so processes of the
+release before keep working on the upgraded schema.
 
 Revision ID: 0008
-Revises: 0003
+Revises: 0005
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008"
-down_revision = "0003"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
