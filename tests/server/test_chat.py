@@ -19,7 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from pegs.server.protocol import legal_texts
 from pegs.server.store import SeatRow, Store, TableRow, migrate, open_engine
 
-from .helpers import auth, new_table, run, serving, start
+from .helpers import auth, new_table, run, serve_many, serving, start
 
 Message = dict[str, Any]
 
@@ -280,3 +280,30 @@ def test_chat_rows_are_numbered_once_by_racing_writers_and_go_with_an_expired_ta
     assert stores[0].chat_log("t1", ["table", "team0", "team1"]) == []
     for store in stores:
         store.engine.dispose()
+
+
+def test_chat_and_mutes_reach_the_connections_of_every_process(postgres_url: str,
+                                                               tmp_path: Path) -> None:
+    """Two processes on one PostgreSQL database: a message or a mute sent through one
+    reaches the clients of the other (team messages only to the team)."""
+    with serve_many(postgres_url, tmp_path, 2) as [(_, a), (_, b)]:
+        with httpx.Client(base_url=a, timeout=20) as http:
+            code, tokens = new_table(http, humans=4, teaching=True)
+        ws = [url.replace("http", "ws") for url in (a, b)]
+
+        async def scenario() -> None:
+            ann = await Client.open(ws[0], code, tokens[0])
+            cat, dan = [await Client.open(ws[1], code, t) for t in (tokens[2], tokens[3])]
+            await ann.send(type="chat", id="team", channel="team", text="only us")
+            assert (await cat.next(is_chat))["text"] == "only us"
+            await ann.send(type="chat", id="all", phrase="well_played")
+            assert (await dan.next(is_chat))["text"] == "Well played"  # never the team's
+            assert (await cat.next(is_chat))["text"] == "Well played"
+            await ann.send(type="mute", id="m", seat=3, muted=True)
+            await dan.next(lambda m: m["type"] == "state" and m["table"]["muted"] == [3])
+            await dan.send(type="chat", id="d", phrase="oops")
+            assert (await dan.reply("d"))["code"] == "muted"
+            for c in (ann, cat, dan):
+                await c.close()
+
+        run(scenario())

@@ -15,17 +15,13 @@ import unicodedata
 from datetime import UTC
 from typing import Any
 
-from fastapi import APIRouter
-
 from ..rules import Action, IllegalActionError, NotationError
 from ..rules.board import geometry
 from . import protocol, refusals
-from .api import Credentials, HubDep, seat_by_token
 from .rooms import Connection, Room
 from .store import StoreError
 
 log = logging.getLogger("pegs.server")
-router = APIRouter(prefix="/api")
 
 #: The WebSocket message types handled here.
 KINDS = frozenset({"chat", "mute", "suggest"})
@@ -40,6 +36,8 @@ PHRASES = {
 MAX_TEXT = 200
 #: A connecting client gets this many of the latest messages it may read.
 RECENT = 50
+#: Chat messages of other processes being read to be delivered here.
+_forwarding: set[asyncio.Task[None]] = set()
 #: Characters that could make a message read other than it is written (direction
 #: overrides and isolates).
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -84,6 +82,23 @@ def deliver(room: Room, row: dict[str, Any], sender: Connection | None = None,
     for c in room.conns:
         if row["channel"] in readable(room, c.seat):
             c.send(_dumps({**shown, "id": msg_id}) if c is sender else text)
+
+
+def heard(room: Room, number: int) -> None:
+    """Another process stored chat message ``number`` of the table: deliver it here too."""
+    task = asyncio.create_task(_forward(room, number))
+    _forwarding.add(task)
+    task.add_done_callback(_forwarding.discard)
+
+
+async def _forward(room: Room, number: int) -> None:
+    try:
+        row = await room.hub.run_db(room.hub.store.chat_message, room.code, number)
+    except StoreError:
+        log.exception("table %s: cannot read chat message %d", room.code, number)
+        return
+    if row is not None:
+        deliver(room, row)
 
 
 def joined(room: Room, conn: Connection) -> None:
@@ -240,12 +255,3 @@ def _suggest(room: Room, conn: Connection, data: dict[str, Any]) -> dict[str, An
         if c.seat >= 0 and team_channel(room, c.seat) == team:
             c.send(shown)
     return None
-
-
-@router.get("/tables/{code}/chat", summary="The table's chat (the record's sidecar); with a "
-            "seat's token at a teaching table also its team's channel")
-async def chat_log(code: str, hub: HubDep, credentials: Credentials) -> dict[str, Any]:
-    room = await hub.room(code)
-    seat = seat_by_token(room, credentials) if credentials is not None else -1
-    rows = await hub.run_db(hub.store.chat_log, room.code, readable(room, seat))
-    return {"code": room.code, "chat": [message(r) for r in rows]}

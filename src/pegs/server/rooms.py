@@ -597,6 +597,9 @@ class Room:
         if (row.next, set(row.rematch)) != (self.next, self.rematch):
             self.next, self.rematch = row.next, set(row.rematch)
             self.changed()
+        if set(row.muted) != self.muted:  # the host muted a seat through another process
+            self.muted = set(row.muted)
+            self.changed()
         if row.status != "waiting" and self.state is None:
             self.status = "playing"
             self.state = GameState.new(self.rules, self.seed)

@@ -575,10 +575,18 @@ class Store:
                     row = {**entry, "code": code, "number": int(c.execute(latest).scalar_one()) + 1,
                            "at": _now()}
                     c.execute(insert(chat).values(**row))
+                    self._announce(c, code, f"#{row['number']}")
                     return row
             except IntegrityError:
                 continue
         raise StoreError(f"table {code}: could not number a chat message")
+
+    def chat_message(self, code: str, number: int) -> dict[str, Any] | None:
+        """One chat message of the table (None: no such message)."""
+        with self.engine.connect() as c:
+            found = c.execute(select(chat).where(chat.c.code == code,
+                                                 chat.c.number == number)).first()
+        return None if found is None else dict(found._mapping)
 
     def chat_log(self, code: str, channels: list[str], last: int | None = None,
                  ) -> list[dict[str, Any]]:
