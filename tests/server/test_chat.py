@@ -14,12 +14,14 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 from websockets.asyncio.client import ClientConnection, connect
 
 from pegs.server.protocol import legal_texts
 from pegs.server.store import SeatRow, Store, TableRow, migrate, open_engine
 
 from .helpers import auth, new_table, run, serve_many, serving, start
+from .test_rematch import finish_by_bots
 
 Message = dict[str, Any]
 
@@ -307,3 +309,13 @@ def test_chat_and_mutes_reach_the_connections_of_every_process(postgres_url: str
                 await c.close()
 
         run(scenario())
+
+
+def test_a_rematch_keeps_the_table_talk_options(client: TestClient) -> None:
+    code, tokens = new_table(client, humans=1, bots=3, players=4, teaching=True,
+                             spectators_chat=True)
+    start(client, code, tokens[0])
+    finish_by_bots(client, code, tokens, humans=1)
+    nxt = client.post(f"/api/tables/{code}/rematch", headers=auth(tokens[0])).json()["next"]
+    table = client.get(f"/api/tables/{nxt}").json()
+    assert (table["teaching"], table["spectators_chat"], table["hints"]) == (True, True, True)
