@@ -185,6 +185,11 @@ def test_teaching_table_team_channel_and_suggestions_stay_in_the_team(
         await seats[partner].send(type="suggest", id="s3", action=action)
         shown = await seats[mover].next(lambda m: m["type"] == "suggest")
         assert (shown["seat"], shown["to"], shown["action"]) == (partner, mover, action)
+        if partner != 0:  # the host (seat 0) cannot be muted
+            await seats[0].send(type="mute", id="m", seat=partner, muted=True)
+            await seats[partner].next(lambda m: m["type"] == "state" and m["table"]["muted"])
+            await seats[partner].send(type="suggest", id="s4", action=action)
+            assert (await seats[partner].reply("s4"))["code"] == "muted"
         await seats[rival].send(type="chat", id="t2", text="after")
         for other in (seats[rival], seats[(rival + 2) % 4], watcher):
             await other.next(lambda m: is_chat(m) and m["text"] == "after")

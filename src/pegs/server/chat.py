@@ -233,6 +233,8 @@ def _suggest(room: Room, conn: Connection, data: dict[str, Any]) -> dict[str, An
     team = team_channel(room, conn.seat)
     if team is None:
         return protocol.error("no_team", "you have no partner at this table")
+    if conn.seat in room.muted:
+        return protocol.error("muted", "the host muted you: no messages, no suggestions")
     state = room.state
     if state is None or room.status == "waiting":
         return protocol.error("not_started", "the game has not started yet")

@@ -169,12 +169,12 @@ export class ChatPanel {
       onchange: (e) => {
         const a = options.find((x) => x.text === e.target.value);
         this.preview = a ? { version: msg.version, text: a.text, steps: a.steps } : null;
-        button.disabled = !this.preview;
+        button.disabled = !this.preview || Boolean(this.silence(msg));
         this.screen.render();
       } },
       h("option", { value: "" }, "Choose one of their moves…"),
       ...options.slice(0, 300).map((a) => h("option", { value: a.text, selected: this.preview && this.preview.text === a.text }, this.moveWords(a))));
-    const button = h("button", { type: "button", class: "primary", id: "suggest-btn", disabled: !this.preview,
+    const button = h("button", { type: "button", class: "primary", id: "suggest-btn", disabled: !this.preview || Boolean(this.silence(msg)),
       onclick: () => {
         if (!this.preview) return;
         const id = this.screen.socket.nextId();
