@@ -94,6 +94,9 @@ class CreateTable(BaseModel):
         "covers it (10-3600, default 120; null: never)")
     bot_delay: Annotated[float, _seconds(*BOT_DELAY)] | None = Field(
         None, description="the bots' pause before a move (0-5; default: the server's)")
+    teaching: bool = Field(False, description="a teaching table: a team channel, moves "
+                           "suggested to a partner, hints for every seat")
+    spectators_chat: bool = Field(False, description="spectators may write in the chat")
 
     _name = field_validator("name")(_clean_name)
 
@@ -234,10 +237,12 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict
     token = new_token()
     seats = [SeatRow(0, body.name, "human", token_hash(token))]
     seats += [SeatRow(s) for s in range(1, rules.players)]
-    row = TableRow(new_code(), rules.settings(), secrets.randbits(62), body.hints, "waiting", 0,
-                   0, seats, public=body.public, creator=address, created=datetime.now(UTC),
+    row = TableRow(new_code(), rules.settings(), secrets.randbits(62),
+                   body.hints or body.teaching, "waiting", 0, 0, seats, public=body.public,
+                   creator=address, created=datetime.now(UTC),
                    turn_seconds=body.turn_seconds, away_seconds=body.away_seconds,
-                   bot_delay=body.bot_delay)
+                   bot_delay=body.bot_delay, teaching=body.teaching,
+                   muted=[] if body.spectators_chat else [-1])
     async with request.app.state.creating:  # the cap counts the tables being stored too
         await waiting_cap_check(hub, address)
         room = await hub.add(row)

@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import api, health, rematch, summary, ws
+from . import api, chat_route, health, rematch, summary, ws
 from .expiry import cutoff
 from .forwarded import AddressCheck
 from .hub import Hub
@@ -179,6 +179,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(rematch.router)
     app.include_router(summary.router)
+    app.include_router(chat_route.router)
     app.include_router(ws.router)
     if static_dir is not None and (static_dir / "index.html").is_file():
         mimetypes.add_type("text/javascript", ".js")  # whatever the system's table says

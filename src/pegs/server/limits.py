@@ -39,6 +39,8 @@ class Limits:
     illegal_burst: int = 6
     max_bot_seconds: float | None = None  # the longest a bot searches a move (None: no cap)
     min_bot_delay: float = 0.0  # the shortest pause before a bot's move, whatever the table
+    chat_burst: int = 5  # chat messages a connection may send at once ...
+    chat_per_second: float = 0.5  # ... and then this many a second (5 in 10 s)
 
 
 class RateBucket:

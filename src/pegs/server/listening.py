@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import psycopg
 
+from . import chat
 from .retry import Backoff
 from .store import CHANNEL, CONNECT_TIMEOUT_SECONDS
 
@@ -44,13 +45,15 @@ async def listen(hub: Hub) -> None:
 
 
 def hear(hub: Hub, payload: str) -> None:
-    """One announcement: ``code:version:origin`` (a write) or ``code:@seats:origin`` (the
-    seats connected to that process)."""
+    """One announcement: ``code:version:origin`` (a write), ``code:@seats:origin`` (the
+    seats connected to that process) or ``code:#n:origin`` (chat message ``n``)."""
     code, change, origin = payload.split(":")
     room = hub.rooms.get(code)
     if room is None or origin == hub.store.origin:
         return
     if change.startswith("@"):  # seats with connections to that process
         room.heard(origin, (int(seat) for seat in change[1:].split(",") if seat))
+    elif change.startswith("#"):  # a chat message written through that process
+        chat.heard(room, int(change[1:]))
     else:
         room.poke()

@@ -20,6 +20,9 @@ ERROR_CODES = frozenset({
     "malformed", "bad_token", "not_your_turn", "stale_version", "duplicate", "illegal",
     "too_large", "rate_limited", "no_hints", "not_started", "game_over", "no_table",
     "internal", "full", "removed", "too_many_connections", "abandoned", "unavailable",
+    # table talk (chat.py)
+    "muted", "too_long", "bad_phrase", "not_teaching", "no_team", "not_host", "bad_seat",
+    "not_partners_turn",
 })
 
 #: The most actions one ``explain`` request may name.

@@ -26,6 +26,7 @@ from ..rules import (
     Rules,
     view,
 )
+from ..rules.board import geometry
 from . import protocol, records, refusals, thinking
 from .limits import Limits, RateBucket, token_matches
 from .retry import Backoff
@@ -79,6 +80,7 @@ class Connection:
         self.seat = seat
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(limits.outbox_size)
         self.illegal = RateBucket(limits.illegal_per_second, limits.illegal_burst)
+        self.chat = RateBucket(limits.chat_per_second, limits.chat_burst)
         self.seen: set[object] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         self.closed = False
@@ -129,6 +131,9 @@ class Room:
         #: connection (None: no limit); the bots' pause before a move (None: the server's)
         self.turn_seconds, self.away_seconds = row.turn_seconds, row.away_seconds
         self.bot_delay = row.bot_delay
+        #: table talk (:mod:`.chat`): a teaching table, and the seats the host muted (-1:
+        #: spectators)
+        self.teaching, self.muted = row.teaching, set(row.muted)
         self.state: GameState | None = None
         self.actions: list[Action] = []
         #: the actions' texts, as the workers replay them
@@ -250,7 +255,9 @@ class Room:
             "teams": self.rules.teams, "settings": protocol.rules_json(self.rules),
             "seats": [self.seat_json(s) for s in self.seats], "public": self.public,
             "turn_seconds": self.turn_seconds, "away_seconds": self.away_seconds,
-            "bot_delay": self.bot_delay,
+            "bot_delay": self.bot_delay, "teaching": self.teaching,
+            "muted": sorted(s for s in self.muted if s >= 0),
+            "spectators_chat": -1 not in self.muted,
             "next": self.next, "rematch": sorted(self.rematch),
         }
 
@@ -313,6 +320,8 @@ class Room:
         part["view"] = protocol.view_json(view(state, seat))
         if self._to_act(seat):
             part["legal"] = protocol.legal_compact(state, state.legal_actions())
+        elif self._teaches(seat):
+            part["partner_legal"] = protocol.legal_compact(state, state.legal_actions())
         if self.last is not None:
             actor, action, said = self.last
             part["last"] = {"seat": actor, "action": protocol.hidden_text(action, actor, seat),
@@ -325,6 +334,15 @@ class Room:
         return (seat >= 0 and state is not None and self.status == "playing"
                 and not state.is_over() and state.current_player == seat
                 and not self.bot_controlled(seat))
+
+    def _teaches(self, seat: int) -> bool:
+        """Whether, at a teaching table, ``seat``'s partner is the human seat to act: then
+        ``seat`` is shown the partner's legal actions, to suggest one (:mod:`.chat`)."""
+        state = self.state
+        if not (self.teaching and self.rules.teams and seat >= 0 and state is not None):
+            return False
+        mover, team_of = state.current_player, geometry(self.rules).team_of
+        return mover != seat and team_of[mover] == team_of[seat] and self._to_act(mover)
 
     def explain(self, seat: int, texts: list[object]) -> dict[str, Any]:
         """The ``explain`` answer: announcements of these legal actions of ``seat``."""
@@ -578,6 +596,9 @@ class Room:
                 self._away_clock(s.seat)
         if (row.next, set(row.rematch)) != (self.next, self.rematch):
             self.next, self.rematch = row.next, set(row.rematch)
+            self.changed()
+        if set(row.muted) != self.muted:  # the host muted a seat through another process
+            self.muted = set(row.muted)
             self.changed()
         if row.status != "waiting" and self.state is None:
             self.status = "playing"

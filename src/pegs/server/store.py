@@ -47,7 +47,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import ConnectionPoolEntry
 
 log = logging.getLogger("pegs.server")
@@ -92,6 +92,10 @@ tables = Table(
     #: the lease's fencing token: raised whenever a process takes the table, checked by
     #: every write its owner makes on the table's behalf
     Column("epoch", Integer, nullable=False, server_default="0"),
+    #: table talk: a teaching table (team channel, suggestions), and the seats the host
+    #: muted as JSON (-1: spectators, who may not write unless the host lets them)
+    Column("teaching", Boolean, nullable=False),
+    Column("muted", Text, nullable=False),
 )
 
 #: the live server processes (PostgreSQL): each renews its row with its leases
@@ -128,6 +132,19 @@ actions = Table(
     Column("at", DateTime(timezone=True), nullable=False),
     #: the stand-in's move for a human whose turn clock ran out
     Column("timed_out", Boolean, nullable=True),
+)
+
+chat = Table(
+    "pegs_chat", metadata,
+    Column("code", String(32), ForeignKey("pegs_tables.code"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    #: "table", or "team" plus the team's number ("team0")
+    Column("channel", String(8), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("phrase", String(16), nullable=True),
+    Column("at", DateTime(timezone=True), nullable=False),
 )
 
 
@@ -241,6 +258,10 @@ class TableRow:
     turn_ends: float | None = None
     #: the versions (of ``actions``) that were a timed-out turn's stand-in move
     timed_out: set[int] = field(default_factory=set)
+    #: a teaching table: a team channel, suggested moves, hints for every seat
+    teaching: bool = False
+    #: the seats whose chat the host muted (-1: spectators)
+    muted: list[int] = field(default_factory=lambda: [-1])
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
@@ -449,7 +470,8 @@ class Store:
             hints=row.hints, status=row.status, version=row.version, host=row.host,
             created=row.created, public=row.public, creator=row.creator,
             turn_seconds=row.turn_seconds, away_seconds=row.away_seconds,
-            bot_delay=row.bot_delay, **self._lease(),
+            bot_delay=row.bot_delay, teaching=row.teaching, muted=json.dumps(row.muted),
+            **self._lease(),
         ))
         if row.seats:
             c.execute(insert(seats), [{"code": row.code, "seat": s.seat, **s.values()}
@@ -535,6 +557,49 @@ class Store:
         except SQLAlchemyError as e:
             raise Unavailable(f"cannot store seat {seat.seat} of table {code}: {e}") from e
 
+    def set_muted(self, code: str, muted: list[int]) -> None:
+        """Store the seats whose chat the host muted."""
+        with self.engine.begin() as c:
+            c.execute(update(tables).where(tables.c.code == code)
+                      .values(muted=json.dumps(muted)))
+            self._announce(c, code)
+
+    def add_chat(self, code: str, entry: dict[str, Any]) -> dict[str, Any]:
+        """Store a chat message (``seat``, ``channel``, ``name``, ``text``, ``phrase``) as
+        the table's next one; the row as stored (with its ``number`` and time ``at``).  Of
+        two processes numbering one at once, the loser numbers it again."""
+        latest = select(func.coalesce(func.max(chat.c.number), 0)).where(chat.c.code == code)
+        for _ in range(20):
+            try:
+                with self.engine.begin() as c:
+                    row = {**entry, "code": code, "number": int(c.execute(latest).scalar_one()) + 1,
+                           "at": _now()}
+                    c.execute(insert(chat).values(**row))
+                    self._announce(c, code, f"#{row['number']}")
+                    return row
+            except IntegrityError:
+                continue
+        raise StoreError(f"table {code}: could not number a chat message")
+
+    def chat_message(self, code: str, number: int) -> dict[str, Any] | None:
+        """One chat message of the table (None: no such message)."""
+        with self.engine.connect() as c:
+            found = c.execute(select(chat).where(chat.c.code == code,
+                                                 chat.c.number == number)).first()
+        return None if found is None else dict(found._mapping)
+
+    def chat_log(self, code: str, channels: list[str], last: int | None = None,
+                 ) -> list[dict[str, Any]]:
+        """The table's chat messages in these channels, oldest first (the ``last`` ones
+        only, when given)."""
+        query = (select(chat).where(chat.c.code == code, chat.c.channel.in_(channels))
+                 .order_by(chat.c.number.desc()))
+        if last is not None:
+            query = query.limit(last)
+        with self.engine.connect() as c:
+            rows = [dict(r._mapping) for r in c.execute(query)]
+        return rows[::-1]
+
     def take_seat(self, code: str, seat: SeatRow, kinds: tuple[str, ...]) -> bool:
         """Store a seat only if it is still of one of ``kinds`` and the table still waits
         (a conditional write: of two processes taking one seat, one wins); whether it was."""
@@ -572,6 +637,7 @@ class Store:
                 codes = list(c.scalars(query))
                 for start in range(0, len(codes), 500):
                     chunk = codes[start:start + 500]
+                    c.execute(delete(chat).where(chat.c.code.in_(chunk)))
                     c.execute(delete(seats).where(seats.c.code.in_(chunk)))
                     c.execute(delete(tables).where(tables.c.code.in_(chunk)))
         except Exception as e:
@@ -676,7 +742,7 @@ class Store:
                                  r.version, r.host, [], [], r.public, r.creator,
                                  _aware(r.created), r.turn_seconds, r.away_seconds,
                                  r.bot_delay, _seat_list(r.rematch_seats), r.next_code,
-                                 r.turn_ends)
+                                 r.turn_ends, teaching=r.teaching, muted=json.loads(r.muted))
                 for r in c.execute(query)
             }
             if not rows:

@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from . import protocol
+from . import chat, protocol
 from .expiry import ABANDONED
 from .hub import Hub
 from .limits import RateBucket
@@ -145,15 +145,17 @@ async def _handle(room: Room, conn: Connection, data: dict[str, Any]) -> dict[st
     if kind == "ping":
         return {"type": "pong"}
     msg_id = _id(data)
-    if kind not in ("act", "hint", "explain"):
+    if kind not in ("act", "hint", "explain", *chat.KINDS):
         return protocol.error("malformed", f"unknown message type {kind[:40]!r}: use act, "
-                              "hint, explain or ping", msg_id)
+                              "hint, explain, chat, mute, suggest or ping", msg_id)
     if msg_id is None:
         return protocol.error("malformed", f'every {kind} needs an "id": text of 1 to '
                               "64 characters (or a number), new for every message")
     if msg_id in conn.seen:
         return protocol.error("duplicate", f"message {msg_id!r} was already received", msg_id)
     conn.seen.add(msg_id)
+    if kind in chat.KINDS:
+        return await chat.handle(room, conn, kind, data, msg_id)
     if kind == "hint":  # searched meanwhile: the connection may act before it is ready
         task = asyncio.create_task(_hint(room, conn, msg_id))
         conn.tasks.add(task)
@@ -237,6 +239,7 @@ async def _session(ws: WebSocket, hub: Hub, room: Room, seat: int) -> None:
     sender = asyncio.create_task(_sender(ws, conn))
     bucket = RateBucket(limits.messages_per_second, limits.burst)
     room.attach(conn)
+    chat.joined(room, conn)
     try:
         while not conn.closed:
             text, raw = await _receive(ws)

@@ -140,6 +140,8 @@ async function homeScreen() {
   const name = h("input", { name: "name", id: "name", required: true, maxlength: 40, autocomplete: "nickname", value: store.name() });
   const hints = h("input", { type: "checkbox", name: "hints", id: "hints", checked: true });
   const listed = h("input", { type: "checkbox", name: "public", id: "public" });
+  const teaching = h("input", { type: "checkbox", name: "teaching", id: "teaching" });
+  const watchersTalk = h("input", { type: "checkbox", name: "spectators_chat", id: "spectators-chat-option" });
   form.append(
     h("h2", {}, "New table"),
     h("div", { class: "settings-grid" },
@@ -154,6 +156,9 @@ async function homeScreen() {
     checkField(hints, "Allow hints", "A player may ask for a suggested move."),
     checkField(listed, "List this table publicly",
       "Anyone can find it on the start page; otherwise only people with the link can join."),
+    checkField(teaching, "Teaching table",
+      "For learning: partners get their own chat, may show each other a move on the board, and everyone may ask for hints."),
+    checkField(watchersTalk, "Spectators may chat", "Otherwise they read the table talk only."),
     h("details", {}, h("summary", {}, "More rules (as the game says unless you change them)"), grid),
     h("details", {}, h("summary", {}, "Cue card"), cue),
     err,
@@ -167,6 +172,8 @@ async function homeScreen() {
     if (teams.value !== "") body.teams = Number(teams.value);
     // the table options are sent only when they differ from the server's defaults
     if (listed.checked) body.public = true;
+    if (teaching.checked) body.teaching = true;
+    if (watchersTalk.checked) body.spectators_chat = true;
     const chosen = (select) => (select.value === "" ? null : Number(select.value));
     if (chosen(turnTime) !== TURN_TIMES[0][0]) body.turn_seconds = chosen(turnTime);
     if (chosen(awayTime) !== AWAY_TIMES[0][0]) body.away_seconds = chosen(awayTime);

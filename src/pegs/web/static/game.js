@@ -2,6 +2,7 @@
 // log, the cue card, and the record and replay after the end.
 
 import { renderBoard, seatBadge, trailSince } from "./board.js";
+import { ChatPanel } from "./chat.js";
 import { banner, fill, h, store } from "./dom.js";
 import { api, loadPresets, TableSocket } from "./net.js";
 import { matchTyped, Picker, stepKeys } from "./picker.js";
@@ -52,7 +53,8 @@ export class GameScreen {
     this.panel = h("section", { class: "panel", id: "panel", "aria-label": "Your game" });
     // only new announcements are read aloud: each is added here once
     this.live = h("div", { class: "visually-hidden", id: "live", role: "log", "aria-live": "polite" });
-    this.root = h("div", { class: "game" }, h("div", { class: "board-wrap" }, svg), this.panel, this.live);
+    this.chat = new ChatPanel(this);
+    this.root = h("div", { class: "game" }, h("div", { class: "board-wrap" }, svg), this.panel, this.chat.root, this.live);
     installKeys(this);
     document.getElementById("app").replaceChildren(this.root);
     this.cueDialog = h("dialog", { id: "cue-dialog" });
@@ -77,6 +79,7 @@ export class GameScreen {
   }
 
   onMessage(msg) {
+    if (this.chat.onMessage(msg)) return;
     if (msg.type === "state") {
       this.tellDoubt(this.msg, msg);
       const fresh = !this.msg || this.msg.version !== msg.version || this.msg.legal.length !== msg.legal.length;
@@ -89,7 +92,10 @@ export class GameScreen {
         this.sending = false;
         this.setNotice("");
         this.chosenDecision = null;
+        this.suggestion = null;
       }
+      this.chat.update();
+      this.chat.renderList();
       if (msg.last && msg.view) this.addLog(msg.version, msg.last.seat, msg.last.announcement, msg.last.action);
       if (msg.view && !this.logFetched && this.log.length < msg.version) this.fetchLog();
       this.render();
@@ -357,7 +363,7 @@ export class GameScreen {
       selected: p.peg,
       targets: p.peg !== null ? p.targets() : null,
       victims,
-      hint: this.hint ? this.hintSteps() : null,
+      hint: this.hint ? this.hintSteps() : this.suggestionSteps() || this.chat.previewSteps(),
       chosen: p.chosen,
       trail: trailSince(this.log, msg.seat, msg.rules.players),
     });
@@ -374,7 +380,7 @@ export class GameScreen {
       this.logBlock(),
       this.toolsBlock(),
       this.rejoinBlock());
-    if (this.keyboard) placeFocus(this.panel, focused);
+    if (this.keyboard && !this.chat.root.contains(document.activeElement)) placeFocus(this.panel, focused);
     if (!this.inGame) {
       // from the lobby (its Start button at the bottom on a phone) to the board
       this.inGame = true;
@@ -384,6 +390,24 @@ export class GameScreen {
 
   hintSteps() {
     const a = this.msg.legal.find((x) => x.text === this.hint.action);
+    return a ? a.steps.map(stepKeys) : null;
+  }
+
+  /** A partner suggested a move (teaching table): drawn on the board and chosen in the
+   * picker, ready to confirm or change. */
+  suggested(m) {
+    if (!this.msg || m.version !== this.msg.version) return;
+    this.suggestion = m;
+    const action = this.msg.legal.find((a) => a.text === m.action);
+    if (action && !action.decision) this.picker.select(action);
+    if (action) this.socket.explain([action]);
+    this.sayAloud(`${this.name(m.seat)} suggests a move.`);
+    this.render();
+  }
+
+  suggestionSteps() {
+    const s = this.suggestion;
+    const a = s && this.msg.version === s.version ? this.msg.legal.find((x) => x.text === s.action) : null;
     return a ? a.steps.map(stepKeys) : null;
   }
 
@@ -408,7 +432,16 @@ export class GameScreen {
       msg.last && !(this.reveal && this.reveal.version === msg.version) ? h("p", { class: "announce", id: "last-move" },
         h("strong", {}, `${this.actor(msg.last.seat, (this.log.find((e) => e.v === msg.version) || {}).standin)}: `),
         this.said(msg.last.announcement)) : null,
-      this.hint ? h("p", { class: "announce", id: "hint" }, h("strong", {}, "Hint: "), `${this.said(this.hint.announcement)} `, h("em", {}, this.hint.reason || "")) : null);
+      this.hint ? h("p", { class: "announce", id: "hint" }, h("strong", {}, "Hint: "), `${this.said(this.hint.announcement)} `, h("em", {}, this.hint.reason || "")) : null,
+      this.suggestionLine());
+  }
+
+  suggestionLine() {
+    const s = this.suggestion;
+    if (!s || s.version !== this.msg.version) return null;
+    const action = this.msg.legal.find((a) => a.text === s.action);
+    return h("p", { class: "announce suggestion", id: "suggestion" }, h("strong", {}, `${this.name(s.seat)} suggests: `),
+      (action && this.said(action.announcement)) || s.action);
   }
 
   /** Who I am, my team and my partners. */
@@ -432,7 +465,7 @@ export class GameScreen {
     return h("ul", { class: "players", id: "players" }, ...msg.table.seats.map((s) => h("li", {
         "data-seat": s.seat, class: [s.seat === me ? "me" : "", isPartner(msg, s.seat) ? "partner" : "",
           msg.view && msg.view.current_player === s.seat && !msg.view.outcome ? "to-act" : ""].join(" ").trim() || null },
-      seatBadge(msg.board, s.seat, 20), whoLine(this.name(s.seat), seatTags(msg, s.seat)))));
+      seatBadge(msg.board, s.seat, 20), whoLine(this.name(s.seat), seatTags(msg, s.seat)), this.chat.muteToggle(s))));
   }
 
   decisionBlock() {
@@ -786,7 +819,8 @@ export class GameScreen {
     const seats = h("ul", { class: "seats-list", id: "seats" }, ...table.seats.map((s) => h("li", { "data-seat": s.seat, "data-kind": s.kind },
       seatBadge(msg.board, s.seat, 28),
       whoLine(s.kind === "empty" ? "(open seat)" : this.name(s.seat), seatTags(msg, s.seat, s.kind !== "empty")),
-      host && s.kind === "empty" ? h("button", { onclick: () => this.addBots([s.seat]) }, "Bot here") : null)));
+      host && s.kind === "empty" ? h("button", { onclick: () => this.addBots([s.seat]) }, "Bot here") : null,
+      this.chat.muteToggle(s))));
     const empty = table.seats.filter((s) => s.kind === "empty").length;
     const err = h("p", { class: "error", id: "lobby-error" }, this.notice);
     const start = host ? h("button", { class: "primary", id: "start-btn", onclick: async () => {

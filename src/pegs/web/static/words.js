@@ -133,5 +133,6 @@ export function tableOptionWords(table) {
     table.turn_seconds ? `Up to ${duration(table.turn_seconds)} for a turn, then a bot moves.` : "No time limit for a turn.",
     table.away_seconds ? `A bot plays for anyone away for ${duration(table.away_seconds)}, until they come back.` : "Nobody is covered by a bot when away.",
     `Bots' pace: ${pace ? pace[1] : `${table.bot_delay} seconds a move`}.`,
+    ...(table.teaching ? ["Teaching table: partners have their own channel, may show each other moves, and everyone may ask for hints."] : []),
   ];
 }

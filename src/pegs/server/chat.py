@@ -1,0 +1,259 @@
+"""Table talk: quick phrases, reactions and short free text; the host's mutes; and at a
+teaching table a team channel and moves suggested to a partner.
+
+A chat message is stored first, then delivered (:func:`deliver`) to the connections that
+may read it; a (re)connecting client gets the last ones it may see (:func:`joined`).  The
+chat is downloadable beside the game record, never part of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import unicodedata
+from datetime import UTC
+from typing import Any
+
+from ..rules import Action, IllegalActionError, NotationError
+from ..rules.board import geometry
+from . import protocol, refusals
+from .rooms import Connection, Room
+from .store import StoreError
+
+log = logging.getLogger("pegs.server")
+
+#: The WebSocket message types handled here.
+KINDS = frozenset({"chat", "mute", "suggest"})
+#: Quick phrases and reactions, by the key a client sends.
+PHRASES = {
+    "good_move": "Good move!", "your_turn": "Your turn", "oops": "Oops",
+    "well_played": "Well played", "thanks": "Thanks", "thumbs_up": "\N{THUMBS UP SIGN}",
+    "laugh": "\N{FACE WITH TEARS OF JOY}", "wow": "\N{FACE WITH OPEN MOUTH}",
+    "party": "\N{PARTY POPPER}",
+}
+#: Free text: at most this many characters.
+MAX_TEXT = 200
+#: A connecting client gets this many of the latest messages it may read.
+RECENT = 50
+#: Chat messages of other processes being read to be delivered here.
+_forwarding: set[asyncio.Task[None]] = set()
+#: Characters that could make a message read other than it is written (direction
+#: overrides and isolates).
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _dumps(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def team_channel(room: Room, seat: int) -> str | None:
+    """The stored name of the seat's team channel ("team1"), or None when the seat has no
+    partner (a spectator, or a table without teams)."""
+    if seat < 0 or not room.rules.teams:
+        return None
+    return f"team{geometry(room.rules).team_of[seat]}"
+
+
+def readable(room: Room, seat: int) -> list[str]:
+    """The channels this seat (-1: a spectator) may read."""
+    team = team_channel(room, seat) if room.teaching else None
+    return ["table"] if team is None else ["table", team]
+
+
+def message(row: dict[str, Any]) -> dict[str, Any]:
+    """A stored chat row as the ``chat`` message clients get."""
+    at = row["at"]
+    at = at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+    out = {"type": "chat", "n": row["number"], "seat": row["seat"], "name": row["name"],
+           "text": row["text"], "channel": "table" if row["channel"] == "table" else "team",
+           "at": round(at.timestamp(), 3)}
+    if row.get("phrase"):
+        out["phrase"] = row["phrase"]
+    return out
+
+
+def deliver(room: Room, row: dict[str, Any], sender: Connection | None = None,
+            msg_id: object = None) -> None:
+    """Send a stored chat row to every connection of this process that may read it (the
+    sender's copy carries the ``id`` of its message)."""
+    shown = message(row)
+    text = _dumps(shown)
+    for c in room.conns:
+        if row["channel"] in readable(room, c.seat):
+            c.send(_dumps({**shown, "id": msg_id}) if c is sender else text)
+
+
+def heard(room: Room, number: int) -> None:
+    """Another process stored chat message ``number`` of the table: deliver it here too."""
+    task = asyncio.create_task(_forward(room, number))
+    _forwarding.add(task)
+    task.add_done_callback(_forwarding.discard)
+
+
+async def _forward(room: Room, number: int) -> None:
+    try:
+        row = await room.hub.run_db(room.hub.store.chat_message, room.code, number)
+    except StoreError:
+        log.exception("table %s: cannot read chat message %d", room.code, number)
+        return
+    if row is not None:
+        deliver(room, row)
+
+
+def joined(room: Room, conn: Connection) -> None:
+    """Send a new connection the latest messages it may read (a ``chat_log``), meanwhile."""
+    task = asyncio.create_task(_replay(room, conn))
+    conn.tasks.add(task)
+    task.add_done_callback(conn.tasks.discard)
+
+
+async def _replay(room: Room, conn: Connection) -> None:
+    try:
+        rows = await room.hub.run_db(room.hub.store.chat_log, room.code,
+                                     readable(room, conn.seat), RECENT)
+    except StoreError:
+        log.exception("table %s: cannot read its chat", room.code)
+        return
+    if rows:
+        conn.send(_dumps({"type": "chat_log", "messages": [message(r) for r in rows]}))
+
+
+async def handle(room: Room, conn: Connection, kind: str, data: dict[str, Any],
+                 msg_id: str | int) -> dict[str, Any] | None:
+    """A ``chat``, ``mute`` or ``suggest`` message: an error reply, or None."""
+    if kind == "mute":
+        return await _mute(room, conn, data, msg_id)
+    if not conn.chat.take():
+        most, rate = room.hub.limits.chat_burst, room.hub.limits.chat_per_second
+        return protocol.error("rate_limited", f"too many chat messages: at most {most} in "
+                              f"{most / rate:g} s", msg_id)
+    refusal = (_suggest(room, conn, data) if kind == "suggest"
+               else await _chat(room, conn, data, msg_id))
+    if refusal is not None:
+        refusal["id"] = msg_id
+    return refusal
+
+
+def _words(data: dict[str, Any]) -> tuple[str, str | None] | dict[str, Any]:
+    """The message's text and phrase key, or an error."""
+    phrase, text = data.get("phrase"), data.get("text")
+    if (phrase is None) == (text is None):
+        return protocol.error("malformed", 'a chat has either "text" or "phrase"')
+    if phrase is not None:
+        if not isinstance(phrase, str) or phrase not in PHRASES:
+            return protocol.error("bad_phrase", "phrases are " + ", ".join(PHRASES))
+        return PHRASES[phrase], phrase
+    if not isinstance(text, str):
+        return protocol.error("malformed", 'a chat\'s "text" is text')
+    text = " ".join(text.split())
+    if not text:
+        return protocol.error("malformed", "the chat's text is empty")
+    if len(text) > MAX_TEXT:
+        return protocol.error("too_long", f"a chat message is at most {MAX_TEXT} characters")
+    if any(ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs") for ch in text):
+        return protocol.error("malformed", "the chat's text has control characters")
+    return text, None
+
+
+def _channel(room: Room, seat: int, data: dict[str, Any]) -> str | dict[str, Any]:
+    """The stored channel the message goes to, or an error."""
+    asked = data.get("channel", "table")
+    if asked == "table":
+        return "table"
+    if asked != "team":
+        return protocol.error("malformed", 'a chat\'s "channel" is "table" or "team"')
+    if not room.teaching:
+        return protocol.error("not_teaching", "only a teaching table has a team channel: "
+                              "partners talk at the table here")
+    team = team_channel(room, seat)
+    if team is None:
+        return protocol.error("no_team", "you have no partner at this table")
+    return team
+
+
+def _name(room: Room, seat: int) -> str:
+    return room.seats[seat].name if seat >= 0 else "Spectator"
+
+
+async def _chat(room: Room, conn: Connection, data: dict[str, Any],
+                msg_id: str | int) -> dict[str, Any] | None:
+    words = _words(data)
+    if isinstance(words, dict):
+        return words
+    channel = _channel(room, conn.seat, data)
+    if isinstance(channel, dict):
+        return channel
+    if conn.seat in room.muted:
+        return protocol.error("muted", "the host muted your chat" if conn.seat >= 0 else
+                              "spectators read the chat; the host has not let them write")
+    text, phrase = words
+    row: dict[str, Any] = {"seat": conn.seat, "channel": channel,
+                           "name": _name(room, conn.seat), "text": text, "phrase": phrase}
+    try:
+        row = await room.hub.run_db(room.hub.store.add_chat, room.code, row)
+    except StoreError:
+        log.exception("table %s: storing a chat message failed", room.code)
+        return protocol.error("internal", "the message could not be stored; try again")
+    deliver(room, row, conn, msg_id)
+    return None
+
+
+async def _mute(room: Room, conn: Connection, data: dict[str, Any],
+                msg_id: str | int) -> dict[str, Any] | None:
+    """The host mutes or unmutes a seat's chat (seat -1: the spectators')."""
+    seat, muted = data.get("seat"), data.get("muted")
+    if conn.seat != room.host or conn.seat < 0:
+        return protocol.error("not_host", "only the table's host may mute", msg_id)
+    if (isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(muted, bool)
+            or not -1 <= seat < len(room.seats)):
+        return protocol.error("bad_seat", f'a mute needs "seat" (-1 for spectators, or 0 to '
+                              f'{len(room.seats) - 1}) and "muted" (true or false)', msg_id)
+    if seat == room.host:
+        return protocol.error("bad_seat", "the host cannot mute themselves", msg_id)
+    async with room.lock:
+        wanted = room.muted | {seat} if muted else room.muted - {seat}
+        if wanted != room.muted:
+            try:
+                await room.hub.run_db(room.hub.store.set_muted, room.code, sorted(wanted))
+            except StoreError:
+                log.exception("table %s: storing a mute failed", room.code)
+                return protocol.error("internal", "the mute could not be stored; try again",
+                                      msg_id)
+            room.muted = wanted
+            room.changed()
+    return None
+
+
+def _suggest(room: Room, conn: Connection, data: dict[str, Any]) -> dict[str, Any] | None:
+    """Show a partner, at their turn, one of their legal actions (teaching tables)."""
+    if not room.teaching:
+        return protocol.error("not_teaching", "only at a teaching table may partners suggest "
+                              "moves")
+    team = team_channel(room, conn.seat)
+    if team is None:
+        return protocol.error("no_team", "you have no partner at this table")
+    if conn.seat in room.muted:
+        return protocol.error("muted", "the host muted you: no messages, no suggestions")
+    state = room.state
+    if state is None or room.status == "waiting":
+        return protocol.error("not_started", "the game has not started yet")
+    if state.is_over():
+        return protocol.error("game_over", "the game is over")
+    partner = state.current_player
+    if partner == conn.seat or team_channel(room, partner) != team:
+        return protocol.error("not_partners_turn", "suggest a move at your partner's turn")
+    text = data.get("action")
+    if not isinstance(text, str):
+        return protocol.error("malformed", 'a suggest needs "action": the text of one of '
+                              "your partner's legal actions")
+    try:
+        action = refusals.listed(state, Action.parse(text))
+    except (NotationError, IllegalActionError) as e:
+        return protocol.error("illegal", f"not a legal move of your partner: {e}")
+    shown = _dumps({"type": "suggest", "seat": conn.seat, "name": _name(room, conn.seat),
+                    "to": partner, "version": room.version, "action": str(action)})
+    for c in room.conns:
+        if c.seat >= 0 and team_channel(room, c.seat) == team:
+            c.send(shown)
+    return None
