@@ -128,6 +128,8 @@ class Room:
         #: connection (None: no limit); the bots' pause before a move (None: the server's)
         self.turn_seconds, self.away_seconds = row.turn_seconds, row.away_seconds
         self.bot_delay = row.bot_delay
+        #: house rules' title, description and code, shown with the table (or None)
+        self.house = row.house
         self.state: GameState | None = None
         self.actions: list[Action] = []
         #: the actions' texts, as the workers replay them
@@ -240,7 +242,7 @@ class Room:
             "seats": [self.seat_json(s) for s in self.seats], "public": self.public,
             "turn_seconds": self.turn_seconds, "away_seconds": self.away_seconds,
             "bot_delay": self.bot_delay,
-            "next": self.next, "rematch": sorted(self.rematch),
+            "next": self.next, "rematch": sorted(self.rematch), "house": self.house,
         }
 
     def seat_of(self, token: str) -> int | None:

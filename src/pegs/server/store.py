@@ -82,6 +82,8 @@ tables = Table(
     Column("next_code", String(32), nullable=True),
     #: when the clock of the human seat to act at ``version`` ends (Unix time; null: none)
     Column("turn_ends", Float, nullable=True),
+    #: a table of house rules: their title, description and saved code (JSON; null: none)
+    Column("house", Text, nullable=True),
 )
 
 seats = Table(
@@ -184,6 +186,8 @@ class TableRow:
     turn_ends: float | None = None
     #: the versions (of ``actions``) that were a timed-out turn's stand-in move
     timed_out: set[int] = field(default_factory=set)
+    #: house rules: {"title", "description", "code"} shown with the table (None: none)
+    house: dict[str, Any] | None = None
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
@@ -331,7 +335,8 @@ class Store:
             hints=row.hints, status=row.status, version=row.version, host=row.host,
             created=row.created, public=row.public, creator=row.creator,
             turn_seconds=row.turn_seconds, away_seconds=row.away_seconds,
-            bot_delay=row.bot_delay, **self._lease(),
+            bot_delay=row.bot_delay, house=json.dumps(row.house) if row.house else None,
+            **self._lease(),
         ))
         if row.seats:
             c.execute(insert(seats), [{"code": row.code, "seat": s.seat, **s.values()}
@@ -527,7 +532,7 @@ class Store:
                                  r.version, r.host, [], [], r.public, r.creator,
                                  _aware(r.created), r.turn_seconds, r.away_seconds,
                                  r.bot_delay, _seat_list(r.rematch_seats), r.next_code,
-                                 r.turn_ends)
+                                 r.turn_ends, house=json.loads(r.house) if r.house else None)
                 for r in c.execute(query)
             }
             if not rows:
