@@ -24,17 +24,22 @@ def test_edit_save_share_and_play_house_rules(chromium: Browser, server: Server,
     page.click("#house > summary")
     four = page.locator(".card-row[data-rank='4']")
     # the editor speaks in words: no power token is shown anywhere
-    expect(four.locator("legend")).to_have_text("Four")
+    expect(four.locator(".card-name")).to_have_text("4")
+    expect(page.locator(".card-row[data-rank=A] summary")).to_have_text(
+        "Aceout of START, or forward 1")
+    four.locator("summary").click()
     assert "+4" not in page.locator("#house").inner_text()
     four.locator("select[name=forward]").select_option("")
     four.locator("select[name=back]").select_option("4")
     expect(four).to_have_class("card-row changed")
+    expect(four.locator(".card-words")).to_have_text("back 4")
     page.click("details:has(#create-cue) > summary")
     cue = page.locator("#create-cue")
     expect(cue).to_contain_text("4*")
     expect(cue).to_contain_text("move a peg back 4")
     # a card left without a power: the engine's own message, in place of the cue card
     nine = page.locator(".card-row[data-rank='9']")
+    nine.locator("summary").click()
     nine.locator("select[name=forward]").select_option("")
     expect(page.locator("#cue-error")).to_contain_text("card 9: give its powers")
     nine.locator("select[name=forward]").select_option("9")
@@ -67,6 +72,8 @@ def test_edit_save_share_and_play_house_rules(chromium: Browser, server: Server,
     expect(bob.locator("#create-cue")).to_contain_text("4*")
     expect(bob.locator("#published-houses")).to_contain_text("Grandma's rules")
     bob.screenshot(path=str(artifacts / "house-shared-phone.png"), full_page=True)
+    bob.evaluate("document.getElementById('house').scrollIntoView()")
+    bob.screenshot(path=str(artifacts / "house-shared-phone-editor.png"))
     width = bob.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the form is {width}px wide on a 390px phone"
 
@@ -74,10 +81,11 @@ def test_edit_save_share_and_play_house_rules(chromium: Browser, server: Server,
     bob.click("#create-btn")
     bob.wait_for_url("**/t/**")
     expect(bob.locator("#house-line")).to_contain_text("House rules: Grandma's rules")
+    bob.screenshot(path=str(artifacts / "house-table-lobby-phone.png"))
     bob.click("#cue-btn")
     expect(bob.locator("#cue-text")).to_contain_text("4*")
     expect(bob.locator("#cue-text")).to_contain_text("move a peg back 4")
-    bob.screenshot(path=str(artifacts / "house-table-phone.png"))
+    bob.screenshot(path=str(artifacts / "house-table-cue-phone.png"))
     code = bob.url.rsplit("/", 1)[1]
     table = server.api("GET", f"/api/tables/{code}")
     assert table["settings"]["powers"] == {"4": ["-4"], "9": ["+9", "split9"]}

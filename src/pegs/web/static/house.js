@@ -6,6 +6,7 @@ import { fill, h } from "./dom.js";
 import { api } from "./net.js";
 import { cueNodes, gameName, plainCue } from "./words.js";
 
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "Joker"];
 const CARD_WORDS = { A: "Ace", J: "Jack", Q: "Queen", K: "King", Joker: "Joker" };
 const STEPS = Array.from({ length: 20 }, (_, i) => i + 1);
 const SPLITS = [["", "no split"], ["split7", "split 7 forward"], ["split9", "split 9 (one back)"],
@@ -36,22 +37,41 @@ function check(name, label, checked) {
   return h("label", { class: "power" }, h("input", { type: "checkbox", name, checked }), h("span", {}, label));
 }
 
-/** One card's row: its powers as choices (never tokens). */
+/** A card's powers in a few words, for its row's summary. */
+function powerWords(tokens) {
+  const words = tokens.map((t) => {
+    const word = t.replace(/!$/, "");
+    const name = { out: "out of START", swap: "swap", joker: "the Joker's move" }[word]
+      || (SPLITS.find(([v]) => v === word) || [])[1]
+      || (t.startsWith("+") ? `forward ${t.slice(1)}` : `back ${t.slice(1)}`);
+    return t.endsWith("!") ? `must ${name}` : name;
+  });
+  return words.length ? words.join(", or ") : "no power: choose one";
+}
+
+/** One card's row: its moves, then its other powers, as choices (never tokens). */
 function cardRow(rank, tokens) {
   const c = choicesOf(tokens);
-  return h("fieldset", { class: "card-row", "data-rank": rank },
-    h("legend", {}, CARD_WORDS[rank] || rank),
-    check("out", "out of START", c.out),
-    stepSelect("forward", "forward", c.forward[0]),
-    stepSelect("forward2", "or forward", c.forward[1]),
-    stepSelect("back", "back", c.back[0]),
-    stepSelect("back2", "or back", c.back[1]),
-    check("swap", "swap", c.swap),
-    h("label", { class: "power" }, h("span", {}, "split"),
-      h("select", { name: "split", "aria-label": "split" }, ...SPLITS.map(([v, words]) =>
-        h("option", { value: v, selected: v === c.split }, words)))),
-    check("must", "must split", c.must),
-    rank === "Joker" ? check("joker", "the Joker's move", c.joker) : null);
+  const split = h("select", { name: "split", "aria-label": "split" }, ...SPLITS.map(([v, words]) =>
+    h("option", { value: v, selected: v === c.split }, words)));
+  const must = check("must", "must split", c.must);
+  const mustBox = must.querySelector("input");
+  const showMust = () => { mustBox.disabled = !split.value; if (!split.value) mustBox.checked = false; };
+  split.addEventListener("change", showMust);
+  showMust();
+  return h("details", { class: "card-row", "data-rank": rank },
+    h("summary", {}, h("span", { class: "card-name" }, CARD_WORDS[rank] || rank), h("span", { class: "card-words" }, powerWords(tokens))),
+    h("div", { class: "powers" },
+      check("out", "out of START", c.out),
+      stepSelect("forward", "forward", c.forward[0]),
+      stepSelect("forward2", "or forward", c.forward[1]),
+      stepSelect("back", "back", c.back[0]),
+      stepSelect("back2", "or back", c.back[1])),
+    h("div", { class: "powers" },
+      check("swap", "swap with another colour", c.swap),
+      h("label", { class: "power" }, h("span", {}, "split"), split),
+      must,
+      rank === "Joker" ? check("joker", "the Joker's move", c.joker) : null));
 }
 
 /** A row's choices back as power tokens, in the engine's usual order. */
@@ -87,7 +107,7 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
 
   const showCards = (cards) => {
     const base = preset().cards;
-    fill(rows, ...Object.keys(base).map((rank) => cardRow(rank, (cards && cards[rank]) || base[rank])));
+    fill(rows, ...RANKS.filter((rank) => rank in base).map((rank) => cardRow(rank, (cards && cards[rank]) || base[rank])));
     markChanged();
   };
   /** The cards whose powers differ from the game's: rank -> tokens. */
@@ -102,7 +122,10 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
   };
   function markChanged() {
     const changed = powers();
-    for (const row of rows.querySelectorAll(".card-row")) row.classList.toggle("changed", row.dataset.rank in changed);
+    for (const row of rows.querySelectorAll(".card-row")) {
+      row.classList.toggle("changed", row.dataset.rank in changed);
+      row.querySelector(".card-words").textContent = powerWords(rowTokens(row));
+    }
   }
   const draft = () => ({ title: title.value.trim(), description: description.value.trim(), base: presetSelect.value,
     settings: readSettings(), cards: powers() });
@@ -139,6 +162,8 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
       const saved = await api("POST", "/api/house", body);
       savedCode = saved.code;
       showSaved(saved);
+      const listed = document.getElementById("published");
+      if (saved.published && listed) publishedPanel(listed);
     } catch (e) {
       status.textContent = e.message;
     }
@@ -167,6 +192,7 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
       title.value = saved.title;
       description.value = saved.description || "";
       showCards(saved.cards);
+      for (const row of rows.querySelectorAll(".card-row.changed")) row.open = true;
       node.open = true;
       savedCode = saved.code;
       showSaved(saved);
@@ -183,6 +209,7 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
     h("div", { class: "settings-grid" },
       h("div", { class: "field" }, h("label", { for: "house-title" }, h("span", {}, "Name of your rules")), title),
       h("div", { class: "field" }, h("label", { for: "house-description" }, h("span", {}, "A sentence for the players")), description)),
+    h("p", { class: "help" }, "Each card: what it may do (the player chooses one each time). Open a card to change it."),
     rows,
     h("div", { class: "row check" }, publish, h("label", { for: "house-publish" }, "Publish them in “Rules other families play”")),
     h("div", { class: "row" }, h("button", { type: "button", id: "house-save", onclick: save }, "Save these rules")),
