@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from pegs.cli import main
 from pegs.house import load
 from pegs.record import from_json
 
-from .helpers import Player, free_port, new_table, run, serve, serving, start
+from .helpers import Player, auth, free_port, new_table, run, serve, serving, start
 
 GRANDMA: dict[str, Any] = {
     "title": "Grandma's rules", "description": "Fours go back, twenty holes a side.",
@@ -61,17 +62,26 @@ def test_saved_house_rules_are_shared_by_code_and_listed_once_published(
             assert r.status_code == 404 and r.json()["error"]["code"] == "no_house"
 
 
-def test_the_published_list_is_paged_newest_first_and_bounded(tmp_path: Path) -> None:
-    with serving(tmp_path) as (http, _ws):
-        codes = [http.post("/api/house", json={**GRANDMA, "title": f"Rules {i}",
-                                               "publish": True}).json()["code"]
-                 for i in range(3)]
-        first = http.get("/api/house", params={"limit": 2}).json()
-        second = http.get("/api/house", params={"limit": 2, "offset": 2}).json()
-        assert (first["total"], second["total"]) == (3, 3)
-        assert [h["code"] for h in first["houses"] + second["houses"]] == codes[::-1]
-        for params in ({"limit": 51}, {"limit": 0}, {"offset": -1}):
-            assert http.get("/api/house", params=params).status_code == 422
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, str]]:
+    """One real ``pegs serve`` for the tests below (no limit on saving)."""
+    with serving(tmp_path_factory.mktemp("house"), "--creates-per-minute", "0") as running:
+        yield running
+
+
+def test_the_published_list_is_paged_newest_first_and_bounded(
+        shared: tuple[httpx.Client, str]) -> None:
+    http, _ws = shared
+    before = http.get("/api/house").json()["total"]
+    codes = [http.post("/api/house", json={**GRANDMA, "title": f"Rules {i}",
+                                           "publish": True}).json()["code"]
+             for i in range(3)]
+    first = http.get("/api/house", params={"limit": 2}).json()
+    second = http.get("/api/house", params={"limit": 1, "offset": 2}).json()
+    assert (first["total"], second["total"]) == (before + 3, before + 3)
+    assert [h["code"] for h in first["houses"] + second["houses"]] == codes[::-1]
+    for params in ({"limit": 51}, {"limit": 0}, {"offset": -1}):
+        assert http.get("/api/house", params=params).status_code == 422
 
 
 def test_saving_and_reading_are_rate_limited_per_address(tmp_path: Path) -> None:
@@ -103,57 +113,68 @@ BAD_POWERS = [
 ]
 
 
-def test_bad_card_powers_are_refused_in_one_plain_line(tmp_path: Path) -> None:
-    with serving(tmp_path, "--creates-per-minute", "0") as (http, _ws):
-        for cards, message in BAD_POWERS:
-            for path, body in (
-                    ("/api/house", {**GRANDMA, "cards": cards}),
-                    ("/api/cue", {"base": "basic", "cards": cards}),
-                    ("/api/tables", {"preset": "basic", "name": "Ann",
-                                     "settings": {"powers": cards}})):
-                r = http.post(path, json=body)
-                assert r.status_code == 400, (path, cards, r.text)
-                error = r.json()["error"]
-                assert error["code"] == "bad_settings" and error["message"].startswith(
-                    message), (path, error)
-                assert "\n" not in error["message"] and len(error["message"]) < 300
-        for body, message in (
-                ({**GRANDMA, "settings": {"powers": {"4": ["-4"]}}}, "settings.powers: set it"),
-                ({**GRANDMA, "settings": {"holes_per_side": 99}}, "holes_per_side must be"),
-                ({**GRANDMA, "base": "nowhere"}, "base: 'nowhere' is not a preset"),
-                ({**GRANDMA, "title": " "}, "title: give it as text")):
-            r = http.post("/api/house", json=body)
-            assert r.status_code == 400 and r.json()["error"]["message"].startswith(message), (
-                r.text)
-        assert http.post("/api/house", json={**GRANDMA, "rules": 1}).status_code == 422
-        assert http.get("/api/house").json()["total"] == 0  # nothing refused was kept
+def test_bad_card_powers_are_refused_in_one_plain_line(
+        shared: tuple[httpx.Client, str]) -> None:
+    http, _ws = shared
+    before = http.get("/api/house").json()["total"]
+    for cards, message in BAD_POWERS:
+        for path, body in (
+                ("/api/house", {**GRANDMA, "cards": cards}),
+                ("/api/cue", {"base": "basic", "cards": cards}),
+                ("/api/tables", {"preset": "basic", "name": "Ann",
+                                 "settings": {"powers": cards}})):
+            r = http.post(path, json=body)
+            assert r.status_code == 400, (path, cards, r.text)
+            error = r.json()["error"]
+            assert error["code"] == "bad_settings" and error["message"].startswith(
+                message), (path, error)
+            assert "\n" not in error["message"] and len(error["message"]) < 300
+    for body, message in (
+            ({**GRANDMA, "settings": {"powers": {"4": ["-4"]}}}, "settings.powers: set it"),
+            ({**GRANDMA, "settings": {"holes_per_side": 99}}, "holes_per_side must be"),
+            ({**GRANDMA, "base": "nowhere"}, "base: 'nowhere' is not a preset"),
+            ({**GRANDMA, "title": " "}, "title: give it as text")):
+        r = http.post("/api/house", json=body)
+        assert r.status_code == 400 and r.json()["error"]["message"].startswith(message), (
+            r.text)
+    assert http.post("/api/house", json={**GRANDMA, "rules": 1}).status_code == 422
+    for label in ({"title": ""}, {"title": "x" * 81}, {"title": "A", "code": "no/way"},
+                  {"title": "A", "colour": "red"}):
+        r = http.post("/api/tables", json={"preset": "basic", "name": "Ann", "house": label})
+        assert r.status_code == 422 and r.json()["error"]["code"] == "invalid", r.text
+    assert http.get("/api/house").json()["total"] == before  # nothing refused kept
 
 
-def test_the_cue_card_follows_a_draft(tmp_path: Path) -> None:
-    with serving(tmp_path) as (http, _ws):
-        plain = http.post("/api/cue", json={"base": "basic"}).json()
-        assert plain["cue"].startswith("Pegs and Jokers, basic game") and plain["changed"] == {}
-        draft = http.post("/api/cue", json={"base": "basic", "cards": {"4": ["-4", "swap"]},
-                                            "settings": {"players": 6}}).json()
-        assert draft["changed"] == {"4": ["-4", "swap"]}
-        assert "\n  4*     move a peg back 4; or swap one of your ring pegs" in draft["cue"]
-        assert "Players  6: 2 teams of 3" in draft["cue"]
+def test_the_cue_card_follows_a_draft(shared: tuple[httpx.Client, str]) -> None:
+    http, _ws = shared
+    plain = http.post("/api/cue", json={"base": "basic"}).json()
+    assert plain["cue"].startswith("Pegs and Jokers, basic game") and plain["changed"] == {}
+    draft = http.post("/api/cue", json={"base": "basic", "cards": {"4": ["-4", "swap"]},
+                                        "settings": {"players": 6}}).json()
+    assert draft["changed"] == {"4": ["-4", "swap"]}
+    assert "\n  4*     move a peg back 4; or swap one of your ring pegs" in draft["cue"]
+    assert "Players  6: 2 teams of 3" in draft["cue"]
 
 
-def test_a_table_of_house_powers_plays_shows_its_title_and_replays(tmp_path: Path) -> None:
+def test_a_table_of_house_powers_plays_shows_its_title_and_replays(
+        shared: tuple[httpx.Client, str], tmp_path: Path) -> None:
     powers = {"4": ["-4"], "9": ["+9", "split9"], "2": ["+2", "swap"]}
     house = {"title": "Grandma's rules", "description": "Fours go back.", "code": "abc"}
-    with serving(tmp_path) as (http, ws):
-        code, tokens = new_table(http, humans=1, bots=3, house=house, preset="basic",
-                                 settings={"pegs": 3, "powers": powers})
-        table = http.get(f"/api/tables/{code}").json()
-        assert table["house"] == house and table["settings"]["powers"] == powers
-        start(http, code, tokens[0])
-        player = Player(ws, code, tokens[0])
-        run(player.play())
-        assert player.states[0]["table"]["house"]["title"] == "Grandma's rules"
-        r = http.get(f"/api/tables/{code}/record")
-        assert r.status_code == 200
+    http, ws = shared
+    code, tokens = new_table(http, humans=1, bots=3, house=house, preset="basic",
+                             settings={"pegs": 3, "powers": powers})
+    table = http.get(f"/api/tables/{code}").json()
+    assert table["house"] == house and table["settings"]["powers"] == powers
+    start(http, code, tokens[0])
+    player = Player(ws, code, tokens[0])
+    run(player.play())
+    assert player.states[0]["table"]["house"]["title"] == "Grandma's rules"
+    r = http.get(f"/api/tables/{code}/record")
+    assert r.status_code == 200
+    # the rematch plays the same house rules under the same title
+    again = http.post(f"/api/tables/{code}/rematch", headers=auth(tokens[0])).json()
+    rematch = http.get(f"/api/tables/{again['next']}").json()
+    assert rematch["house"] == house and rematch["settings"]["powers"] == powers
     record = from_json(r.json())
     assert record.rules.changed_powers() == powers
     saved = tmp_path / "game.json"
