@@ -207,8 +207,8 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
   const node = h("details", { class: "house", id: "house" }, h("summary", {}, "House rules: change what cards do, save and share"),
     h("p", { class: "help" }, "Start from the game above, change the rules under “More rules” and the cards here; the cue card follows."),
     h("div", { class: "settings-grid" },
-      h("div", { class: "field" }, h("label", { for: "house-title" }, h("span", {}, "Name of your rules")), title),
-      h("div", { class: "field" }, h("label", { for: "house-description" }, h("span", {}, "A sentence for the players")), description)),
+      labelled(title, "Name of your rules", "The table and the list of rules show it."),
+      labelled(description, "A sentence for the players", "What is different, in a few words (optional).")),
     h("p", { class: "help" }, "Each card: what it may do (the player chooses one each time). Open a card to change it."),
     rows,
     h("div", { class: "row check" }, publish, h("label", { for: "house-publish" }, "Publish them in “Rules other families play”")),
@@ -228,6 +228,13 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
       return out;
     },
   };
+}
+
+/** A form field: label, control and one line of help (read once, outside the label). */
+function labelled(input, label, help) {
+  const note = h("small", { class: "help", id: `${input.id}-help` }, help);
+  input.setAttribute("aria-describedby", note.id);
+  return h("div", { class: "field" }, h("label", { for: input.id }, h("span", {}, label)), input, note);
 }
 
 /** The published house rules, a page at a time, each opening the create form with them. */
