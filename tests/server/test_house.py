@@ -12,10 +12,14 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pegs.cli import main
 from pegs.house import load
 from pegs.record import from_json
+from pegs.rules import RANKS, Rules
+from pegs.server import table_settings
 
 from .helpers import Player, auth, free_port, new_table, run, serve, serving, start
 
@@ -180,3 +184,24 @@ def test_a_table_of_house_powers_plays_shows_its_title_and_replays(
     saved = tmp_path / "game.json"
     saved.write_text(json.dumps(r.json()))
     assert main(["replay", "--quiet", str(saved)]) == 0
+
+
+TOKENS = st.one_of(
+    st.sampled_from(["out", "swap", "joker", "split7", "split9!", "split10", "+4", "-4", "+20",
+                     "-21", "+0", "split7!!", "back4", ""]),
+    st.text(max_size=60), st.integers(), st.none())
+POWERS = st.dictionaries(st.one_of(st.sampled_from(RANKS), st.text(max_size=50)),
+                         st.one_of(st.lists(TOKENS, max_size=14), TOKENS), max_size=5)
+
+
+@given(POWERS)
+def test_any_powers_are_taken_as_the_engine_takes_them_or_refused_in_a_line(
+        powers: dict[str, Any]) -> None:
+    try:
+        checked = table_settings.powers(powers)
+    except table_settings.SettingsError as e:
+        message = str(e)
+        assert message.startswith("card ") and "\n" not in message and len(message) < 300
+        return
+    rules = Rules.preset("basic", powers=checked)
+    assert all(rules.power(rank) == tuple(tokens) for rank, tokens in powers.items())
