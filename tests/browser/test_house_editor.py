@@ -33,7 +33,8 @@ def test_edit_save_share_and_play_house_rules(chromium: Browser, server: Server,
     four.locator("select[name=back]").select_option("4")
     expect(four).to_have_class("card-row changed")
     expect(four.locator(".card-words")).to_have_text("back 4")
-    page.click("details:has(#create-cue) > summary")
+    # changing a card opens the cue card, which follows
+    expect(page.locator("details:has(#create-cue)")).to_have_attribute("open", "")
     cue = page.locator("#create-cue")
     expect(cue).to_contain_text("4*")
     expect(cue).to_contain_text("move a peg back 4")

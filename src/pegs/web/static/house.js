@@ -146,6 +146,8 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
   const changed = (event) => {
     // the saved rules' code stays with the table until the rules themselves change
     if (event && event.target.closest(".rule-settings, #house, #preset")) savedCode = null;
+    // a card changed: the cue card shows what it now does
+    if (event && event.target.closest("#card-rows") && cue.closest("details")) cue.closest("details").open = true;
     markChanged();
     clearTimeout(timer);
     timer = setTimeout(showCue, CUE_DELAY_MS);
