@@ -701,7 +701,7 @@ async def illegal_flood(base: str, address: str, ready: Event, stop: Event,
     while not stop.is_set() and n < MAX_STEPS:
         n += 1
         try:
-            await ws[0].send(json.dumps({"type": "act", "id": n, "version": version,
+            await ws[0].send(json.dumps({"type": "act", "id": f"x{n}", "version": version,
                                          "action": illegal}))
         except Exception:  # cut off: connect again as the same seat
             reconnects[0] += 1
@@ -869,21 +869,30 @@ async def phase(honest: Honest, name: str, seconds: float, setup_seconds: float,
     honest.phase = name
     began = time.monotonic()
     moved, playing = 0, 0.0  # bot moves, and seconds of bot tables in play
+    failed = 0  # honest requests that found no server (its files exhausted, say)
     before, then = await honest.versions(), time.monotonic()
     while then - began < seconds:  # sampled each second: a table may finish meanwhile
         await asyncio.sleep(min(1.0, seconds - (then - began)))
-        after, now = await honest.versions(), time.monotonic()
+        try:
+            after, now = await honest.versions(), time.monotonic()
+        except httpx.TransportError:
+            failed += 1
+            continue
         for code, (status, version) in after.items():
             if status == before[code][0] == "playing":
                 moved += version - before[code][1]
                 playing += now - then
         before, then = after, now
-    created = await honest.can_create()
+    try:
+        created = await honest.can_create()
+    except httpx.TransportError:
+        created, failed = 0, failed + 1
     honest.phase = "between"
     deadline = time.monotonic() + 60  # the hints asked during the phase, answered
     while name in honest.asking and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
-    result: dict[str, Any] = {"phase": name, "honest_create": created}
+    result: dict[str, Any] = {"phase": name, "honest_create": created,
+                              "honest_requests_failed": failed}
     if private is not None:
         async with http_client(honest.base, honest_address()) as http:
             seats = (await http.get(f"/api/tables/{private}")).json()["seats"]
@@ -978,6 +987,8 @@ def main(argv: list[str] | None = None) -> int:
         did = r.get("attack", "-")
         if "honest_seats_squatted" in r:
             did += f"; strangers took {r['honest_seats_squatted']} seats of an honest table"
+        if r["honest_requests_failed"]:
+            did += f"; {r['honest_requests_failed']} honest requests found no server"
         print(f"{r['phase']:<17} {r['moves']:>5} {r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f} "
               f"{r['bot_moves_per_second']:>8.2f} {r['hints']:>5} {r['hint_p50_s']:>7.2f}s "
               f"{r['hint_p99_s']:>7.2f}s {r['honest_create']:>6}  {did}")

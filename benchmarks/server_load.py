@@ -11,9 +11,11 @@ the ``act`` to receiving the ``event`` of that action (stored, then broadcast, b
 server).  After ``--warmup`` seconds, the actions and round trips of the next
 ``--duration`` seconds are counted, then everything is closed.
 
-With ``--servers K`` (K > 1 needs a PostgreSQL ``--database-url``) it starts K servers on
-the one database and spreads the tables over them (table t is created on, and its clients
-connect to, server t mod K); every server still hears every other's writes.
+With ``--servers K`` it starts K servers on one PostgreSQL database (``--database-url``,
+or a throwaway PostgreSQL server it starts with ``--postgres`` or when K > 1 and none is
+named) and spreads the tables over them (table t is created on, and its clients connect
+to, server t mod K); every server still hears every other's writes. ``--faults`` runs
+the fault run of ``server_faults.py`` instead (kills, pauses, a database restart).
 
 Prints actions per second, round-trip latency p50/p95/p99/max, refused messages, and the
 servers' CPU use (with the CPU per action, both measured over the counted seconds).
@@ -23,6 +25,8 @@ Bounded: at most 500 tables, 4 servers and 300 seconds.
     .venv/bin/python benchmarks/server_load.py --tables 50 --duration 10 --think 0.2
     .venv/bin/python benchmarks/server_load.py --json
     .venv/bin/python benchmarks/server_load.py --servers 2 --database-url postgresql+psycopg://...
+    .venv/bin/python benchmarks/server_load.py --servers 3          # a throwaway PostgreSQL
+    .venv/bin/python benchmarks/server_load.py --faults
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 from pegs.server.protocol import legal_texts
+from throwaway_postgres import Postgres
 
 MAX_TABLES = 500
 MAX_SERVERS = 4
@@ -208,6 +213,9 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if "--faults" in (argv if argv is not None else sys.argv[1:]):
+        import server_faults
+        return server_faults.main([a for a in (argv or sys.argv[1:]) if a != "--faults"])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200, help="concurrent tables (4 clients "
                         f"each; at most {MAX_TABLES})")
@@ -222,6 +230,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--servers", type=int, default=1, help="server processes sharing the "
                         f"database (1 to {MAX_SERVERS}; more than 1 needs PostgreSQL)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL "
+                        "server (the default for --servers above 1 with no --database-url)")
+    parser.add_argument("--faults", action="store_true", help="the fault run instead (see "
+                        "server_faults.py --help)")
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= MAX_TABLES:
         parser.error(f"--tables must be 1 to {MAX_TABLES}")
@@ -229,8 +241,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--duration + --warmup must be more than 0 and at most {MAX_SECONDS:g}")
     if not 1 <= args.servers <= MAX_SERVERS:
         parser.error(f"--servers must be 1 to {MAX_SERVERS}")
-    if args.servers > 1 and not (args.database_url or "").startswith("postgresql"):
+    if args.servers > 1 and not (args.database_url or "postgresql").startswith("postgresql"):
         parser.error("--servers above 1 needs a PostgreSQL --database-url")
+    postgres = (Postgres() if (args.postgres or args.servers > 1) and not args.database_url
+                else None)
+    if postgres is not None:
+        args.database_url = postgres.url
 
     data = Path(tempfile.mkdtemp(prefix="pegs-load-"))
     env = {**os.environ, "PEGS_DATA_DIR": str(data)}
@@ -273,6 +289,8 @@ def main(argv: list[str] | None = None) -> int:
                 server.kill()
         log.close()
         shutil.rmtree(data, ignore_errors=True)
+        if postgres is not None:
+            postgres.remove()
 
     trips = [t * 1000 for t in tally.round_trips]
     result = {

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import queue
 import re
+import signal
 import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -334,8 +341,8 @@ def test_conformance_missing_file_fails(tmp_path: Path) -> None:
 def test_conformance_of_nothing_is_not_a_pass(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     proc = pegs("conformance", str(tmp_path / "empty"))
-    assert proc.returncode == 1
-    assert proc.stdout.strip().splitlines()[-1] == "0 passed, 0 failed"
+    assert proc.returncode == 1 and "passed" not in proc.stdout
+    assert "no scenarios found" in one_line_error(proc)
 
 
 def test_conformance_not_implemented_preset(tmp_path: Path) -> None:
@@ -382,7 +389,8 @@ def test_demo_refuses_a_save_it_cannot_write_before_playing(tmp_path: Path,
               "a-folder": str(tmp_path), "full-disk": "/dev/full"}[where]
     proc = pegs("demo", "--seed", "2", "--save", target)
     line = one_line_error(proc)
-    assert line.startswith(f"pegs: cannot save the record to {target}")
+    assert line.startswith((f"pegs: cannot save the record to {target}",
+                            f"pegs: --save {target}"))
     assert "Seat" not in proc.stdout  # refused before the game, not after it
     assert not (tmp_path / "nope").exists()
 
@@ -505,7 +513,8 @@ def test_conformance_on_a_folder_without_scenarios_says_so(tmp_path: Path) -> No
     (tmp_path / "empty").mkdir()
     proc = pegs("conformance", str(tmp_path / "empty"))
     assert proc.returncode == 1
-    assert proc.stderr == f"pegs: no scenario files (*.json) in {tmp_path / 'empty'}\n"
+    assert proc.stderr == (f"pegs: no scenarios found in {tmp_path / 'empty'} (scenario "
+                           "files: *.json)\n")
 
 
 def test_a_game_without_teams_ends_naming_the_winner() -> None:
@@ -559,3 +568,262 @@ def test_simulate_drops_only_a_cut_results_line_never_a_foreign_file(tmp_path: P
     assert proc.returncode == 0, proc.stderr
     assert "dropping the unfinished last line" in proc.stderr
     assert len(out.read_text().splitlines()) == 2
+
+
+# --- bad values and files: one line, before anything runs (issue 39) --------------------------
+
+LADDER = ("ladder", "--bots", "random,heuristic", "--games", "2", "--jobs", "1",
+          "--max-actions", "20", "--quiet")
+
+
+@pytest.fixture
+def unwritable(tmp_path: Path) -> Path:
+    """A folder this process cannot create files in (root writes anywhere but ``/sys``)."""
+    if os.geteuid() == 0:
+        return Path("/sys")
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o500)
+    return folder
+
+
+def listing(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize("command", [
+    ("simulate", *SMALL_RUN, "--quiet"), LADDER,
+])
+def test_results_in_an_unwritable_folder_are_refused_in_one_line(
+        command: tuple[str, ...], unwritable: Path) -> None:
+    out = unwritable / "pegs-results.jsonl"
+    line = one_line_error(pegs(*command, "--out", str(out)))
+    assert line.startswith(f"pegs: --out {out}: cannot write in the folder {unwritable}"), line
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("content", [b"\x89PNG\r\n\x1a\n\xf0\x28\x8c\x28", b"[" * 200_000])
+def test_ladder_refuses_a_results_file_that_is_binary_or_nests_deeply(
+        tmp_path: Path, content: bytes) -> None:
+    out = tmp_path / "r.jsonl"
+    out.write_bytes(content)
+    line = one_line_error(pegs(*LADDER, "--out", str(out)))
+    assert "not a ladder results file" in line
+    assert out.read_bytes() == content
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("hint", "game.json", "--time", "1e9"), "--time must be a number of seconds above 0"),
+    (("ladder", "--bots", "random,heuristic", "--max-actions", "0"),
+     "--max-actions must be 1 or more, not 0"),
+    (("simulate", "--jobs", "1000"), "--jobs 1000 is far more than the"),
+    (("ladder", "--bots", "random,heuristic", "--jobs", "1000"), "--jobs 1000 is far more"),
+    (("serve", "--port", "70000"), "--port must be a port number from 1 to 65535, not 70000"),
+    (("serve", "--port", "0"), "--port must be a port number from 1 to 65535, not 0"),
+    (("serve", "--port", "-1"), "--port must be a port number from 1 to 65535, not -1"),
+    (("serve", "--bot-delay", "nan"), "--bot-delay must be 0 or more seconds, not nan"),
+    (("serve", "--hint-seconds", "inf"), "--hint-seconds must be a number of seconds above"),
+    (("play", "--delay", "1e9"), "--delay must be 0 or more seconds, not 1e+09 (at most 60)"),
+    (("play", "--think", "1e9"), "--think must be a number of seconds above 0, not 1e+09"),
+    (("simulate", "--out", ""), "--out needs a file name"),
+    (("ladder", "--bots", "random,heuristic", "--out", ""), "--out needs a file name"),
+    (("simulate", "--plot", ""), "--plot needs a file name"),
+    (("demo", "--save", ""), "--save needs a file name"),
+    (("play", "--save", ""), "--save needs a file name"),
+    (("play", "--save", "no/such/game.json"), "--save no/such/game.json: no such folder"),
+    (("ladder", "--bots", "random,heuristic", "--plot", "x.xyz", "--out", "r.jsonl"),
+     "--plot x.xyz: cannot draw a plot as .xyz"),
+    (("simulate", "--plot", "."), "--plot . is a folder"),
+    (("demo", "--max-turns", "0"), "--max-turns must be 1 or more, not 0"),
+    (("demo", "--players", "4", "--set", "players=3"), "players=3 contradicts --players 4"),
+    (("ladder", "--bots", "random,heuristic", "--plot", "."), "--plot . is a folder"),
+])
+def test_absurd_values_are_refused_in_one_line_creating_nothing(
+        tmp_path: Path, args: tuple[str, ...], says: str) -> None:
+    env = {**os.environ, "PEGS_DATA_DIR": str(tmp_path / "data")}
+    proc = subprocess.run([sys.executable, "-m", "pegs.cli", *args], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path, env=env)
+    assert says in one_line_error(proc)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert listing(tmp_path) == []
+
+
+def test_jobs_above_the_cpus_is_noted() -> None:
+    jobs = (os.cpu_count() or 1) + 1
+    proc = pegs("simulate", *SMALL_RUN, "--quiet", "--jobs", str(jobs))
+    assert proc.returncode == 0, proc.stderr
+    assert f"note: --jobs {jobs} is more than the {jobs - 1} CPUs here" in proc.stderr
+
+
+def test_ladder_plot_without_extension_names_the_file_it_writes(tmp_path: Path) -> None:
+    proc = pegs(*LADDER, "--plot", "rating", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "plot written to rating.png" in proc.stdout
+    assert listing(tmp_path) == ["rating.png"]
+
+
+@pytest.mark.parametrize("env", ["database-url", "data-folder"])
+def test_serve_refuses_an_unwritable_database_in_one_line(
+        tmp_path: Path, unwritable: Path, env: str) -> None:
+    environ = {k: v for k, v in os.environ.items() if k != "PEGS_DATABASE_URL"}
+    args = ["--port", "1"]  # never reached: the database is checked first
+    if env == "database-url":
+        args += ["--database-url", f"sqlite:///{unwritable / 'pegs.db'}"]
+    else:
+        environ["PEGS_DATA_DIR"] = str(unwritable / "pegs-data")
+    proc = subprocess.run([sys.executable, "-m", "pegs.cli", "serve", *args],
+                          capture_output=True, text=True, timeout=120, env=environ)
+    line = one_line_error(proc)
+    assert line.startswith(f"pegs: cannot use the database at {unwritable}"), line
+    assert proc.returncode == 2
+    proc = subprocess.run([sys.executable, "-m", "pegs.cli", "db", "upgrade", *args[2:]],
+                          capture_output=True, text=True, timeout=120, env=environ)
+    assert "pegs: cannot" in one_line_error(proc) and proc.returncode == 2
+
+
+@pytest.fixture(scope="module")
+def record_text(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    path = tmp_path_factory.mktemp("rec") / "game.json"
+    assert pegs("demo", "--seed", "2", "--quiet", "--max-turns", "6", "--save",
+                str(path)).returncode == 0
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+@pytest.mark.parametrize("command", ["replay", "hint"])
+def test_a_record_with_a_huge_action_is_a_short_error(
+        tmp_path: Path, record_text: dict[str, Any], command: str) -> None:
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps({**record_text, "actions": [
+        *record_text["actions"][:2], "7" * 10_000_000]}))
+    line = one_line_error(pegs(command, str(path)))
+    assert line.startswith("pegs: action 3 ('7777") and len(line) < 400, line[:1000]
+    assert "has no ':'" in line
+
+
+@pytest.mark.parametrize(("seats", "says"), [
+    (["human", "robot", "easy", "easy"], "has an unknown seat in 'seats'"),
+    (["human"], "has bad 'seats' (1 listed for 4 players)"),
+    ("human,easy", "has bad 'seats' (not a list for 4 players)"),
+])
+def test_resuming_a_record_with_bad_seats_blames_the_record(
+        tmp_path: Path, record_text: dict[str, Any], seats: Any, says: str) -> None:
+    path = tmp_path / "seats.json"
+    path.write_text(json.dumps({**record_text, "seats": seats}))
+    line = one_line_error(pegs("play", "--resume", str(path)))
+    assert line.startswith(f"pegs: the record {path} {says}") and "--seats" in line, line
+    assert "--seats needs" not in line
+
+
+def test_conformance_on_a_game_record_or_an_empty_list_says_so(
+        tmp_path: Path, record_text: dict[str, Any]) -> None:
+    record = _write(tmp_path, "game.json", record_text)
+    proc, passed, failed = _conformance(record)
+    assert (proc.returncode, passed, failed) == (1, 0, 1)
+    assert "is a game record, not a conformance scenario file" in proc.stdout
+    assert "unknown preset" not in proc.stdout and len(proc.stdout) < 400
+    empty = _write(tmp_path, "empty.json", [])
+    proc, passed, failed = _conformance(empty)
+    assert (proc.returncode, passed, failed) == (1, 0, 1)
+    assert "no scenarios found" in proc.stdout
+    huge = _write(tmp_path, "huge.json", [{"name": "n" * 3_000_000, "rules": "x" * 1000}])
+    proc, passed, failed = _conformance(huge)
+    assert (proc.returncode, passed, failed) == (1, 0, 1)
+    assert "'rules' must name a preset" in proc.stdout and len(proc.stdout) < 500
+
+
+@pytest.mark.parametrize("players", ["2", "3", "5"])
+@pytest.mark.parametrize("preset", ["arizona", "kilpatrick"])
+def test_team_control_presets_at_a_table_without_teams_give_advice_that_works(
+        preset: str, players: str) -> None:
+    line = one_line_error(pegs("demo", "--rules", preset, "--players", players, "--quiet"))
+    assert "set teams to" not in line, line
+    assert "play it with 4, 6, 8, 9, 10 players" in line
+    assert "or set control to own_then_partner" in line
+    followed = pegs("demo", "--rules", preset, "--players", players, "--quiet",
+                    "--set", "control=own_then_partner")
+    assert followed.returncode == 0, followed.stderr
+
+
+def test_play_without_a_terminal_is_refused_without_escape_codes(tmp_path: Path) -> None:
+    env = {**os.environ, "PEGS_DATA_DIR": str(tmp_path / "data")}
+    proc = subprocess.run([sys.executable, "-m", "pegs.cli", "play", "--players", "2",
+                           "--teams", "0"], capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL, env=env)
+    assert "play needs a terminal" in one_line_error(proc)
+    assert proc.stdout == "" and "\x1b" not in proc.stderr
+    assert not (tmp_path / "data").exists()
+
+
+# --- stopping a simulation ---------------------------------------------------------------------
+
+SLOW_GAMES = ("simulate", "--seats", "ismcts", "--bot-option", "ismcts.seconds=0.5")
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"  # a zombie has exited
+
+
+def wait_for_condition(test: Callable[[], bool], what: str, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < end, f"{what} did not happen in {seconds} s"
+        time.sleep(0.05)
+
+
+def test_simulate_workers_exit_when_the_command_is_killed_outright() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "pegs.cli", *SLOW_GAMES, "--games", "4",
+                             "--jobs", "2", "--quiet"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: set[int] = set()
+    try:
+        wait_for_condition(lambda: len(children(proc.pid)) >= 2, "two workers started", 120)
+        workers = children(proc.pid)
+        proc.kill()  # SIGKILL, as `timeout -s KILL` sends: the command cannot clean up
+        proc.wait(timeout=30)
+        wait_for_condition(lambda: not any(map(running, workers)), "the workers exiting", 30)
+    finally:
+        proc.kill()
+        for pid in workers:
+            if running(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_slow_games_show_progress_at_once_and_sigterm_exits_143(tmp_path: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "pegs.cli", *SLOW_GAMES, "--games", "3",
+                             "--jobs", "1", "--out", str(tmp_path / "r.jsonl")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    stderr = proc.stderr
+    assert stderr is not None
+    lines: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in stderr])
+    reader.start()
+    try:
+        seen: list[str] = []
+        while not any("0/3 games" in line for line in seen):
+            seen.append(lines.get(timeout=60))  # the count, long before a game ends
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 143
+    finally:
+        proc.kill()
+        reader.join(timeout=30)
+    seen += list(lines.queue)
+    assert "interrupted after 0 of 3 games" in seen[-1], seen
+    assert "Traceback" not in "".join(seen)

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from helpers import no_traceback, pegs
@@ -84,3 +86,18 @@ def test_every_readme_example_runs_as_written(tmp_path: Path) -> None:
         no_traceback(proc)
         assert proc.returncode == 0, (args, proc.stdout[-2000:], proc.stderr)
         assert re.search(r"\S", proc.stdout), args
+
+
+def python_blocks() -> list[str]:
+    """The README's ``python`` code blocks."""
+    return re.findall(r"^```python\n(.*?)^```", README.read_text(encoding="utf-8"),
+                      re.MULTILINE | re.DOTALL)
+
+
+def test_every_readme_python_example_runs_as_written(tmp_path: Path) -> None:
+    blocks = python_blocks()
+    assert any("from pegs.rules import" in block for block in blocks)  # the engine's
+    for block in blocks:
+        proc = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True,
+                              timeout=300, cwd=tmp_path)
+        assert proc.returncode == 0, (block, proc.stderr[-2000:])

@@ -62,7 +62,8 @@ def test_a_group_sigterm_stops_twelve_workers_at_once_with_some_idle(tmp_path: P
     assert took < 10, f"exited {took:.1f} s after SIGTERM"
     assert "Traceback" not in stderr, stderr
     done = [json.loads(line) for line in out.read_text().splitlines()]
-    assert 6 <= len(done) <= games and proc.returncode in (0, 130)
+    # 143 after its own SIGTERM; 130 when the workers' deaths were seen before it
+    assert 6 <= len(done) <= games and proc.returncode in (0, 130, 143)
     deadline = time.monotonic() + 10
     while _alive(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList, RichLog, Static
+from textual.widgets import Input, OptionList, Static
 
 from pegs.notation import seat_name
-from pegs.record import load
+from pegs.record import length_words, load
 from pegs.rules import GameState, Rules
 from pegs.tui.app import PegsApp
 from pegs.tui.board import POINTER, layout
@@ -94,7 +94,7 @@ def test_a_human_plays_a_whole_game_against_a_random_bot(
     assert outcome is not None and presses >= 10
     assert (outcome.seats == (0,)) is human_wins
     winner = "Seat 0 (Red, R)" if human_wins else "Seat 1 (Blue, B)"
-    assert app.finished == f"{winner} wins after {session.state.ply} actions."
+    assert app.finished == f"{winner} wins after {length_words(session.actions)}."
     record = load(path)  # verifies every action
     human = [a for state, a in record.states() if a is not None and state.current_player == 0]
     assert len(human) >= 10
@@ -130,8 +130,7 @@ def test_quit_and_resume_continue_the_same_game(tmp_path: Path) -> None:
     async def carry_on() -> str:
         async with second.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: my_turn(second))
-            log = "".join("".join(line.text.split())
-                          for line in second.query_one("#log", RichLog).lines)
+            log = "".join("".join(line.plain.split()) for line in second.log_view.entries)
             assert "".join(first.recent[-1].split()) in log  # wrapping aside
             assert f"Resumedafter{len(first.actions)}actions" in log
             hand = text_of(second, "#hand")
@@ -313,7 +312,7 @@ def test_a_failed_save_is_reported_and_the_game_goes_on(tmp_path: Path) -> None:
             while session.state.ply == 0:
                 await pilot.press("enter")
             await until(pilot, lambda: my_turn(app))
-            return "".join(line.text for line in app.query_one("#log", RichLog).lines)
+            return "".join(line.plain for line in app.log_view.entries)
 
     log = asyncio.run(run())
     assert "Warning: cannot save the game to" in log
@@ -359,7 +358,7 @@ def test_a_finished_team_game_shows_the_winning_team(tmp_path: Path) -> None:
 
     prompt = asyncio.run(run())
     a, b = (seat_name(s) for s in outcome.seats)
-    expected = f"Team {outcome.team} wins after {len(actions)} actions: {a} and {b}."
+    expected = f"Team {outcome.team} wins after {length_words(actions)}: {a} and {b}."
     assert app.finished == expected
     assert prompt == f"Game over. {expected}"
 

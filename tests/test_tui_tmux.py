@@ -118,7 +118,7 @@ def test_play_in_a_real_terminal(tmux: list[str], tmp_path: Path) -> None:
     wait_for(tmux, "Choose a card", "Red R", "Blue B", "Hand of Seat 0 (Red, R)", "Draw pile",
              "8 back from the out-hole", "New game, saved as it goes", LIST_TITLE)
     keys(tmux, "c")
-    wait_for(tmux, "press any key to close")
+    wait_for(tmux, "Cue card", "any other key closes")
     keys(tmux, "Space")
     wait_for(tmux, "Choose a card", LIST_TITLE)
     keys(tmux, "t")
@@ -193,3 +193,92 @@ def test_an_80_by_24_terminal_shows_the_pegs_the_move_box_and_the_keys(
     keys(tmux, "q")
     wait_for(tmux, "PLAY-EXITED")
     assert load(record).actions
+
+
+TEN_SEATS = ["--players", "10", "--seats", ",".join(["easy"] * 9 + ["human"]), "--seed", "3",
+             "--delay", "0"]
+
+
+def test_ten_seats_at_80_by_24_list_the_player_and_keep_every_move_in_the_log(
+        tmux: list[str], tmp_path: Path) -> None:
+    record = tmp_path / "ten.json"
+    start(tmux, tmp_path, [*TEN_SEATS, "--save", str(record)], size="80x24")
+    wait_for(tmux, "T Teal   t1 you", "Hand of Seat 9 (Teal, T)", LIST_TITLE)
+    before = len(load(record).actions)
+
+    def round_played(_shown: str) -> bool:  # the player's move and the nine bots' answers
+        try:
+            return len(load(record).actions) >= before + 10
+        except (OSError, ValueError):
+            return False
+
+    choose_until_moved(tmux, "Enter", round_played)
+    wait_for(tmux, "T Teal   t1 you", "Choose a card", LIST_TITLE)
+    keys(tmux, "l")
+    shown = wait_for(tmux, "The whole log", "any other key closes")
+    missing = [seat for seat in range(10) if f"Seat {seat} (" not in shown]
+    assert not missing, shown  # every seat's move of the last round, the player's too
+    keys(tmux, "x")
+    wait_for(tmux, LIST_TITLE)
+    keys(tmux, "q")
+    assert "Traceback" not in wait_for(tmux, "PLAY-EXITED")
+
+
+def test_the_keys_page_fits_80_by_24_and_says_the_log_scrolls(
+        tmux: list[str], tmp_path: Path) -> None:
+    from pegs.tui.app import KEYS
+
+    start(tmux, tmp_path, [*TEN_SEATS, "--save", str(tmp_path / "k.json")], size="80x24")
+    wait_for(tmux, LIST_TITLE)
+    keys(tmux, "?")
+    shown = wait_for(tmux, "Keys", "any other key closes")
+    for line in KEYS.splitlines():  # every line whole, none wrapped or scrolled away
+        assert line.strip() in shown, line
+    assert "the whole log of moves" in shown and "scroll it" in shown
+    keys(tmux, "q")  # closes the page
+    wait_for(tmux, LIST_TITLE)
+    keys(tmux, "q")
+    wait_for(tmux, "PLAY-EXITED")
+
+
+def test_escape_after_tabbing_away_gives_the_number_keys_back(
+        tmux: list[str], tmp_path: Path) -> None:
+    record = tmp_path / "tab.json"
+    start(tmux, tmp_path, ["--players", "2", "--teams", "0", "--seats", "human,easy",
+                           "--seed", "13", "--delay", "0", "--save", str(record)],
+          size="80x24")
+    wait_for(tmux, "Choose a card", LIST_TITLE)
+    keys(tmux, "Tab")
+    wait_for(tmux, BOX_TITLE)
+    keys(tmux, "Tab")
+    wait_until(tmux, lambda shown: LIST_TITLE not in shown and BOX_TITLE not in shown,
+               "the focus past the move box")
+    keys(tmux, "Escape")
+    choose_until_moved(tmux, "1", saved_a_move(record))
+    keys(tmux, "q")
+    assert "Traceback" not in wait_for(tmux, "PLAY-EXITED")
+
+
+ENTRY = re.compile(r"(Seat \d+ \(|New game, |Resumed after )")  # how log entries begin
+
+
+def first_log_row(shown: str) -> str:
+    """The top row of the log: the row under its border, a full row of ``─``."""
+    rows = shown.splitlines()
+    border = max(i for i, row in enumerate(rows) if row.strip() and set(row.strip()) == {"─"})
+    return rows[border + 1]
+
+
+def test_the_log_at_80_by_24_never_shows_a_cut_announcement(
+        tmux: list[str], tmp_path: Path) -> None:
+    record = tmp_path / "bluff.json"
+    start(tmux, tmp_path, ["--rules", "bluffing-joker", "--seed", "4", "--delay", "0",
+                           "--save", str(record)], size="80x24")
+    for _ in range(12):  # bluffing announcements are long: they wrap at 80 columns
+        shown = wait_until(tmux, lambda now: LIST_TITLE in now and "q Quit" in now
+                           and bool(first_log_row(now).strip()), "the player's turn")
+        assert ENTRY.match(first_log_row(shown)), shown
+        keys(tmux, "Enter")
+        wait_until(tmux, lambda now, before=shown: now != before, "an answer")
+    keys(tmux, "q")
+    assert "Traceback" not in wait_for(tmux, "PLAY-EXITED")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import signal
 import sys
 from collections.abc import Sequence
@@ -13,14 +12,21 @@ from importlib import metadata
 from pathlib import Path
 
 from .bots import make_bot
+from .cli_checks import (
+    OptionError,
+    check_jobs,
+    check_output,
+    check_port,
+    check_seconds,
+)
 from .conformance import run_paths, scenario_files
 from .cue import cue_card
 from .hint import DEFAULT_SECONDS, HintError, format_hint, hint
 from .house import HouseRules
 from .house import load as load_house
 from .notation import acting_seat, announce_line, seat_name
-from .record import Record, RecordError, load
-from .rules import PRESETS, Action, GameState, Rules, RulesError, view
+from .record import Record, RecordError, length_words, load
+from .rules import PRESETS, GameState, Rules, RulesError, view
 from .sim import run as sim_run
 from .sim import stats as sim_stats
 
@@ -69,7 +75,10 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         name, eq, value = item.partition("=")
         if not eq:
             raise RulesError(f"--set needs NAME=VALUE, not {item!r}")
+        given = overrides.get(name.strip())
         overrides[name.strip()] = sim_run.option_value(value.strip())
+        if name.strip() in ("players", "teams") and given not in (None, overrides[name.strip()]):
+            raise RulesError(f"--set {item} contradicts --{name.strip()} {given}: give one")
     house = house_from_args(args)
     if house is not None:
         return house.rules(**overrides)
@@ -87,21 +96,15 @@ def describe_table(rules: Rules) -> str:
     return ", ".join(seat_name(s) for s in range(rules.players))
 
 
-def length_words(actions: Sequence[Action]) -> str:
-    """``812 turns``, or ``300 turns (340 actions with the doubt decisions)`` when seats
-    decided on doubts (Bluffing Joker)."""
-    turns = sum(not a.decision for a in actions)
-    if turns == len(actions):
-        return f"{turns} turns"
-    return f"{turns} turns ({len(actions)} actions with the doubt decisions)"
-
-
 def cmd_demo(args: argparse.Namespace) -> int:
+    if args.max_turns < 1:
+        raise OptionError(f"--max-turns must be 1 or more, not {args.max_turns}")
     rules = rules_from_args(args)
     state = GameState.new(rules, args.seed)
     bots = [make_bot("random", args.seed * 1000 + seat) for seat in range(rules.players)]
     record = Record(rules, args.seed)
-    if args.save:
+    check_output("--save", args.save)
+    if args.save is not None:
         record.save(args.save)  # a record that cannot be written is told before the game
     print(f"{rules.name}, {rules.players} players, seed {args.seed}: {describe_table(rules)}")
     turns = 0
@@ -123,7 +126,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             print(f"Team {outcome.team} wins after {length}: {who}.")
         else:
             print(f"{who} wins after {length}.")
-    if args.save:
+    if args.save is not None:
         record.save(args.save)
         print(f"Record saved to {args.save} (replay it with: pegs replay {args.save})")
     return 0
@@ -159,10 +162,14 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
+    results = run_paths(args.paths)
+    if not results:
+        print(f"pegs: no scenarios found in {', '.join(args.paths)} (scenario files: *.json)",
+              file=sys.stderr)
+        return 1
     for path in map(Path, args.paths):
         if path.is_dir() and not any(scenario_files([path])):
             print(f"pegs: no scenario files (*.json) in {path}", file=sys.stderr)
-    results = run_paths(args.paths)
     passed = sum(r.passed for r in results)
     for r in results:
         print(r.line())
@@ -181,25 +188,42 @@ def _add_backend_options(p: argparse.ArgumentParser) -> None:
                         "Ray of --jobs CPUs)")
 
 
+#: The signal that stopped a simulation or ladder (SIGINT for Ctrl-C).
+_stopped_by = [signal.SIGINT]
+
+
 def _interrupt(signum: int, frame: object) -> None:
+    _stopped_by[0] = signal.Signals(signum)
     raise KeyboardInterrupt
 
 
-def plot_file(name: str) -> Path:
-    """The file ``--plot NAME`` writes (SimulationError for a format that cannot be drawn)."""
+def _stopped_code() -> int:
+    """The exit status of a run stopped by a signal: 128 + its number (130 after Ctrl-C,
+    143 after SIGTERM), as the shell reports a process killed by it."""
+    return 128 + int(_stopped_by[0])
+
+
+def plot_file(name: str | None) -> Path | None:
+    """The file ``--plot NAME`` writes (None without --plot); refused (OptionError) for a
+    format that cannot be drawn or a file that cannot be written."""
+    check_output("--plot", name)
+    if name is None:
+        return None
     from .sim import plots  # matplotlib is imported only when a plot is asked for
 
     try:
-        return plots.plot_file(name)
+        path = plots.plot_file(name)
     except ValueError as e:
-        raise sim_run.SimulationError(f"--plot {name}: {e}") from e
+        raise OptionError(f"--plot {name}: {e}") from e
+    return check_output("--plot", str(path))
 
 
-def _check_folders(*files: tuple[str, str | Path | None]) -> None:
-    """Refuse an output file (option, name) whose folder is missing, before any game."""
-    for option, name in files:
-        if name and not Path(name).resolve().parent.is_dir():
-            raise sim_run.SimulationError(f"{option} {name}: no such folder")
+def _note_jobs(args: argparse.Namespace) -> None:
+    """Refuse --jobs far above this machine's CPUs (with the local backend), note it above."""
+    if args.backend == "local":
+        note = check_jobs(args.jobs)
+        if note:
+            print(f"note: {note}", file=sys.stderr)
 
 
 def _say_interrupted(done: int, total: int, out: str | None) -> None:
@@ -216,8 +240,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             sim_run.parse_bot_options(args.bot_option), args.max_actions,
             rotate=not args.no_rotate, duplicate=args.duplicate,
         )
-        plot = plot_file(args.plot) if args.plot else None
-        _check_folders(("--out", args.out), ("--plot", plot))
+        plot = plot_file(args.plot)
+        out = check_output("--out", args.out)
+        _note_jobs(args)
         rotation = "rotated each game" if not args.no_rotate else "fixed"
         if args.duplicate:
             rotation += ", each deal played by every side"
@@ -237,7 +262,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                       f"{to_play}", file=sys.stderr)
 
         progress = sim_run.Progress(args.games, quiet=args.quiet)
-        out = Path(args.out) if args.out else None
         signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops a run like Ctrl-C
         result = sim_run.simulate(config, out, args.jobs, progress, started,
                                   args.backend, args.address)
@@ -262,7 +286,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             print(f"pegs: cannot write the plot {plot}: {e}", file=sys.stderr)
             return 2
         print(f"plot written to {plot}")
-    return 130 if result.interrupted else 0
+    return _stopped_code() if result.interrupted else 0
 
 
 def cmd_ladder(args: argparse.Namespace) -> int:
@@ -272,12 +296,15 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         rules = rules_from_args(args)
         ladder = sim_ladder.Ladder(rules, tuple(b.strip() for b in args.bots.split(",")),
                                    args.games, args.seed, args.max_actions)
-        _check_folders(("--out", args.out), ("--plot", args.plot))
+        if args.max_actions < 1:
+            raise OptionError(f"--max-actions must be 1 or more, not {args.max_actions}")
+        plot = plot_file(args.plot)
+        out = check_output("--out", args.out)
+        _note_jobs(args)
         if not args.quiet:
             print(f"{rules.name}, {rules.players} players ({describe_table(rules)}); "
                   f"{len(ladder.pairs)} pairs of {args.games} games", file=sys.stderr)
         progress = sim_run.Progress(ladder.total, quiet=args.quiet)
-        out = Path(args.out) if args.out else None
         signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops a run like Ctrl-C
         result = sim_ladder.run_ladder(ladder, out, args.jobs, progress, args.backend,
                                        args.address)
@@ -288,15 +315,15 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         _say_interrupted(len(result.lines), ladder.total, args.out)
     table, pairs = sim_ladder.rate(ladder, result.lines)
     print(sim_ladder.format_ladder(ladder, table, pairs))
-    if args.plot and result.lines:
+    if plot and result.lines:
         try:
-            sim_ladder.plot_ladder(table, args.plot, f"{rules.name}, {rules.players} players "
+            sim_ladder.plot_ladder(table, str(plot), f"{rules.name}, {rules.players} players "
                                    f"({len(result.lines)} games)")
         except (OSError, ValueError) as e:
-            print(f"pegs: cannot write the plot {args.plot}: {e}", file=sys.stderr)
+            print(f"pegs: cannot write the plot {plot}: {e}", file=sys.stderr)
             return 2
-        print(f"plot written to {args.plot}")
-    return 130 if result.interrupted else 0
+        print(f"plot written to {plot}")
+    return _stopped_code() if result.interrupted else 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -306,10 +333,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    if not (math.isfinite(args.time) and args.time > 0):
-        print(f"pegs: --time must be a number of seconds above 0, not {args.time:g}",
-              file=sys.stderr)
-        return 2
+    check_seconds("--time", args.time)
     record = load(args.file)
     try:
         suggestion = hint(record, args.seat, args.time)
@@ -321,6 +345,9 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    check_port(args.port)
+    check_seconds("--bot-delay", args.bot_delay, zero=True, most=60)
+    check_seconds("--hint-seconds", args.hint_seconds)
     from .server.serve import Bounds, serve  # the web stack loads only for this command
 
     bounds = Bounds(
@@ -487,7 +514,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "ismcts; default random)")
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--jobs", type=int, default=None,
-                   help="worker processes (default: one per CPU; 1 plays in this process)")
+                   help="worker processes (default: one per CPU; 1 plays in this process; "
+                        "more than 8 a CPU are refused)")
     p.add_argument("--seed", type=int, default=1, help="seed of game 0 (default 1)")
     p.add_argument("--out", metavar="FILE.jsonl",
                    help="results file, one JSON line per game; resumed if it exists")
@@ -525,7 +553,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=20,
                    help="games a pair, even (default 20: 10 deals from both sides)")
     p.add_argument("--jobs", type=int, default=None,
-                   help="worker processes (default: one per CPU; 1 plays in this process)")
+                   help="worker processes (default: one per CPU; 1 plays in this process; "
+                        "more than 8 a CPU are refused)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
     p.add_argument("--out", metavar="FILE.jsonl",
                    help="results file, one JSON line per game; resumed if it exists")
@@ -551,14 +580,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
-    except (RulesError, RecordError) as e:
+    except (RulesError, RecordError, OptionError) as e:
         print(f"pegs: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return _stopped_code()
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from .jsonfile import JsonError, read_json
+from .record import FORMAT as RECORD_FORMAT
+from .record import clip
 from .rules import IMPLEMENTED, PRESETS, START, GameState, Rules, geometry, parse_rank
 from .rules.errors import NotationError, RulesError
 
@@ -48,10 +50,15 @@ def load(path: Path) -> list[Any]:
         data = read_json(path, "a JSON scenario file")
     except JsonError as e:
         raise ScenarioError(str(e)) from e
+    if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
+        raise ScenarioError(f"{path} is a game record, not a conformance scenario file "
+                            "(check a record with: pegs replay FILE)")
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list):
         raise ScenarioError(f"{path}: a scenario file holds a JSON array of scenarios")
+    if not data:
+        raise ScenarioError(f"{path}: no scenarios found (the list is empty)")
     return data
 
 
@@ -75,8 +82,9 @@ def _as_json(key: OutcomeKey) -> dict[str, Any]:
 def setup_state(sc: Mapping[str, Any]) -> GameState:
     """The position a scenario describes; :class:`ScenarioError` if it is malformed."""
     preset = sc.get("rules")
-    if preset not in PRESETS:
-        raise ScenarioError(f"unknown preset {preset!r}")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        shown = repr(preset) if len(repr(preset)) <= 40 else repr(preset)[:37] + "..."
+        raise ScenarioError(f"'rules' must name a preset ({', '.join(PRESETS)}), not {shown}")
     if preset not in IMPLEMENTED:
         raise ScenarioError(f"preset not implemented: {preset}")
     setup = sc.get("setup", {})
@@ -187,6 +195,7 @@ def _expected(state: GameState, items: Any, label: str) -> set[OutcomeKey]:
 
 def run_scenario(sc: Any) -> Result:
     name = sc.get("name", "<unnamed>") if isinstance(sc, dict) else "<not an object>"
+    name = clip(str(name), 100)
     try:
         if not isinstance(sc, dict):
             raise ScenarioError("a scenario must be a JSON object")
@@ -206,14 +215,14 @@ def run_scenario(sc: Any) -> Result:
         if "excludes" in expect:
             unexpected |= _expected(state, expect["excludes"], "excludes") & got
     except (ScenarioError, ValueError, TypeError, KeyError) as e:
-        return Result(str(name), False, str(e))
+        return Result(name, False, clip(str(e), 300))
     shown = tuple(_as_json(k) for k in sorted(got, key=str))
     if missing or unexpected:
         lost = json.dumps([_as_json(k) for k in sorted(missing, key=str)])
         extra = json.dumps([_as_json(k) for k in sorted(unexpected, key=str)])
         msg = f"missing {lost} unexpected {extra}"
-        return Result(str(name), False, msg, shown)
-    return Result(str(name), True, "", shown)
+        return Result(name, False, msg, shown)
+    return Result(name, True, "", shown)
 
 
 def run_paths(paths: Iterable[str | Path]) -> list[Result]:

@@ -8,7 +8,7 @@ reports the first bad one by number and reason.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,12 @@ VERSION = 1
 
 class RecordError(ValueError):
     """A record that cannot be read or does not replay, saying where and why."""
+
+
+def clip(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters (with ``...``), so that a huge value in a file
+    keeps an error message to one readable line."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 @dataclass
@@ -103,12 +109,12 @@ def from_json(data: Any) -> Record:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError(f"not a game record (expected \"format\": \"{FORMAT}\")")
     if data.get("version") != VERSION:
-        raise RecordError(f"record version {data.get('version')!r} is not supported "
+        raise RecordError(f"record version {clip(repr(data.get('version')))} is not supported "
                           f"(this program reads version {VERSION})")
     try:
         rules = Rules.from_settings(data.get("rules"))  # type: ignore[arg-type]
     except (RulesError, TypeError) as e:
-        raise RecordError(f"bad settings: {e}") from e
+        raise RecordError(f"bad settings: {clip(str(e), 200)}") from e
     seed = data.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RecordError("the seed must be a whole number")
@@ -125,7 +131,9 @@ def from_json(data: Any) -> Record:
             action = Action.parse(text)
             state = state.apply(action)
         except (NotationError, IllegalActionError) as e:
-            raise RecordError(f"action {i} ({text!r}): {e}") from e
+            shown = clip(repr(text))
+            reason = clip(str(e).replace(repr(text), shown), 200)
+            raise RecordError(f"action {i} ({shown}): {reason}") from e
         actions.append(action)
     result = data.get("result")
     final = state.outcome()
@@ -133,10 +141,19 @@ def from_json(data: Any) -> Record:
         claimed = result.get("seats") if isinstance(result, dict) else None
         if final is None or claimed != list(final.seats):
             raise RecordError(
-                f"the record claims winners {claimed} but the replay gives "
+                f"the record claims winners {clip(repr(claimed))} but the replay gives "
                 f"{list(final.seats) if final else 'no winner yet'}"
             )
     return Record(rules, seed, actions, names)
+
+
+def length_words(actions: Sequence[Action]) -> str:
+    """``812 turns``, or ``300 turns (340 actions with the doubt decisions)`` when seats
+    decided on doubts (Bluffing Joker)."""
+    turns = sum(not a.decision for a in actions)
+    if turns == len(actions):
+        return f"{turns} turns"
+    return f"{turns} turns ({len(actions)} actions with the doubt decisions)"
 
 
 def read_data(path: str | Path) -> Any:

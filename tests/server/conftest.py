@@ -28,33 +28,64 @@ def _postgres_bin() -> Path | None:
     return Path(found[-1]).parent if found else None
 
 
-@pytest.fixture(scope="session")
-def postgres_cluster() -> Iterator[tuple[str, int]]:
-    """A PostgreSQL server for this session: (host, port), trust authentication."""
+class Cluster:
+    """A throwaway PostgreSQL server (trust authentication) that a test may stop and start."""
+
+    def __init__(self, bindir: Path) -> None:
+        self.bindir = bindir
+        self.root = Path(tempfile.mkdtemp(prefix="pegs-pg-"))
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:  # initdb refuses root: run the cluster as the postgres user
+            shutil.chown(self.root, "postgres", "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+        self.data, self.host, self.port = self.root / "data", "127.0.0.1", free_port()
+        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E",
+                  "UTF8", "--no-sync")
+        self.start()
+
+    def _run(self, tool: str, *args: str) -> None:
+        subprocess.run([*self.as_user, str(self.bindir / tool), *args], check=True,
+                       capture_output=True, timeout=60)
+
+    def start(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "log"), "-w", "-o",
+                  f"-k {self.root} -h {self.host} -p {self.port} -F", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
+
+    def remove(self) -> None:
+        self.stop("immediate")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _cluster() -> Cluster:
     bindir = _postgres_bin()
     if bindir is None:
         if os.environ.get("PEGS_REQUIRE_POSTGRES") == "1":
             pytest.fail("PEGS_REQUIRE_POSTGRES=1 but PostgreSQL's initdb is not installed")
         pytest.skip("PostgreSQL is not installed (set PEGS_REQUIRE_POSTGRES=1 to require it)")
-    root = Path(tempfile.mkdtemp(prefix="pegs-pg-"))
-    as_user: list[str] = []
-    if os.geteuid() == 0:  # initdb refuses root: run the cluster as the postgres user
-        shutil.chown(root, "postgres", "postgres")
-        as_user = ["runuser", "-u", "postgres", "--"]
-    data, port = root / "data", free_port()
+    return Cluster(bindir)
 
-    def run(*args: str) -> None:
-        subprocess.run([*as_user, *args], check=True, capture_output=True, timeout=60)
 
-    run(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
-        "--no-sync")
-    run(str(bindir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-w", "-o",
-        f"-k {root} -h 127.0.0.1 -p {port} -F", "start")
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[tuple[str, int]]:
+    """A PostgreSQL server for this session: (host, port), trust authentication."""
+    cluster = _cluster()
     try:
-        yield "127.0.0.1", port
+        yield cluster.host, cluster.port
     finally:
-        run(str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
-        shutil.rmtree(root, ignore_errors=True)
+        cluster.remove()
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[tuple[Cluster, str]]:
+    """A PostgreSQL server of this test's own (to stop and start) and a database on it."""
+    cluster = _cluster()
+    try:
+        yield cluster, _new_postgres_database((cluster.host, cluster.port))
+    finally:
+        cluster.remove()
 
 
 def _new_postgres_database(cluster: tuple[str, int]) -> str:

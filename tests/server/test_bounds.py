@@ -243,3 +243,34 @@ def test_unfinished_tables_are_capped_per_address(tmp_path: Path) -> None:
         assert (over.status_code, over.json()["error"]["code"]) == (429, "too_many_tables")
         with other_address(str(http.base_url)) as elsewhere:
             new_table(elsewhere, humans=1)
+
+
+def test_the_named_proxy_is_not_capped_its_clients_are(tmp_path: Path) -> None:
+    port = free_port()
+    with serve("sqlite://", tmp_path / "data", port, "--max-connections", "1",
+               "--forwarded-allow-ips", "127.0.0.1"):
+        held = [raw(port=port) for _ in range(1 + HTTP_SLACK + 3)]  # the proxy's
+        for s in held:
+            s.settimeout(0.2)
+            with contextlib.suppress(TimeoutError):  # a timeout: still open
+                assert s.recv(1) != b""
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=20) as http:
+            made = http.post("/api/tables", json={**SHORT, "name": "Ann"},
+                             headers={"X-Forwarded-For": "10.0.2.1"})
+            code = made.json()["code"]
+
+            async def scenario() -> None:  # one WebSocket per forwarded client
+                url = f"ws://127.0.0.1:{port}/ws/{code}"
+                first = await connect(url, additional_headers={"X-Forwarded-For": "10.0.2.1"})
+                second = await connect(url, additional_headers={"X-Forwarded-For": "10.0.2.1"})
+                refusal = (await closed_within(second, 5))[0]
+                assert refusal["code"] == "too_many_connections"
+                other = await connect(url, additional_headers={"X-Forwarded-For": "10.0.2.2"})
+                await other.send(json.dumps({"type": "hello", "spectator": True}))
+                assert json.loads(await other.recv())["type"] == "state"
+                await first.close()
+                await other.close()
+
+            run(scenario())
+        for s in held:
+            s.close()

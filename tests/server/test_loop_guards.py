@@ -142,6 +142,12 @@ def test_a_finished_game_is_replayed_once_by_a_worker_and_its_documents_are_kept
             table["version"] + 1)
         time.sleep(1.5)  # the table leaves the live ones for the archive (every second)
         assert http.get(f"/api/tables/{code}/record").content == answers["/record"]
+        for _ in range(120):  # reading them is limited per address
+            r = http.get(f"/api/tables/{code}/summary")
+            if r.status_code != 200:
+                break
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+        assert http.get(f"/api/tables/{code}").status_code == 200
     log = _log(tmp_path)
     for made in ("rebuilt on", "made its record", "made its summary", "made its replay"):
         assert log.count(f"table {code}: {made}") == 1, (made, log)

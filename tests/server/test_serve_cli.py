@@ -30,12 +30,20 @@ def test_the_database_lives_in_pegs_data_dir_unless_a_url_is_given(
     (["--database-url", "not a url"], "is not a database URL"),
     (["--database-url", "sqlite:////no/such/folder/pegs.db"], "no such folder"),
     (["--bot-delay", "-1"], "--bot-delay must be 0 or more"),
-    (["--hint-seconds", "0"], "--hint-seconds more than 0"),
-    (["--creates-per-minute", "-1"], "must be 0 (no limit) or more"),
-    (["--max-waiting", "-3"], "must be 0 (no limit) or more"),
-    (["--connects-per-minute", "-1"], "must be 0 (no limit) or more"),
-    (["--waiting-hours", "0"], "--waiting-hours and --abandoned-hours must be more than 0"),
+    (["--hint-seconds", "0"], "--hint-seconds must be a number of seconds above 0"),
+    *[([option, "-1"], "must be 0 (no limit) or more") for option in (
+        "--creates-per-minute", "--max-waiting", "--connects-per-minute", "--max-connections",
+        "--joins-per-minute", "--lobby-reads-per-minute", "--max-tables-per-address")],
+    (["--waiting-hours", "0"], "--abandoned-hours must be more than 0"),
+    (["--abandoned-hours", "-0.5"], "--abandoned-hours must be more than 0"),
+    (["--abandoned-hours", "inf"], "--abandoned-hours must be more than 0 (and finite)"),
+    (["--hello-seconds", "0"], "--hello-seconds must be more than 0"),
+    (["--request-seconds", "0"], "--request-seconds more than 0"),
     (["--shortest-clock", "0.5"], "--shortest-clock must be 1 to 3600 seconds"),
+    (["--max-bot-seconds", "nan"], "--max-bot-seconds must be more than 0 and at most 60"),
+    (["--min-bot-delay", "9"], "--min-bot-delay 0 to 5"),
+    (["--forwarded-allow-ips", "10.0.0.1,proxy"], "'proxy' is not an IP address"),
+    (["--limits-url", "http://127.0.0.1:6379"], "--limits-url takes redis://"),
 ])
 def test_unusable_settings_are_refused_before_serving(
         args: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -326,6 +326,21 @@ def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
         raise RulesError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
 
 
+def _team_counts(players: int) -> list[int]:
+    """The numbers of teams (of two or more seats each) ``players`` can be split into."""
+    return [t for t in range(2, players // 2 + 1) if players % t == 0]
+
+
+def _team_advice(players: int) -> str:
+    """How to give a table of ``players`` teams, or what to do when it cannot have any."""
+    counts = _team_counts(players)
+    if counts:
+        return f"set teams to {' or '.join(map(str, counts))}"
+    tables = ", ".join(str(n) for n in range(2, 11) if _team_counts(n))
+    return (f"{players} players cannot be split into teams of two or more; play it with "
+            f"{tables} players, or set control to own_then_partner")
+
+
 def _validate(r: Rules) -> None:
     _check_choice("name", r.name, PRESETS)
     if not (isinstance(r.powers, tuple) and [p[0] for p in r.powers] == list(RANKS)
@@ -336,7 +351,7 @@ def _validate(r: Rules) -> None:
     _check_int("players", r.players, 2, 10)
     _check_int("teams", r.teams, 0, r.players)
     if r.teams == 1 or (r.teams and (r.players % r.teams or r.players // r.teams < 2)):
-        allowed = [t for t in range(2, r.players // 2 + 1) if r.players % t == 0]
+        allowed = _team_counts(r.players)
         listed = ", ".join(str(t) for t in [0, *allowed])
         raise RulesError(
             f"teams={r.teams} is impossible with {r.players} players: teams must divide the "
@@ -364,7 +379,8 @@ def _validate(r: Rules) -> None:
     ) <= {"7", "9"}:
         raise RulesError("split_finish_with_partner must list some of the ranks 7 and 9")
     if r.control == "team" and r.teams == 0:
-        raise RulesError("control='team' needs teams: set teams to 2 or more")
+        raise RulesError(f"control='team' (moving a partner's pegs) needs teams: "
+                         f"{_team_advice(r.players)}")
     needed = r.players * (r.hand_size + 1) + 10
     if r.total_cards < needed:
         least = -(-(needed - r.extra_jokers) // (52 + r.jokers_per_deck))

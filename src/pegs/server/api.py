@@ -421,7 +421,9 @@ JSON_ANSWER: dict[int | str, dict[str, Any]] = {
 
 @router.get("/tables/{code}/record", response_class=Response, responses=JSON_ANSWER,
             summary="The game record (full after the end; a seat's own record during play)")
-async def record(code: str, hub: HubDep, credentials: Credentials) -> Response:
+async def record(code: str, hub: HubDep, credentials: Credentials,
+                 request: Request) -> Response:
+    await read_check(request, hub)
     room = await hub.room(code)
     if room.status == "waiting":
         raise TableError(409, "not_started", "the game has not started yet")
@@ -435,7 +437,8 @@ async def record(code: str, hub: HubDep, credentials: Credentials) -> Response:
 
 @router.get("/tables/{code}/log", response_class=Response, responses=JSON_ANSWER,
             summary="The public move log so far (as spectators saw it)")
-async def move_log(code: str, hub: HubDep) -> Response:
+async def move_log(code: str, hub: HubDep, request: Request) -> Response:
+    await read_check(request, hub)
     room = await hub.room(code)
     if room.status == "waiting":
         raise TableError(409, "not_started", "the game has not started yet")
@@ -446,11 +449,17 @@ async def move_log(code: str, hub: HubDep) -> Response:
             summary="A finished game: the spectator's state after every action",
             responses={200: {"content": {"application/json": {}},
                              "description": '{"states": [state, ...]}'}})
-async def replay(code: str, hub: HubDep) -> Response:
+async def replay(code: str, hub: HubDep, request: Request) -> Response:
+    await read_check(request, hub)
     room = await hub.room(code)
     if room.status != "finished":
         raise TableError(409, "not_finished", "the replay is there once the game is over")
     return _json(await hub.archive.replay(room))
+
+
+async def read_check(request: Request, hub: Hub) -> None:
+    """Count a read of a record, summary, replay or log against its address's rate."""
+    await rate_check(hub.counters.reads, client_address(request), "reads of game records")
 
 
 def _json(body: str | bytes) -> Response:

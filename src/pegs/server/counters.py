@@ -205,6 +205,8 @@ class Counters:
         self.connects = Rate("connects", limits.connects_per_minute, limiter)
         self.joins = Rate("joins", limits.joins_per_minute, limiter)
         self.lobby = Rate("lobby", limits.lobby_reads_per_minute, limiter)
+        #: records, summaries, replays and logs read (each costs the server its sending)
+        self.reads = Rate("reads", limits.record_reads_per_minute, limiter)
         #: house rules saved, as many a minute as tables created (counted apart)
         self.house_saves = Rate("house saves", limits.creates_per_minute, limiter)
         #: open WebSocket connections per address, per seat, and spectators per table

@@ -6,7 +6,6 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from .api import HubDep
-from .store import at_head
 
 router = APIRouter()
 
@@ -16,10 +15,12 @@ async def health() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/ready", summary="The database answers and its schema is current",
-            response_model=None)
+@router.get("/ready", summary="This process can serve: its database answers with a schema "
+            "it can run on, and its background work runs", response_model=None)
 async def ready(hub: HubDep) -> dict[str, str] | JSONResponse:
-    if await hub.run_db(at_head, hub.store.engine):
+    if await hub.ready():
         return {"status": "ready"}
     return JSONResponse({"error": {"code": "not_ready", "message": "the database does not "
-                                   "answer or its schema is not current"}}, status_code=503)
+                                   "answer, its schema is not one this release can run on, "
+                                   "or this process's background work is not running"}},
+                        status_code=503)

@@ -4,9 +4,12 @@ server."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
+import math
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -18,8 +21,9 @@ from .leases import hold_leases, renew
 from .limits import Limits
 from .listening import listen
 from .presence import Presence
+from .retry import Backoff
 from .rooms import Room, TableError
-from .store import Store, StoreError, TableRow
+from .store import LEASE_SECONDS, Store, StoreError, TableRow, compatible
 from .thinking import BOT_NICENESS, HINT_NICENESS, Thinkers
 
 log = logging.getLogger("pegs.server")
@@ -29,6 +33,8 @@ T = TypeVar("T")
 DB_THREADS = 8
 #: How often SQLite's write-ahead log is copied back into the database file.
 CHECKPOINT_SECONDS = 1.0
+#: (PostgreSQL) How long a starting process waits to hear the others before taking tables.
+LISTEN_WAIT_SECONDS = 5.0
 
 
 def default_workers() -> tuple[int, int]:
@@ -59,6 +65,10 @@ class Hub:
         self._housekeeper: asyncio.Task[None] | None = None
         self._listener: asyncio.Task[None] | None = None
         self._leases: asyncio.Task[None] | None = None
+        #: (PostgreSQL) when the leases were last renewed (time.monotonic), and whether
+        #: the listener hears the other processes
+        self.renewed = -math.inf
+        self.listening = asyncio.Event()
         bot_workers, hint_workers = workers or default_workers()
         self.bot_lane = Thinkers(bot_workers, BOT_NICENESS, spare=1)
         self.hint_lane = Thinkers(hint_workers, HINT_NICENESS)
@@ -70,6 +80,19 @@ class Hub:
     async def run_db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
 
+    async def ready(self) -> bool:
+        """Whether this process can do its work: its background loops run, the database
+        answers with a schema this release can run on, and (PostgreSQL) it hears the other
+        processes and renewed its leases within a lease's time."""
+        loops = [self._housekeeper, *((self._listener, self._leases) if self.store.shared
+                                      else ())]
+        if any(task is None or task.done() for task in loops):
+            return False
+        if self.store.shared and (not self.listening.is_set()
+                                  or time.monotonic() - self.renewed > LEASE_SECONDS):
+            return False
+        return await self.run_db(compatible, self.store.engine)
+
     async def _housekeeping(self) -> None:
         """Now and then: copy SQLite's write-ahead log into the database on a thread of its
         own (so appends never wait for the disk's sync), forget finished tables, and
@@ -77,16 +100,19 @@ class Hub:
         does, see serve.py)."""
         loop = asyncio.get_running_loop()
         collected = loop.time()
+        backoff = Backoff(CHECKPOINT_SECONDS, 8 * CHECKPOINT_SECONDS)
         while True:
-            await asyncio.sleep(CHECKPOINT_SECONDS)
-            if self.store.local:
-                try:
+            await backoff.wait()
+            try:
+                if self.store.local:
                     await loop.run_in_executor(self._checkpoint, self.store.checkpoint)
-                except StoreError:
-                    log.exception("checkpoint failed")
-            self.forget_finished()
-            await expire_waiting(self)
-            await self.abandonment.sweep(self)
+                self.forget_finished()
+                await expire_waiting(self)
+                await self.abandonment.sweep(self)
+            except Exception:
+                log.warning("housekeeping failed; trying again", exc_info=True)
+                continue
+            backoff.succeeded()
             if self.full_gc_seconds and loop.time() - collected >= self.full_gc_seconds:
                 gc.collect()
                 collected = loop.time()
@@ -108,7 +134,12 @@ class Hub:
         if self.store.shared:
             self._listener = asyncio.create_task(listen(self))
             self.presence.start()
-            await renew(self)
+            with contextlib.suppress(TimeoutError):  # else it keeps trying meanwhile
+                await asyncio.wait_for(self.listening.wait(), LISTEN_WAIT_SECONDS)
+            try:
+                await renew(self)
+            except StoreError:
+                log.warning("cannot take tables yet; trying again", exc_info=True)
             self._leases = asyncio.create_task(hold_leases(self))
             log.info("took %d tables", len(self.rooms))
             return
@@ -154,7 +185,7 @@ class Hub:
         """Take a table this process has just stored into memory (its lease is this
         process's)."""
         room = self.rooms[row.code] = Room(self, row)
-        room.owned = True
+        room.epoch = 0  # the new table's lease is this process's, at the first epoch
         return room
 
     async def close(self) -> None:

@@ -1,13 +1,17 @@
 """One owner per table (several processes on one PostgreSQL database): each process
-renews the leases of its tables and takes the tables whose owner stopped renewing; only
-the owner runs a table's bots, stand-ins and clocks."""
+renews the leases of its tables and takes its share of the tables whose owner stopped
+renewing; only the owner runs a table's bots, stand-ins and clocks, and each of its writes
+for the table checks the lease's epoch in the database (a fencing token), so a process
+that lost a lease (paused, cut off) never writes for that table again."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING
 
+from .retry import Backoff
 from .store import LEASE_SECONDS, StoreError
 
 if TYPE_CHECKING:
@@ -22,30 +26,53 @@ assert RENEW_SECONDS * 3 <= LEASE_SECONDS  # two renewals may fail before a leas
 
 
 async def hold_leases(hub: Hub) -> None:
-    """Forever, every few seconds: :func:`renew`."""
+    """Forever, every few seconds: :func:`renew`; after a failure (the database is away)
+    sooner, with growing pauses."""
+    backoff = Backoff(0.5, RENEW_SECONDS)
     while True:
-        await asyncio.sleep(RENEW_SECONDS)
         try:
             await renew(hub)
-        except StoreError:
-            log.exception("cannot renew the table leases")
+        except Exception:
+            log.warning("cannot renew the table leases; trying again", exc_info=True)
+            await backoff.wait()
+            continue
+        backoff.succeeded()
+        await asyncio.sleep(RENEW_SECONDS)
+
+
+def lapse(hub: Hub) -> None:
+    """The leases were not renewed for a lease's time: they are another process's to take,
+    so this one stops running the tables (it takes them again, afresh, on its next
+    successful renewal if nobody else did)."""
+    if time.monotonic() - hub.renewed > LEASE_SECONDS:
+        for room in hub.rooms.values():
+            if room.owned:
+                room.let_go()
 
 
 async def renew(hub: Hub) -> None:
-    """Renew this process's leases and take the unfinished tables nobody holds (loading
-    them); let go of the tables whose lease another process took."""
+    """Renew this process's leases and take its share of the unfinished tables nobody
+    holds (loading them); let go of the tables it no longer holds (another process took
+    them, or it handed them over for balance); take afresh a table whose lease it holds at
+    a new epoch."""
+    asked = time.monotonic()
     try:
-        held = set(await hub.run_db(hub.store.claim))
-    except Exception as e:
-        raise StoreError(f"cannot renew leases: {e}") from e
-    for code in held:
+        held = await hub.run_db(hub.store.claim)
+    except StoreError:
+        lapse(hub)
+        raise
+    hub.renewed = asked
+    for room in list(hub.rooms.values()):
+        if room.owned and held.get(room.code) != room.epoch and room.status != "finished":
+            room.let_go()
+    for code, epoch in held.items():
         try:
             room = await hub.room(code)
+        except StoreError as e:  # the next renewal loads it
+            log.warning("table %s cannot be loaded now: %s", code, e)
+            continue
         except Exception:
             log.exception("table %s cannot be replayed; it is left out", code)
             continue
-        if not room.owned:
-            room.take_over()
-    for room in list(hub.rooms.values()):
-        if room.owned and room.code not in held and room.status != "finished":
-            room.let_go()
+        if room.epoch != epoch:
+            room.take_over(epoch)

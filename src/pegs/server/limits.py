@@ -31,6 +31,7 @@ class Limits:
     max_connections: int = 200  # open connections of one client address (0: no cap)
     joins_per_minute: int = 20  # seats taken per client address (0: no limit)
     lobby_reads_per_minute: int = 60  # GET /api/tables per client address (0: no limit)
+    record_reads_per_minute: int = 120  # records, summaries, replays, logs per address
     max_live_per_address: int = 20  # unfinished tables one address created (0: no cap)
     abandoned_seconds: float = 24 * 3600.0  # a started table nobody visits is ended after
     limits_url: str | None = None  # the Redis/Valkey server the processes count in

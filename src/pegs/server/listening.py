@@ -3,45 +3,54 @@ is announced on; each table this process has loaded then catches up from the dat
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING
 
 import psycopg
 
-from .store import CHANNEL
+from .retry import Backoff
+from .store import CHANNEL, CONNECT_TIMEOUT_SECONDS
 
 if TYPE_CHECKING:
     from .hub import Hub
 
 log = logging.getLogger("pegs.server")
 
-#: Seconds before a lost listening connection is opened again.
-RETRY_SECONDS = 1.0
-
 
 async def listen(hub: Hub) -> None:
     """Forever: take the announcements of other processes to the tables they name (after
     a lost connection every loaded table catches up, as announcements may have been
-    missed)."""
+    missed); a lost connection is opened again after growing pauses."""
     conninfo = hub.store.conninfo()
+    backoff = Backoff()
     while True:
         try:
-            async with await psycopg.AsyncConnection.connect(conninfo,
-                                                             autocommit=True) as conn:
+            async with await psycopg.AsyncConnection.connect(
+                    conninfo, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS) as conn:
                 await conn.execute(f"LISTEN {CHANNEL}")
+                hub.listening.set()
+                backoff.succeeded()
                 for loaded in list(hub.rooms.values()):
                     loaded.poke()
                 async for note in conn.notifies():
-                    code, change, origin = note.payload.split(":")
-                    room = hub.rooms.get(code)
-                    if room is None or origin == hub.store.origin:
-                        continue
-                    if change.startswith("@"):  # seats with connections to that process
-                        room.heard(origin,
-                                   (int(seat) for seat in change[1:].split(",") if seat))
-                    else:
-                        room.poke()
-        except (psycopg.Error, OSError):
+                    try:
+                        hear(hub, note.payload)
+                    except ValueError:
+                        log.warning("an unreadable announcement: %r", note.payload[:100])
+        except Exception:
             log.warning("listening for other servers failed; trying again", exc_info=True)
-            await asyncio.sleep(RETRY_SECONDS)
+        hub.listening.clear()
+        await backoff.wait()
+
+
+def hear(hub: Hub, payload: str) -> None:
+    """One announcement: ``code:version:origin`` (a write) or ``code:@seats:origin`` (the
+    seats connected to that process)."""
+    code, change, origin = payload.split(":")
+    room = hub.rooms.get(code)
+    if room is None or origin == hub.store.origin:
+        return
+    if change.startswith("@"):  # seats with connections to that process
+        room.heard(origin, (int(seat) for seat in change[1:].split(",") if seat))
+    else:
+        room.poke()

@@ -19,7 +19,7 @@ from ..rules.view import HIDDEN
 ERROR_CODES = frozenset({
     "malformed", "bad_token", "not_your_turn", "stale_version", "duplicate", "illegal",
     "too_large", "rate_limited", "no_hints", "not_started", "game_over", "no_table",
-    "internal", "full", "removed", "too_many_connections", "abandoned",
+    "internal", "full", "removed", "too_many_connections", "abandoned", "unavailable",
 })
 
 #: The most actions one ``explain`` request may name.

@@ -28,7 +28,8 @@ from ..rules import (
 )
 from . import protocol, records, refusals, thinking
 from .limits import Limits, RateBucket, token_matches
-from .store import SeatRow, StoreError, TableRow, VersionConflict
+from .retry import Backoff
+from .store import LeaseLost, SeatRow, StoreError, TableRow, VersionConflict
 from .thinking import Dropped, Game, Job
 
 if TYPE_CHECKING:
@@ -162,9 +163,9 @@ class Room:
         #: another change came meanwhile)
         self._syncing: asyncio.Task[None] | None = None
         self._stale = False
-        #: this process runs the table's bots, stand-ins and clocks (on PostgreSQL: it
-        #: holds the table's lease, see :mod:`.leases`)
-        self.owned = not hub.store.shared
+        #: on PostgreSQL, the epoch of the table's lease while this process holds it (it
+        #: then runs the table's bots, stand-ins and clocks, see :mod:`.leases`)
+        self.epoch: int | None = None
         #: per other process: the seats it last said it has connections of, and when
         self._remote: dict[str, tuple[frozenset[int], float]] = {}
         #: per seat, what only it sees at this version (view, legal, last), encoded once
@@ -198,6 +199,16 @@ class Room:
     @property
     def version(self) -> int:
         return len(self.actions)
+
+    @property
+    def owned(self) -> bool:
+        """Whether this process runs the table's bots, stand-ins and clocks (on SQLite it
+        runs every table)."""
+        return self.epoch is not None or not self.hub.store.shared
+
+    def _fence(self) -> int | None:
+        """The lease epoch an owner's write must still hold (None on SQLite)."""
+        return self.epoch if self.hub.store.shared else None
 
     def connected(self, seat: int) -> bool:
         """Whether the seat has a connection to this process."""
@@ -410,6 +421,8 @@ class Room:
                 return protocol.error("game_over", "the game is over")
             if seat < 0:
                 return protocol.error("not_your_turn", "spectators watch; they cannot act")
+            if actor != "human" and not self.owned:
+                return protocol.error("not_your_turn", "another process runs this table")
             if version != self.version:
                 return protocol.error("stale_version", f"the game is at version {self.version}, "
                                       f"not {version}: act on the latest state")
@@ -431,17 +444,24 @@ class Room:
             after = state.apply(action)
             status = "finished" if after.is_over() else "playing"
             ends = self._new_deadline(after)
+            epoch = None if actor == "human" else self._fence()
             try:
                 await self.hub.run_db(self.hub.store.append, self.code, self.version + 1, seat,
-                                      str(action), status, ends, actor == "timer")
+                                      str(action), status, ends, actor == "timer", epoch)
             except VersionConflict:  # another process stored an action first
-                await self.catch_up()
+                with contextlib.suppress(StoreError):  # else the next act catches up
+                    await self.catch_up()
                 return protocol.error("stale_version", f"the game is at version "
                                       f"{self.version}: act on the latest state")
-            except StoreError:
-                log.exception("table %s: storing action %d failed", self.code, self.version + 1)
+            except LeaseLost:
+                self.let_go()
+                return protocol.error("not_your_turn", "another process runs this table")
+            except StoreError as e:
+                log.warning("table %s: storing action %d failed: %s", self.code,
+                            self.version + 1, e)
                 await self._resync()
-                return protocol.error("internal", "the action could not be stored; try again")
+                return protocol.error("unavailable", "the database did not answer; the "
+                                      "action was not taken: try again in a moment")
             self._deadline = (self.version + 1, ends)
             await self._applied(seat, action, said, after, actor == "timer")
         self.kick_bots()
@@ -491,32 +511,49 @@ class Room:
             self._syncing = asyncio.create_task(self._sync())
 
     async def _sync(self) -> None:
+        backoff = Backoff()
         while self._stale:
             self._stale = False
             try:
                 async with self.lock:
                     await self.catch_up()
+            except StoreError:  # the database is away: try again
+                log.warning("table %s: cannot catch up with the database", self.code)
+                self._stale = True
+                await backoff.wait()
+                continue
             except Exception:
                 log.exception("table %s: cannot catch up with the database", self.code)
                 return
+            backoff.succeeded()
         self.kick_bots()
 
-    def take_over(self) -> None:
-        """This process now holds the table's lease: catch up, start the clocks afresh and
-        let the bots play."""
+    def take_over(self, epoch: int) -> None:
+        """This process now holds the table's lease at ``epoch``: catch up, start the
+        clocks afresh and let the bots play."""
         log.info("table %s: this process runs it now", self.code)
-        self.owned = True
-        self._spawn(self._take_over())
+        self.epoch = epoch
+        self._spawn(self._take_over(epoch))
 
-    async def _take_over(self) -> None:
-        async with self.lock:
-            await self.catch_up()
-            self.start_clocks()
+    async def _take_over(self, epoch: int) -> None:
+        try:
+            async with self.lock:
+                await self.catch_up()
+                if self.epoch == epoch:
+                    self.start_clocks()
+        except StoreError:  # the next renewal of the leases takes it over again
+            log.warning("table %s: cannot take it over now", self.code)
+            if self.epoch == epoch:
+                self.let_go()
+            return
         self.kick_bots()
 
     def let_go(self) -> None:
-        """Another process took the table's lease: no more bots or clocks here."""
-        self.owned = False
+        """This process no longer holds the table's lease (another process took it, or it
+        ran out): no more bots, stand-ins or clocks here."""
+        if self.epoch is not None:
+            log.info("table %s: this process no longer runs it", self.code)
+        self.epoch = None
         self._stop_clocks()
         self.turn_ends = self._clock_shown()
         if self.bot_task is not None:
@@ -564,8 +601,8 @@ class Room:
         counts), so memory and database agree again."""
         try:
             rows = await self.hub.run_db(self.hub.store.load, None, self.code)
-        except StoreError:
-            log.exception("table %s: cannot read it back", self.code)
+        except StoreError as e:
+            log.warning("table %s: cannot read it back: %s", self.code, e)
             return
         if rows and len(rows[0].actions) != self.version:
             fresh = Room(self.hub, rows[0])
@@ -589,27 +626,46 @@ class Room:
             self.bot_task = asyncio.create_task(self._bot_loop())
 
     async def _bot_loop(self) -> None:
-        while (seat := self._bot_to_act()) is not None:
-            version = self.version
-            delay = self.hub.bot_delay if self.bot_delay is None else self.bot_delay
-            delay = max(delay, self.hub.limits.min_bot_delay)
-            if delay:
-                await asyncio.sleep(delay)
-                if self._bot_to_act() != seat or self.version != version:
-                    continue
-            self._bot_job = job = self._bot_move(seat, version)
-            action = await self._answer(job, seat)
-            if action is not None and self.version == version:
-                await self._bot_act(seat, action, version, "bot")
+        """While this process runs the table and a bot is to act: play its move; after a
+        database failure try again with growing pauses."""
+        backoff = Backoff()
+        while self.owned and (seat := self._bot_to_act()) is not None:
+            try:
+                failed = await self._bot_turn(seat)
+            except Exception:
+                log.exception("table %s: the bot of seat %d failed", self.code, seat)
+                failed = True
+            if failed:
+                await backoff.wait()
+            else:
+                backoff.succeeded()
 
-    async def _bot_act(self, seat: int, action: Action, version: int, actor: str) -> None:
+    async def _bot_turn(self, seat: int) -> bool:
+        """Play the move of ``seat``'s bot; whether the database failed to store it."""
+        version = self.version
+        delay = self.hub.bot_delay if self.bot_delay is None else self.bot_delay
+        delay = max(delay, self.hub.limits.min_bot_delay)
+        if delay:
+            await asyncio.sleep(delay)
+            if self._bot_to_act() != seat or self.version != version:
+                return False
+        self._bot_job = job = self._bot_move(seat, version)
+        action = await self._answer(job, seat)
+        if action is None or self.version != version:
+            return False
+        refusal = await self._bot_act(seat, action, version, "bot")
+        return refusal is not None and refusal["code"] == "unavailable"
+
+    async def _bot_act(self, seat: int, action: Action, version: int,
+                       actor: str) -> dict[str, Any] | None:
         """Play a bot's action; one the table refuses as illegal (a bug: the same seed would
-        choose it again) is replaced by the first legal action."""
+        choose it again) is replaced by the first legal action. The refusal, if any."""
         refusal = await self.act(seat, action, version, actor)
         if refusal is not None and refusal["code"] == "illegal" and self.state is not None:
             log.error("table %s: the bot of seat %d chose %s: %s", self.code, seat, action,
                       refusal["message"])
-            await self.act(seat, self.state.legal_actions()[0], version, actor)
+            refusal = await self.act(seat, self.state.legal_actions()[0], version, actor)
+        return refusal
 
     @property
     def owner(self) -> str:
@@ -755,9 +811,14 @@ class Room:
 
     async def _write_deadlines(self) -> None:
         written = None
-        while self._deadline != written:
+        while self._deadline != written and self.owned:
             written = self._deadline
-            await self.hub.run_db(self.hub.store.set_turn_ends, self.code, *written)
+            try:
+                await self.hub.run_db(self.hub.store.set_turn_ends, self.code, *written,
+                                      self._fence())
+            except StoreError as e:  # the timer still runs here; the others show no clock
+                log.warning("table %s: cannot store the turn clock: %s", self.code, e)
+                return
 
     def _time_out(self, seat: int, version: int) -> None:
         self._turn_timer = self._clock_for = None
@@ -765,11 +826,18 @@ class Room:
             self._spawn(self._play_for(seat, version))
 
     async def _play_for(self, seat: int, version: int) -> None:
-        """The human's time ran out: the stand-in plays this turn; the seat stays theirs."""
-        self._turn_job = job = self._bot_move(seat, version)
-        action = await self._answer(job, seat)
-        if action is not None and self.version == version:
-            await self._bot_act(seat, action, version, "timer")
+        """The human's time ran out: the stand-in plays this turn; the seat stays theirs
+        (after a database failure it tries again, with growing pauses)."""
+        backoff = Backoff()
+        while self.owned and self.version == version and self._to_act(seat):
+            self._turn_job = job = self._bot_move(seat, version)
+            action = await self._answer(job, seat)
+            if action is None or self.version != version:
+                return
+            refusal = await self._bot_act(seat, action, version, "timer")
+            if refusal is None or refusal["code"] != "unavailable":
+                return
+            await backoff.wait()
 
     def _away_clock(self, seat: int) -> None:
         """Start the away clock of a human seat that has no connection (stop it when it has
@@ -789,11 +857,22 @@ class Room:
         back."""
         self._away.pop(seat, None)
         s = self.seats[seat]
-        if self.status != "playing" or s.kind != "human" or s.standin:
+        if not self.owned or self.status != "playing" or s.kind != "human" or s.standin:
             return
-        if not self.present(seat):  # else back meanwhile: the clock starts when they go
-            await self.save_seat(replace(s, standin=True, bot=s.bot or "heuristic"))
-            self.kick_bots()
+        if self.present(seat):  # connected to another process: look again later
+            self._away_clock(seat)
+            return
+        try:
+            await self.save_seat(replace(s, standin=True, bot=s.bot or "heuristic"),
+                                 fenced=True)
+        except LeaseLost:
+            self.let_go()
+            return
+        except StoreError:  # the database is away: look again later
+            log.warning("table %s: cannot store seat %d's stand-in", self.code, seat)
+            self._away_clock(seat)
+            return
+        self.kick_bots()
 
     async def _reclaim(self, seat: int) -> None:
         """A connection of a seat played by a stand-in came: the seat is the human's again."""
@@ -815,9 +894,11 @@ class Room:
                       exc_info=task.exception())
 
     # --- seats (HTTP) ---------------------------------------------------------------------
-    async def save_seat(self, seat: SeatRow) -> None:
-        """Store a seat, then take it into the table and tell everyone."""
-        await self.hub.run_db(self.hub.store.save_seat, self.code, seat)
+    async def save_seat(self, seat: SeatRow, fenced: bool = False) -> None:
+        """Store a seat, then take it into the table and tell everyone; ``fenced``: the
+        owner's write (a stand-in), only while it holds the table's lease."""
+        await self.hub.run_db(self.hub.store.save_seat, self.code, seat,
+                              self._fence() if fenced else None)
         self._seated(seat)
 
     async def take_seat(self, seat: SeatRow, kinds: tuple[str, ...] = ("empty",)) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
+import math
 import resource
 import sys
 from dataclasses import dataclass
@@ -30,12 +31,18 @@ WS_MAX_FRAME = 64 * 1024
 
 def upgrade_database(database_url: str | None) -> int:
     """``pegs db upgrade``: run the migrations alone; 2 with a message if that fails."""
+    url = database_url or "the data folder"
     try:
-        engine = open_engine(database_url or default_database_url())
+        url = database_url or default_database_url()
+        engine = open_engine(url)
         migrate(engine)
         engine.dispose()
-    except StoreError as e:
-        print(f"pegs: {e}", file=sys.stderr)
+    except StoreError as e:  # (the driver's details after the first line are left out)
+        print(f"pegs: {str(e).splitlines()[0]}", file=sys.stderr)
+        return 2
+    except OSError as e:  # the data folder is not writable
+        print(f"pegs: cannot use the database at {e.filename or url}: {e.strerror or e}",
+              file=sys.stderr)
         return 2
     print("pegs: the database schema is current", file=sys.stderr)
     return 0
@@ -71,8 +78,8 @@ class Bounds:
             return ("--creates-per-minute, --max-waiting, --connects-per-minute, "
                     "--max-connections, --joins-per-minute, --lobby-reads-per-minute and "
                     "--max-tables-per-address must be 0 (no limit) or more")
-        if not (self.waiting_hours > 0 and self.abandoned_hours > 0):
-            return "--waiting-hours and --abandoned-hours must be more than 0"
+        if not (0 < self.waiting_hours < math.inf and 0 < self.abandoned_hours < math.inf):
+            return "--waiting-hours and --abandoned-hours must be more than 0 (and finite)"
         if not (0 < self.hello_seconds <= 600 and 0 < self.request_seconds <= 3600):
             return ("--hello-seconds must be more than 0 and at most 600, --request-seconds "
                     "more than 0 and at most 3600")
@@ -128,16 +135,21 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float,
         print(f"pegs: {problem}", file=sys.stderr)
         return 2
     limits = bounds.limits()
-    url = database_url or default_database_url()
+    url = database_url or "the data folder"
     try:
+        url = database_url or default_database_url()
         engine = open_engine(url)
         held = claim_sqlite(url)  # a second process on this SQLite file is refused
         migrate(engine)
         engine.dispose()
         app = create_app(url, bot_delay=bot_delay, hint_seconds=hint_seconds, limits=limits,
                          full_gc_seconds=FULL_GC_SECONDS)
-    except StoreError as e:
-        print(f"pegs: {e}", file=sys.stderr)
+    except StoreError as e:  # (the driver's details after the first line are left out)
+        print(f"pegs: {str(e).splitlines()[0]}", file=sys.stderr)
+        return 2
+    except OSError as e:  # the data folder or the SQLite file's folder is not writable
+        print(f"pegs: cannot use the database at {e.filename or url}: {e.strerror or e}",
+              file=sys.stderr)
         return 2
     if not url.startswith("sqlite") and not bounds.limits_url:
         print("pegs: the per-address limits are counted by this process alone; to count "

@@ -7,7 +7,10 @@ The schema is created and upgraded by the Alembic scripts in ``migrations/``; th
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
+import logging
+import math
 import threading
 import uuid
 from dataclasses import dataclass, field
@@ -44,8 +47,10 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.pool import ConnectionPoolEntry
+
+log = logging.getLogger("pegs.server")
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 #: SQLite: how long a statement waits for a lock, and how long the checkpoint that empties
@@ -54,6 +59,8 @@ BUSY_TIMEOUT_MS = 5000
 TRUNCATE_WAIT_MS = 100
 #: SQLite's write-ahead log is emptied once it is over this size.
 WAL_BYTES = 4 * 1024 * 1024
+#: PostgreSQL: how long opening a connection may take before it counts as failed.
+CONNECT_TIMEOUT_SECONDS = 5
 #: The PostgreSQL advisory lock held while migrating (several processes may start at once).
 MIGRATION_LOCK = 0x7065677301
 
@@ -82,8 +89,24 @@ tables = Table(
     Column("next_code", String(32), nullable=True),
     #: when the clock of the human seat to act at ``version`` ends (Unix time; null: none)
     Column("turn_ends", Float, nullable=True),
+    #: the lease's fencing token: raised whenever a process takes the table, checked by
+    #: every write its owner makes on the table's behalf
+    Column("epoch", Integer, nullable=False, server_default="0"),
     #: a table of house rules: their title, description and saved code (JSON; null: none)
     Column("house", Text, nullable=True),
+)
+
+#: the live server processes (PostgreSQL): each renews its row with its leases
+servers = Table(
+    "pegs_servers", metadata,
+    Column("origin", String(32), primary_key=True),
+    Column("seen_until", DateTime(timezone=True), nullable=False),
+)
+
+#: one row: the oldest release (its newest migration) that may run on this schema
+schema = Table(
+    "pegs_schema", metadata,
+    Column("compatible_from", String(32), nullable=False),
 )
 
 seats = Table(
@@ -114,6 +137,10 @@ _BUMP = (update(tables)
          .where(tables.c.code == bindparam("c"), tables.c.version == bindparam("old"))
          .values(version=bindparam("new"), status=bindparam("status"),
                  turn_ends=bindparam("ends")))
+#: The owner's append: only while it holds the table's lease at this epoch.
+_FENCED_BUMP = _BUMP.where(tables.c.owner == bindparam("me"),
+                           tables.c.epoch == bindparam("lease"),
+                           tables.c.lease_until > func.now())
 _APPEND = insert(actions)
 #: The PostgreSQL channel on which every write to a table is announced ("code:version:origin")
 CHANNEL = "pegs_tables"
@@ -121,13 +148,34 @@ _NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', :payload)")
 _NOTIFY_ALL = text(f"SELECT pg_notify('{CHANNEL}', p) FROM unnest(CAST(:payloads AS text[])) p")
 #: How long a table's lease holds unless its owner renews it.
 LEASE_SECONDS = 10.0
-_CLAIM = text(
-    "UPDATE pegs_tables SET owner = :me, lease_until = now() + make_interval(secs => :s) "
-    "WHERE status IN ('waiting', 'playing') "
-    "AND (owner = :me OR owner IS NULL OR lease_until < now()) RETURNING code")
+_LIVE = "status IN ('waiting', 'playing')"
+_HEARTBEAT = text(
+    "INSERT INTO pegs_servers (origin, seen_until) "
+    "VALUES (:me, now() + make_interval(secs => :s)) "
+    "ON CONFLICT (origin) DO UPDATE SET seen_until = excluded.seen_until")
+_COUNTS = text(
+    "SELECT (SELECT count(*) FROM pegs_servers WHERE seen_until >= now()), "
+    f"(SELECT count(*) FROM pegs_tables WHERE {_LIVE})")
+_FORGET_SERVERS = text("DELETE FROM pegs_servers WHERE seen_until < now() - interval '1 hour'")
+_RENEW = text(
+    "UPDATE pegs_tables SET lease_until = now() + make_interval(secs => :s) "
+    f"WHERE owner = :me AND lease_until >= now() AND {_LIVE} RETURNING code, epoch")
+_TAKE = text(
+    "UPDATE pegs_tables SET owner = :me, lease_until = now() + make_interval(secs => :s), "
+    "epoch = epoch + 1 WHERE code IN (SELECT code FROM pegs_tables "
+    f"WHERE {_LIVE} AND (owner IS NULL OR lease_until < now()) "
+    "ORDER BY (owner = :me) DESC NULLS LAST, code LIMIT :n FOR UPDATE SKIP LOCKED) "
+    "RETURNING code, epoch")
+_GIVE_UP = text("UPDATE pegs_tables SET lease_until = now() "
+                "WHERE owner = :me AND code = ANY(:codes)")
 #: Conditional writes of one rematch agreement before it gives up (others keep winning).
 AGREEMENT_TRIES = 20
 _RELEASE = text("UPDATE pegs_tables SET lease_until = now() WHERE owner = :me")
+_LEAVE = text("DELETE FROM pegs_servers WHERE origin = :me")
+_LEASE_OF = text("SELECT owner = :me AND epoch = :epoch AND lease_until > now() "
+                 "FROM pegs_tables WHERE code = :c")
+#: A process holds up to this many tables over its share before it hands some over.
+SLACK = 1
 
 
 class StoreError(RuntimeError):
@@ -136,6 +184,15 @@ class StoreError(RuntimeError):
 
 class VersionConflict(StoreError):
     """An append found the table at another version (another process stored first)."""
+
+
+class LeaseLost(StoreError):
+    """An owner's write found that this process no longer holds the table's lease at its
+    epoch (another process took it, or it ran out): nothing was written."""
+
+
+class Unavailable(StoreError):
+    """The database did not answer or failed (a lost connection, a restart): try again."""
 
 
 @dataclass
@@ -215,8 +272,9 @@ def open_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    try:
-        return create_engine(url, pool_pre_ping=True)
+    try:  # a database that stops answering fails a connect in seconds, not never
+        return create_engine(url, pool_pre_ping=True,
+                             connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS})
     except Exception as e:  # a missing driver or a bad option
         raise StoreError(f"cannot use database {parsed.render_as_string()}: {e}") from e
 
@@ -227,12 +285,38 @@ def _alembic_config() -> Config:
     return config
 
 
-def at_head(engine: Engine) -> bool:
-    """Whether the database answers and its schema is at the newest migration."""
-    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+@functools.cache
+def _revisions() -> tuple[str, frozenset[str]]:
+    """This release's newest migration and every migration it knows."""
+    script = ScriptDirectory.from_config(_alembic_config())
+    head = script.get_current_head()
+    assert head is not None
+    return head, frozenset(r.revision for r in script.walk_revisions())
+
+
+def incompatibility(c: Connection) -> str | None:
+    """Why this release cannot run on the database's schema, or None if it can: the schema
+    is at this release's newest migration, or at a newer one (of a later release) whose
+    ``compatible_from`` names a migration this release has (the later migrations only
+    added)."""
+    head, known = _revisions()
+    current = MigrationContext.configure(c).get_current_revision()
+    if current == head:
+        return None
+    if current is None or current in known:
+        return f"the schema is at {current or 'nothing'}, older than this release's {head}"
+    oldest = c.execute(select(schema.c.compatible_from)).scalar()
+    if oldest in known:
+        return None
+    return (f"the schema is at {current}, newer than this release's {head}, and needs a "
+            f"release from migration {oldest} on")
+
+
+def compatible(engine: Engine) -> bool:
+    """Whether the database answers and this release can run on its schema."""
     try:
         with engine.connect() as c:
-            return MigrationContext.configure(c).get_current_revision() == head
+            return incompatibility(c) is None
     except Exception:
         return False
 
@@ -240,15 +324,28 @@ def at_head(engine: Engine) -> bool:
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest migration (Alembic, configured here, no ini file).
     On PostgreSQL the upgrade holds an advisory lock to its commit, so of several processes
-    starting together one migrates and the others then find the schema current."""
+    starting together one migrates and the others then find the schema current. A schema
+    a later release already expanded is left as it is when this release can run on it (a
+    rollback), and refused when it cannot."""
     config = _alembic_config()
+    _head, known = _revisions()
     try:
         with engine.begin() as connection:
             if engine.dialect.name == "postgresql":
                 connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
                                    {"key": MIGRATION_LOCK})
+            current = MigrationContext.configure(connection).get_current_revision()
+            if current is not None and current not in known:
+                problem = incompatibility(connection)
+                if problem is not None:
+                    raise StoreError(problem)
+                log.info("the schema is at %s, from a later release that only added to it",
+                         current)
+                return
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
+    except StoreError as e:
+        raise StoreError(f"cannot use the database: {e}") from e
     except Exception as e:
         raise StoreError(f"cannot open the database: {e}") from e
 
@@ -303,11 +400,31 @@ class Store:
         return {"owner": self.origin,
                 "lease_until": func.now() + timedelta(seconds=LEASE_SECONDS)}
 
-    def claim(self) -> list[str]:
-        """(PostgreSQL) Renew this process's leases and take the unfinished tables whose
-        lease ran out (or that never had one): the codes of the tables it holds."""
-        with self.engine.begin() as c:
-            return list(c.scalars(_CLAIM, {"me": self.origin, "s": LEASE_SECONDS}))
+    def claim(self) -> dict[str, int]:
+        """(PostgreSQL) Say this process is alive, renew its leases and balance: take
+        unfinished tables whose lease ran out (or that never had one) up to its share of
+        the tables (all of them over the live processes, rounded up), or hand over the
+        tables it holds beyond its share (their leases end now, another process takes
+        them). The tables it holds then, with their lease epochs."""
+        me = {"me": self.origin, "s": LEASE_SECONDS}
+        try:
+            with self.engine.begin() as c:
+                c.execute(_HEARTBEAT, me)
+                c.execute(_FORGET_SERVERS)
+                live, total = c.execute(_COUNTS).one()
+                held: dict[str, int] = dict(c.execute(_RENEW, me).tuples().all())
+                share = math.ceil(total / max(live, 1))
+                if len(held) > share + SLACK:
+                    extra = sorted(held)[share:]
+                    c.execute(_GIVE_UP, {"me": self.origin, "codes": extra})
+                    for code in extra:
+                        del held[code]
+                elif len(held) < share:
+                    for code, epoch in c.execute(_TAKE, {**me, "n": share - len(held)}):
+                        held[code] = epoch
+                return held
+        except SQLAlchemyError as e:
+            raise Unavailable(f"cannot renew leases: {e}") from e
 
     def announce_presence(self, present: list[tuple[str, list[int]]]) -> None:
         """(PostgreSQL) Tell the other processes which seats of which tables have
@@ -322,6 +439,7 @@ class Store:
         """(PostgreSQL) End this process's leases now (it is stopping)."""
         with self.engine.begin() as c:
             c.execute(_RELEASE, {"me": self.origin})
+            c.execute(_LEAVE, {"me": self.origin})
 
     def create(self, row: TableRow) -> None:
         """Store a new table (``row.created`` is set to now if it has no time yet)."""
@@ -372,14 +490,20 @@ class Store:
                 return agreed, nxt
         raise StoreError(f"table {code}: the agreement kept meeting others; try again")
 
-    def set_turn_ends(self, code: str, version: int, ends: float | None) -> None:
-        """Store when the turn clock at ``version`` ends (nothing if the table moved on)."""
-        with self.engine.begin() as c:
-            done = c.execute(update(tables).where(tables.c.code == code,
-                                                  tables.c.version == version)
-                             .values(turn_ends=ends))
-            if done.rowcount == 1:
-                self._announce(c, code)
+    def set_turn_ends(self, code: str, version: int, ends: float | None,
+                      epoch: int | None = None) -> None:
+        """Store when the turn clock at ``version`` ends (nothing if the table moved on, or,
+        with ``epoch``, if this process no longer holds the table's lease at that epoch)."""
+        query = update(tables).where(tables.c.code == code, tables.c.version == version)
+        if epoch is not None:
+            query = query.where(tables.c.owner == self.origin, tables.c.epoch == epoch,
+                                tables.c.lease_until > func.now())
+        try:
+            with self.engine.begin() as c:
+                if c.execute(query.values(turn_ends=ends)).rowcount == 1:
+                    self._announce(c, code)
+        except SQLAlchemyError as e:
+            raise Unavailable(f"cannot store the turn clock of table {code}: {e}") from e
 
     def open_tables(self, limit: int, offset: int) -> tuple[list[TableRow], int]:
         """A page of the public tables waiting with a free seat, newest first, and how
@@ -399,11 +523,22 @@ class Store:
             raise StoreError(f"cannot read tables: {e}") from e
         return [found[code] for code in codes if code in found], int(total)
 
-    def save_seat(self, code: str, seat: SeatRow) -> None:
-        with self.engine.begin() as c:
-            c.execute(update(seats).where(seats.c.code == code, seats.c.seat == seat.seat)
-                      .values(**seat.values()))
-            self._announce(c, code)
+    def save_seat(self, code: str, seat: SeatRow, epoch: int | None = None) -> None:
+        """Store a seat; with ``epoch`` (an owner's write, e.g. a stand-in) only while this
+        process holds the table's lease at that epoch, else :class:`LeaseLost`."""
+        query = update(seats).where(seats.c.code == code, seats.c.seat == seat.seat)
+        if epoch is not None:
+            query = query.where(select(tables.c.code).where(
+                tables.c.code == code, tables.c.owner == self.origin,
+                tables.c.epoch == epoch, tables.c.lease_until > func.now()).exists())
+        try:
+            with self.engine.begin() as c:
+                done = c.execute(query.values(**seat.values()))
+                if epoch is not None and done.rowcount != 1:
+                    raise LeaseLost(f"table {code}: the lease at epoch {epoch} is lost")
+                self._announce(c, code)
+        except SQLAlchemyError as e:
+            raise Unavailable(f"cannot store seat {seat.seat} of table {code}: {e}") from e
 
     def take_seat(self, code: str, seat: SeatRow, kinds: tuple[str, ...]) -> bool:
         """Store a seat only if it is still of one of ``kinds`` and the table still waits
@@ -449,33 +584,47 @@ class Store:
         return codes
 
     def append(self, code: str, number: int, seat: int, action: str, status: str,
-               ends: float | None = None, timed_out: bool = False) -> None:
+               ends: float | None = None, timed_out: bool = False,
+               epoch: int | None = None) -> None:
         """Action ``number`` (the table's new version) and the version, in one transaction;
-        :class:`StoreError` if the table is not at version ``number - 1``.  ``ends``: when
-        the next turn's clock ends; ``timed_out``: the stand-in's move for a late human.
+        :class:`VersionConflict` if the table is not at version ``number - 1``; with
+        ``epoch`` (an owner's write: a bot's move, a timed-out turn) :class:`LeaseLost` if
+        this process no longer holds the table's lease at that epoch; :class:`Unavailable`
+        if the database failed.  ``ends``: when the next turn's clock ends; ``timed_out``:
+        the stand-in's move for a late human.
 
         Appends are the hot path: prepared statements on a connection kept open by each
         database thread, reopened after any failure.
         """
         c = getattr(self._local, "writer", None)
         if c is None:
-            c = self._local.writer = self.engine.connect()
+            try:
+                c = self._local.writer = self.engine.connect()
+            except SQLAlchemyError as e:
+                raise Unavailable(f"cannot store action {number} of table {code}: {e}") from e
             with self._writers_lock:
                 self._writers.append(c)
+        bump: dict[str, Any] = {"c": code, "old": number - 1, "new": number, "status": status,
+                                "ends": ends}
+        if epoch is not None:
+            bump.update(me=self.origin, lease=epoch)
         try:
-            done = c.execute(_BUMP, {"c": code, "old": number - 1, "new": number,
-                                     "status": status, "ends": ends})
-            if done.rowcount != 1:
+            if c.execute(_BUMP if epoch is None else _FENCED_BUMP, bump).rowcount != 1:
+                if epoch is not None and not c.execute(
+                        _LEASE_OF, {"me": self.origin, "epoch": epoch, "c": code}).scalar():
+                    raise LeaseLost(f"table {code}: the lease at epoch {epoch} is lost")
                 raise VersionConflict(f"table {code} is not at version {number - 1}")
             c.execute(_APPEND, {"code": code, "number": number, "seat": seat,
                                 "action": action, "at": _now(), "timed_out": timed_out or None})
             self._announce(c, code, number)
             c.commit()
-        except BaseException:
+        except BaseException as e:
             self._local.writer = None
             with contextlib.suppress(Exception):
                 c.rollback()
                 c.close()
+            if isinstance(e, SQLAlchemyError):
+                raise Unavailable(f"cannot store action {number} of table {code}: {e}") from e
             raise
 
     def checkpoint(self) -> None:
@@ -517,7 +666,7 @@ class Store:
         try:
             return self._load(statuses, None if code is None else [code], after)
         except Exception as e:
-            raise StoreError(f"cannot read tables: {e}") from e
+            raise Unavailable(f"cannot read tables: {e}") from e
 
     def _load(self, statuses: tuple[str, ...] | None, wanted: list[str] | None,
               after: int) -> list[TableRow]:

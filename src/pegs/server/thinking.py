@@ -158,6 +158,7 @@ class Job:
         self.fn = fn
         self.args = args
         self.seconds = max(seconds, QUICK_SECONDS)
+        #: a long job (a search) never goes to a spare worker
         self.long = seconds >= LONG_SECONDS
         self.future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
@@ -196,18 +197,46 @@ class _Owner:
         return None
 
 
-class Thinkers:
-    """A lane: a pool of worker processes fed fairly from per-owner, per-table queues.
+class _Pool:
+    """Worker processes started when first needed (again after one died)."""
 
-    ``workers`` processes may search at once; ``spare`` more take only quick jobs."""
+    def __init__(self, size: int, niceness: int) -> None:
+        self.size = size
+        self.niceness = niceness
+        self.busy = 0
+        self._executor: ProcessPoolExecutor | None = None
+
+    def submit(self, fn: Any, *args: Any) -> Future[Any]:
+        if self._executor is None:
+            # spawned, not forked: the server process has threads
+            self._executor = ProcessPoolExecutor(
+                self.size, multiprocessing.get_context("spawn"), initializer=_worker_start,
+                initargs=(self.niceness, os.getpid()))
+            for _ in range(self.size):
+                self._executor.submit(_ready)
+        return self._executor.submit(fn, *args)
+
+    def restart(self) -> None:
+        """A worker died: the next job starts new ones."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+        self._executor = None
+
+    def close(self) -> None:
+        if self._executor is not None:  # a running search ends within its time
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+
+class Thinkers:
+    """A lane: worker processes fed fairly from per-owner, per-table queues.
+
+    ``workers`` processes take any job; ``spare`` more (started when first needed) take
+    only quick jobs, so long searches never hold every worker."""
 
     def __init__(self, workers: int, niceness: int, spare: int = 0) -> None:
-        self.workers = workers
-        self.spare = spare
-        self.niceness = niceness
-        self._pool: ProcessPoolExecutor | None = None
-        self._busy = 0
-        self._long = 0
+        self._main = _Pool(workers, niceness)
+        self._spare = _Pool(spare, niceness)
         self._owners: dict[str, _Owner] = {}
         #: the worker time used by the owner served last (an owner that comes back starts
         #: there: time it did not ask for is not owed to it)
@@ -226,23 +255,17 @@ class Thinkers:
         self._pump()
         return job
 
-    def _start(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            # spawned, not forked: the server process has threads
-            size = self.workers + self.spare
-            self._pool = ProcessPoolExecutor(size, multiprocessing.get_context("spawn"),
-                                             initializer=_worker_start,
-                                             initargs=(self.niceness, os.getpid()))
-            for _ in range(size):
-                self._pool.submit(_ready)
-        return self._pool
-
     def _pump(self) -> None:
         """Hand queued jobs to free workers: the owner that used the least time first."""
-        while self._busy < self.workers + self.spare:
-            long_ok = self._long < self.workers
+        while True:
+            if self._main.busy < self._main.size:
+                pool = self._main
+            elif self._spare.busy < self._spare.size:
+                pool = self._spare
+            else:
+                return
             for name, owner in sorted(self._owners.items(), key=lambda o: o[1].used):
-                job = owner.next_job(long_ok)
+                job = owner.next_job(long_ok=pool is self._main)
                 if job is not None:
                     break
                 if not owner.tables and not owner.running:
@@ -252,19 +275,19 @@ class Thinkers:
             self._clock = owner.used
             owner.used += job.seconds  # corrected to the real time when it is done
             owner.running += 1
-            self._busy += 1
-            self._long += job.long
-            running = self._start().submit(job.fn, *job.args)
-            running.add_done_callback(partial(self._done, job, owner, time.monotonic()))
+            pool.busy += 1
+            running = pool.submit(job.fn, *job.args)
+            running.add_done_callback(partial(self._done, job, owner, pool, time.monotonic()))
 
-    def _done(self, job: Job, owner: _Owner, began: float, done: Future[Any]) -> None:
+    def _done(self, job: Job, owner: _Owner, pool: _Pool, began: float,
+              done: Future[Any]) -> None:
         """A worker answered (on the pool's thread): back to the event loop."""
-        job.future.get_loop().call_soon_threadsafe(self._finished, job, owner,
+        job.future.get_loop().call_soon_threadsafe(self._finished, job, owner, pool,
                                                    time.monotonic() - began, done)
 
-    def _finished(self, job: Job, owner: _Owner, took: float, done: Future[Any]) -> None:
-        self._busy -= 1
-        self._long -= job.long
+    def _finished(self, job: Job, owner: _Owner, pool: _Pool, took: float,
+                  done: Future[Any]) -> None:
+        pool.busy -= 1
         owner.running -= 1
         owner.used += took - job.seconds
         if done.cancelled():  # the pool was shut down
@@ -273,9 +296,7 @@ class Thinkers:
         error = done.exception()
         if isinstance(error, BrokenProcessPool):
             log.error("a worker process died; starting new ones")
-            if self._pool is not None:
-                self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            pool.restart()
         if not job.future.done():
             if error is not None:
                 job.future.set_exception(error)
@@ -289,6 +310,5 @@ class Thinkers:
                 for job in queue:
                     job.drop()
         self._owners.clear()
-        if self._pool is not None:  # a running search ends within its time
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        self._main.close()
+        self._spare.close()

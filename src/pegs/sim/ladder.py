@@ -126,7 +126,12 @@ def read_ladder(path: Path, ladder: Ladder) -> dict[int, dict[str, Any]]:
     if not path.exists():
         return {}
     done: dict[int, dict[str, Any]] = {}
-    raw_lines = path.read_text(encoding="utf-8").split("\n")
+    try:
+        raw_lines = path.read_text(encoding="utf-8").split("\n")
+    except OSError as e:
+        raise SimulationError(f"cannot read the results file {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise SimulationError(f"{path} is not a text file: not a ladder results file") from None
     for number, raw in enumerate(raw_lines, 1):
         if not raw.strip():
             continue
@@ -138,6 +143,9 @@ def read_ladder(path: Path, ladder: Ladder) -> dict[int, dict[str, Any]]:
                 path.write_text(text, encoding="utf-8")
                 break
             raise SimulationError(f"{path} line {number} is not JSON ({e.msg})") from e
+        except RecursionError:
+            raise SimulationError(f"{path} line {number} nests too deeply: it is not a "
+                                  "ladder results file") from None
         if not isinstance(line, dict) or any(k not in line for k in LADDER_KEYS) or not (
                 isinstance(line["game"], int) and 0 <= line["game"] < ladder.total):
             raise SimulationError(f"{path} line {number} is not a game of this ladder")

@@ -52,6 +52,7 @@ import json
 import math
 import os
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
@@ -343,8 +344,11 @@ def read_results(path: Path, config: Config) -> dict[int, dict[str, Any]]:
         return {}
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise SimulationError(f"cannot read the results file {path}: {e}") from e
+    except OSError as e:
+        raise SimulationError(f"cannot read the results file {path}: {e.strerror or e}") from e
+    except UnicodeDecodeError:
+        raise SimulationError(f"{path} is not a text file: not a pegs simulate results "
+                              "file") from None
     lines = text.split("\n")
     done: dict[int, dict[str, Any]] = {}
     for number, raw in enumerate(lines, 1):
@@ -394,12 +398,16 @@ class Progress:
     """Games done / total, games per second and time left, on a stream (stderr).
 
     On a terminal one line is redrawn with ``\\r`` (at most every ``interval`` seconds,
-    and at the end); otherwise a line is printed at each tenth of the work.  ``quiet``
-    prints nothing.
+    and at the end); otherwise a line is printed at each tenth of the work, and after each
+    game once ``every`` seconds have passed since the last line (slow games: a line a
+    game).  Between :meth:`begin` and :meth:`close` a thread keeps the count alive while
+    games run: the terminal line is redrawn every second (its clock goes on), elsewhere a
+    line is printed when none was for ``heartbeat`` seconds.  ``quiet`` prints nothing.
     """
 
     def __init__(self, total: int, done: int = 0, stream: TextIO | None = None,
-                 quiet: bool = False, tty: bool | None = None, interval: float = 0.1) -> None:
+                 quiet: bool = False, tty: bool | None = None, interval: float = 0.1,
+                 every: float = 10.0, heartbeat: float = 60.0) -> None:
         self.stream = sys.stderr if stream is None else stream
         self.total = total
         self.done = done
@@ -409,7 +417,12 @@ class Progress:
         self.start = time.monotonic()
         self.tenth = 0
         self.interval = interval
+        self.every = every
+        self.heartbeat = heartbeat
         self.drawn = -math.inf
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
 
     def text(self) -> str:
         played = self.done - self.first
@@ -422,24 +435,49 @@ class Progress:
         return (f"[{bar}] {self.done}/{self.total} games  {rate:.2f} games/s  "
                 f"ETA {eta}  ({_duration(elapsed)} so far)")
 
+    def _draw(self) -> None:
+        self.drawn = time.monotonic()
+        if self.tty:
+            self.stream.write("\r" + self.text() + "\x1b[K")
+        else:
+            self.stream.write(self.text() + "\n")
+        self.stream.flush()
+
+    def begin(self) -> None:
+        """Show the count at once and keep it alive until :meth:`close`."""
+        if self.quiet or self._ticker is not None:
+            return
+        with self._lock:
+            self._draw()
+        self._ticker = threading.Thread(target=self._tick, name="progress", daemon=True)
+        self._ticker.start()
+
+    def _tick(self) -> None:
+        period = 1.0 if self.tty else self.heartbeat
+        while not self._stop.wait(min(period, 1.0)):
+            with self._lock:
+                if time.monotonic() - self.drawn >= period and not self._stop.is_set():
+                    self._draw()
+
     def update(self, done: int) -> None:
         self.done = done
         if self.quiet:
             return
-        if self.tty:
+        with self._lock:
             now = time.monotonic()
-            if now - self.drawn >= self.interval or done >= self.total:
-                self.drawn = now
-                self.stream.write("\r" + self.text() + "\x1b[K")
-                self.stream.flush()
-            return
-        tenth = 10 * done // self.total if self.total else 10
-        if tenth > self.tenth:
-            self.tenth = tenth
-            self.stream.write(self.text() + "\n")
-            self.stream.flush()
+            if self.tty:
+                if now - self.drawn >= self.interval or done >= self.total:
+                    self._draw()
+                return
+            tenth = 10 * done // self.total if self.total else 10
+            if tenth > self.tenth or now - max(self.drawn, self.start) >= self.every:
+                self.tenth = max(tenth, self.tenth)
+                self._draw()
 
     def close(self) -> None:
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join()
         if not self.quiet and self.tty:
             self.stream.write("\n")
             self.stream.flush()
@@ -490,13 +528,23 @@ def record(stream: Generator[dict[str, Any], None, None], out: Path | None,
     """Append each result of ``stream`` to ``out`` (flushed) and to ``wanted`` by game;
     True when Ctrl-C (or a worker stopped by a signal) ended it early."""
     with contextlib.ExitStack() as stack:
-        f = stack.enter_context(out.open("a", encoding="utf-8")) if out else None
         stack.callback(stream.close)
         try:
+            f = stack.enter_context(out.open("a", encoding="utf-8")) if out else None
+        except OSError as e:
+            raise SimulationError(f"cannot write the results file {out}: "
+                                  f"{e.strerror or e}") from None
+        try:
+            if progress is not None:
+                progress.begin()
             for result in stream:
                 if f is not None:
-                    f.write(json.dumps(result) + "\n")
-                    f.flush()
+                    try:
+                        f.write(json.dumps(result) + "\n")
+                        f.flush()
+                    except OSError as e:  # a full disk
+                        raise SimulationError(f"cannot write the results file {out}: "
+                                              f"{e.strerror or e}") from None
                 wanted[result["game"]] = result
                 if progress is not None:
                     progress.update(len(wanted))

@@ -7,14 +7,18 @@ lock is never released, and ``Pool.terminate`` waits for it forever (with 16 wor
 few games left to deal, a stopped ``pegs simulate`` never exited).  Here nothing is shared:
 each worker has a private pipe, the parent waits on the pipes and the processes, and
 stopping kills the workers outright and reaps them.  A worker that dies closes its
-pipe, which wakes the parent.
+pipe, which wakes the parent; a parent that dies takes its workers with it.
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
 import signal
+import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Generator, Sequence
 from multiprocessing.connection import Connection, wait
@@ -23,6 +27,10 @@ from typing import Any
 
 #: Seconds to wait for a killed worker to be reaped.
 REAP_SECONDS = 5.0
+#: How often a worker checks that its parent is still there.
+PARENT_CHECK_SECONDS = 1.0
+#: prctl(2) option: the signal the kernel sends when the parent dies.
+PR_SET_PDEATHSIG = 1
 
 
 class WorkersStopped(Exception):
@@ -33,8 +41,31 @@ class WorkerCrashed(RuntimeError):
     """A worker process ended without a signal before sending its game's result."""
 
 
-def _serve(conn: Connection, play: Callable[[Any], dict[str, Any]]) -> None:
+def _watch_parent(parent: int) -> None:
+    """End this worker as soon as ``parent`` (the process that started it) is gone, even
+    in the middle of a game: a parent killed outright (SIGKILL, as ``timeout -s KILL``
+    does) cannot stop its workers itself.  On Linux the kernel kills the worker with its
+    parent (``PR_SET_PDEATHSIG``); everywhere a thread checks the parent every second."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no C library to ask: the thread does it
+            pass
+
+    def check() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    if os.getppid() != parent:  # the parent died before the kernel was asked
+        os._exit(1)
+    threading.Thread(target=check, name="parent-check", daemon=True).start()
+
+
+def _serve(conn: Connection, play: Callable[[Any], dict[str, Any]], parent: int) -> None:
     """A worker: play each task received until told to stop (None) or the pipe closes."""
+    _watch_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the workers
     while True:
         try:
@@ -66,7 +97,8 @@ def in_workers(tasks: Sequence[Any], jobs: int, play: Callable[[Any], dict[str, 
     try:
         for _ in range(min(jobs, len(queue))):
             here, there = ctx.Pipe()
-            worker: BaseProcess = ctx.Process(target=_serve, args=(there, play), daemon=True)
+            worker: BaseProcess = ctx.Process(target=_serve, args=(there, play, os.getpid()),
+                                              daemon=True)
             worker.start()
             there.close()
             workers.append((worker, here))

@@ -20,16 +20,18 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.geometry import Region
-from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..cue import cue_card
 from ..hint import HintError
 from ..hint import choose as hint_choose
 from ..notation import CARD_WORDS, SEAT_COLOURS, option_words, seat_name
+from ..record import length_words
 from ..rules import PRESET_TITLES, Action, IllegalActionError, NotationError, View
 from .board import layout, legend, render, seat_style
 from .choose import Choice, Picker, peg_label
+from .log_view import LatestLines
 from .screens import CoverScreen, TextScreen
 from .session import STRENGTHS, Session, SetupError
 from .turn_keys import ChoiceList, MoveBox, TurnClock
@@ -40,22 +42,22 @@ STRENGTH_OF = {bot: word for word, bot in STRENGTHS.items()}
 COMPACT_WIDTH = 100
 COMPACT_HEIGHT = 30
 
-KEYS = """Keys
-
-  1-9, Enter   choose an option (arrows move through the list); keys typed
-               before your turn are dropped, so nothing is chosen for you
-  Escape       back to the previous choice (from the move box: back to the list)
-  t            type a move in the engine's notation, e.g.  7: 0.5>0.9, 0.12>0.15;
-               it plays only when you press Enter
-  b            the board: arrows scroll it (Escape: back to the options)
-  h            hint: the move the strongest bot would play for you
-  c            the cue card of the rules being played
-  + / -        bots move slower / faster (0 s is instant)
-  q            save and quit (continue later with: pegs play --resume FILE)
-  ?            this page
-
-Notation: S start, s.h side s hole h, Hk home hole k; FROM>TO forward, FROM<TO back,
-A~B swap; e.g. A: S>0.5, 8: 0.5<3.17, 9: H3>H4, 0.5<3.17, 5: discard."""
+KEYS = """\
+  1-9, Enter  choose an option (arrows move); keys typed before your
+              turn are dropped, so nothing is chosen for you
+  Escape      back to the options list, or to the previous choice
+  t           type a move, e.g.  7: 0.5>0.9, 0.12>0.15  (Enter plays it)
+  b           the board, or the list of seats in a small window: the
+              arrows scroll it, Escape goes back to the options
+  l           the whole log of moves, from the start: the arrows and
+              Page Up/Down scroll it (the bottom shows the latest moves)
+  h           hint: the move the strongest bot would play for you
+  c           the cue card of the rules being played
+  + / -       bots move slower / faster (0 s is instant)
+  q           save and quit (go on later: pegs play --resume FILE)
+  ?           this page
+Notation: S start, s.h side s hole h, Hk home hole k; FROM>TO forward,
+FROM<TO back, A~B swap: A: S>0.5, 8: 0.5<3.17, 9: H3>H4, 0.5<3.17"""
 
 
 class PegsApp(App[None]):
@@ -79,7 +81,7 @@ class PegsApp(App[None]):
     PegsApp.-compact #seats { display: block; }
     PegsApp.-compact #side { width: 48; }
     PegsApp.-compact #hand { margin-top: 0; }
-    PegsApp.-compact #log { height: 4; }
+    PegsApp.-compact #log { height: 6; }
     PegsApp.-compact #side-top { overflow-y: hidden; }
     PegsApp.-compact #options { height: 1fr; max-height: 100%; min-height: 4; }
     #hand { height: auto; margin-top: 1; }
@@ -87,7 +89,7 @@ class PegsApp(App[None]):
     #options { height: auto; max-height: 16; }
     #message { height: auto; min-height: 1; }
     #message.error { color: $error; }
-    #log { height: 7; border-top: solid $accent; }
+    #log { height: 12; border-top: solid $accent; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "go_back", "Back"),
@@ -95,8 +97,9 @@ class PegsApp(App[None]):
         Binding("b", "board", "Board"),
         Binding("h", "hint", "Hint"),
         Binding("c", "cue", "Cue"),
-        Binding("plus,equals_sign", "pace(1)", "Slower"),
-        Binding("minus", "pace(-1)", "Faster"),
+        Binding("plus,equals_sign", "pace(1)", "Pace", key_display="+/-"),
+        Binding("minus", "pace(-1)", "Faster", show=False),
+        Binding("l", "log", "Log"),
         Binding("question_mark", "keys", "Keys"),
         Binding("q", "leave", "Quit"),
     ]
@@ -129,7 +132,7 @@ class PegsApp(App[None]):
         self.notation_input = MoveBox(self.clock, id="notation",
                                       placeholder="t: type a move, e.g. 7: 0.5>0.9, 0.12>0.15")
         self.message_view = Static(id="message")
-        self.log_view = RichLog(id="log", wrap=True, markup=False, max_lines=500)
+        self.log_view = LatestLines(id="log")
         self.seats_view = Static(id="seats")
         self.board_box = ScrollableContainer(id="board-box")
         with Horizontal(id="main"):
@@ -151,18 +154,17 @@ class PegsApp(App[None]):
     def on_mount(self) -> None:
         rules = self.session.rules
         self.title = f"Pegs & Jokers: {PRESET_TITLES[rules.name]}"
-        log = self.log_view
         if self.session.actions:
             for words in self.session.recent:
-                log.write(words)
-            log.write(f"Resumed after {len(self.session.actions)} actions "
-                      f"(saved in {self.session.path}).")
+                self.add_to_log(words)
+            self.add_to_log(f"Resumed after {len(self.session.actions)} actions "
+                            f"(saved in {self.session.path}).")
         else:
             # (the seed stays off the screen: it would tell every hand)
-            log.write(f"New game, saved as it goes to {self.session.path}. "
-                      "Press ? for the keys.")
+            self.add_to_log(f"New game, saved as it goes to {self.session.path}. "
+                            "Press ? for the keys.")
         for note in self.notes:
-            log.write(f"Note: {note}")
+            self.add_to_log(f"Note: {note}")
         self.options_view.focus()
         self.fit(self.size.width, self.size.height)
         self.advance()
@@ -273,14 +275,13 @@ class PegsApp(App[None]):
         after = self.session.state.pegs
         self.touched = {(q, pos) for q in range(len(after))
                         for pos in (Counter(after[q]) - Counter(before[q]))}
-        log = self.log_view
         line = Text(words)
         line.stylize(seat_style(seat), 0, len(seat_name(seat)))
-        log.write(line)
+        self.add_to_log(line)
         try:
             self.session.save()
         except SetupError as e:
-            log.write(f"Warning: {e}")
+            self.add_to_log(f"Warning: {e}")
         else:
             self.tell("")
         return True
@@ -291,15 +292,20 @@ class PegsApp(App[None]):
         assert outcome is not None
         who = " and ".join(seat_name(s) for s in outcome.seats)
         if state.rules.teams:
-            self.finished = f"Team {outcome.team} wins after {state.ply} actions: {who}."
+            self.finished = (f"Team {outcome.team} wins after "
+                             f"{length_words(self.session.actions)}: {who}.")
         else:
-            self.finished = f"{who} wins after {state.ply} actions."
-        self.log_view.write(self.finished)
+            self.finished = f"{who} wins after {length_words(self.session.actions)}."
+        self.add_to_log(self.finished)
         self.shown_seat = self.shown_seat if not self.hot_seat else -1
         self.refresh_all()
         self.tell(f"Press q to leave. The record: pegs replay {self.session.path}")
 
     # --- words ------------------------------------------------------------------------------
+    def add_to_log(self, line: str | Text) -> None:
+        """Add ``line`` to the log (the latest lines at the bottom, all of them on ``l``)."""
+        self.log_view.add(Text(line) if isinstance(line, str) else line)
+
     def say(self, action: Action) -> str:
         """How an option reads: the move's announcement, or a decision in plain words."""
         state = self.session.state
@@ -313,6 +319,14 @@ class PegsApp(App[None]):
             owner = next(s for s, pegs in enumerate(state.pegs) if pos in pegs)
             return f"Send the {peg_label(state.geo, (owner, pos))} back to START"
         return option_words(state, action)
+
+    def kind_word(self, seat: int) -> str:
+        """Who plays ``seat``, in the words of ``--seats``: you, human (hot seat), easy,
+        normal or strong."""
+        kind = self.session.seats[seat]
+        if self.session.is_human(seat) and not self.hot_seat:
+            return "you"
+        return STRENGTH_OF.get(kind, kind)
 
     def tell(self, text: str, error: bool = False) -> None:
         message = self.message_view
@@ -356,7 +370,7 @@ class PegsApp(App[None]):
         for seat in range(rules.players):
             mark = "▶ " if seat == seen.current_player else "  "
             home = sum(1 for p in seen.pegs[seat] if p >= geo.ring_size)
-            kind = "you" if session.is_human(seat) and not self.hot_seat else session.seats[seat]
+            kind = self.kind_word(seat)
             team = f" t{geo.team_of[seat]}" if rules.teams else ""
             text.append(mark)
             text.append(f"{SEAT_COLOURS[seat][1]} {SEAT_COLOURS[seat][0]:<6}", seat_style(seat))
@@ -369,16 +383,17 @@ class PegsApp(App[None]):
         return text
 
     def seats_text(self, seen: View) -> Text:
-        """The compact layout's table: each seat with its cards and where its pegs are."""
+        """The compact layout's table: each seat with its cards and where its pegs are,
+        from the seat shown (the player's own, so that it is never scrolled away) on round
+        the table in turn order."""
         session, rules = self.session, self.session.rules
         geo = session.state.geo
         teams = f"{rules.teams} teams" if rules.teams else "no teams"
         text = Text(f"{rules.name}, {teams}\n")
-        for seat in range(rules.players):
+        first = max(seen.seat, 0)
+        for seat in [(first + k) % rules.players for k in range(rules.players)]:
             mark = "▶ " if seat == seen.current_player else "  "
-            kind = STRENGTH_OF.get(session.seats[seat], session.seats[seat])
-            if session.is_human(seat) and not self.hot_seat:
-                kind = "you"
+            kind = self.kind_word(seat)
             team = f" t{geo.team_of[seat]}" if rules.teams else ""
             text.append(mark)
             text.append(f"{SEAT_COLOURS[seat][1]} {SEAT_COLOURS[seat][0]:<6}", seat_style(seat))
@@ -411,7 +426,7 @@ class PegsApp(App[None]):
         seat = self.session.to_act
         if self.picker is None:
             what = "thinking" if self.thinking else "to play"
-            prompt.update(Text(f"{seat_name(seat)} ({self.session.seats[seat]}) {what}..."))
+            prompt.update(Text(f"{seat_name(seat)} ({self.kind_word(seat)}) {what}..."))
             return
         head = self.picker.prompt()
         pending = seen.pending
@@ -458,11 +473,13 @@ class PegsApp(App[None]):
     def on_move_box_early(self, event: MoveBox.Early) -> None:
         event.stop()
         seat = self.session.to_act
-        self.tell(f"Wait: it is {seat_name(seat)}'s turn ({self.session.seats[seat]}); "
+        self.tell(f"Wait: it is {seat_name(seat)}'s turn ({self.kind_word(seat)}); "
                   "press Enter again on your turn.", error=True)
 
     def action_go_back(self) -> None:
-        if self.notation_input.has_focus or self.board_box.has_focus:
+        """Back to the options list from anywhere else (the move box, the board, the log
+        after Tab); on the list, back to the previous choice."""
+        if not self.options_view.has_focus:
             self.options_view.focus()
             self.tell("")
             return
@@ -488,7 +505,7 @@ class PegsApp(App[None]):
             return
         if self.picker is None:
             seat = self.session.to_act
-            self.tell(f"Wait: it is {seat_name(seat)}'s turn ({self.session.seats[seat]}).",
+            self.tell(f"Wait: it is {seat_name(seat)}'s turn ({self.kind_word(seat)}).",
                       error=True)
             return
         try:
@@ -520,10 +537,14 @@ class PegsApp(App[None]):
                       f"{found.reason}")
 
     def action_cue(self) -> None:
-        self.push_screen(TextScreen(cue_card(self.session.rules)))
+        self.push_screen(TextScreen(cue_card(self.session.rules), "Cue card", hanging=True))
 
     def action_keys(self) -> None:
-        self.push_screen(TextScreen(KEYS))
+        self.push_screen(TextScreen(KEYS, "Keys"))
+
+    def action_log(self) -> None:
+        self.push_screen(TextScreen(Text("\n").join(self.log_view.entries), "The whole log",
+                                    at_end=True))
 
     def action_pace(self, direction: int) -> None:
         self.delay = max(0.0, round(self.delay + direction * PACE_STEP, 2))

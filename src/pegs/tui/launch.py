@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import math
 import secrets
 import sys
 from pathlib import Path
 
+from ..cli_checks import check_output, check_seconds
 from ..notation import seat_name
 from ..rules import Rules
 from .session import (
@@ -37,6 +37,9 @@ Every game is saved as it goes, by default in the games folder of your data dire
 (or of ${DATA_ENV} when set); quit with q and continue with --resume FILE.  At the end
 the record can be replayed with: pegs replay FILE.
 """
+
+#: The longest pause after a bot's move --delay may ask for.
+MAX_DELAY = 60.0
 
 EXAMPLES = """\
 examples:
@@ -73,12 +76,10 @@ def add_play_options(p: argparse.ArgumentParser) -> None:
 
 def build_session(args: argparse.Namespace, rules: Rules | None) -> Session:
     """The game asked for: resumed from --resume, or new with ``rules``."""
-    for option, seconds in (("--think", args.think), ("--hint-time", args.hint_time)):
-        if not (math.isfinite(seconds) and seconds > 0):
-            raise SetupError(f"{option} must be a number of seconds above 0, not {seconds:g}")
-    if not (math.isfinite(args.delay) and args.delay >= 0):
-        raise SetupError(f"--delay must be 0 or more seconds, not {args.delay:g}")
-    save = Path(args.save) if args.save else None
+    check_seconds("--think", args.think)
+    check_seconds("--hint-time", args.hint_time)
+    check_seconds("--delay", args.delay, zero=True, most=MAX_DELAY)
+    save = check_output("--save", args.save)  # a missing folder is refused, not made
     if save is not None and save.exists() and not (
             args.resume and save.resolve() == Path(args.resume).resolve()):
         raise SetupError(f"{save} already exists: continue it with --resume {save}, or save "
@@ -130,6 +131,9 @@ def play(args: argparse.Namespace, rules: Rules | None) -> int:
     """Run the game; print the result and where the record is."""
     try:
         session = build_session(args, rules)
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            raise SetupError("play needs a terminal to draw the game in: run it without a "
+                             "pipe or a redirection")
         if saves_first(args, session):
             session.save()
     except SetupError as e:

@@ -19,7 +19,7 @@ import platformdirs
 
 from ..bots import Bot, make_bot
 from ..notation import announce_line, seat_name
-from ..record import Record, RecordError, from_json, read_data
+from ..record import Record, RecordError, clip, from_json, read_data
 from ..rules import Action, GameState, Rules, View, view
 
 HUMAN = "human"
@@ -60,6 +60,22 @@ def parse_seats(text: str | None, players: int, strength: str = "normal") -> tup
         raise SetupError(f"--seats needs one entry per seat: {players} for this table, "
                          f"not {len(words)} ({text})")
     return tuple(seat_kind(w) for w in words)
+
+
+def saved_seats(path: Path, saved: Any, players: int) -> tuple[str, ...]:
+    """The seat kinds a record lists in ``seats``; :class:`SetupError` blaming the record
+    (not ``--seats``) when they are not one known kind per seat."""
+    fix = "give --seats to say who plays each seat"
+    if not isinstance(saved, list) or len(saved) != players:
+        count = f"{len(saved)} listed" if isinstance(saved, list) else "not a list"
+        raise SetupError(f"the record {path} has bad 'seats' ({count} for {players} "
+                         f"players): {fix}")
+    try:
+        return tuple(seat_kind(str(s)) for s in saved)
+    except SetupError:
+        shown = clip(repr(saved))
+        raise SetupError(f"the record {path} has an unknown seat in 'seats' {shown}: "
+                         f"{fix}") from None
 
 
 def games_dir() -> Path:
@@ -118,10 +134,10 @@ class Session:
             raise SetupError(str(e)) from e
         players = record.rules.players
         saved = data.get("seats")
-        if seats is not None or not isinstance(saved, list):
+        if seats is not None or saved is None:
             kinds = parse_seats(seats, players)
         else:
-            kinds = parse_seats(",".join(str(s) for s in saved), players)
+            kinds = saved_seats(path, saved, players)
         return cls(record.rules, record.seed, kinds, save_to or path, record.actions, think)
 
     # --- reading ----------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """House rules: the saved house rules (shared by a code, listed when their authors publish
 them), and the house title and description a table shows.  A table only gains a nullable
-column, so processes of the release before keep working on the upgraded schema.
+column (an expansion: ``compatible_from`` stays), so processes of the release before keep
+working on the upgraded schema.
 
 Revision ID: 0009
 Revises: 0005
