@@ -48,6 +48,15 @@ def test_a_house_file_changes_settings_and_card_powers(grandma: Path) -> None:
     assert rules.settings()["powers"] == {"4": ["-4"], "9": ["+9", "split9"]}
 
 
+def test_a_house_file_with_a_list_setting_reads_and_writes_back(tmp_path: Path) -> None:
+    text = GRANDMA.replace("holes_per_side = 20", 'split_finish_with_partner = ["7"]')
+    (tmp_path / "a.toml").write_text(text)
+    house = load(tmp_path / "a.toml")
+    assert house.rules().split_finish_with_partner == ("7",)
+    (tmp_path / "b.toml").write_text(house.toml())
+    assert load(tmp_path / "b.toml") == house
+
+
 def test_a_four_that_goes_back_is_played_back() -> None:
     rules = Rules.preset("basic", powers={"4": ["-4"]})
     state = GameState.from_position(rules, tuple(

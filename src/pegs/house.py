@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import tomli_w
+
 from .rules import PRESETS, RANKS, Rules, RulesError
 
 #: The keys a house-rules file may have at its top level.
@@ -56,6 +58,21 @@ class HouseRules:
         if self.cards:
             values["powers"] = dict(self.cards)
         return Rules.preset(self.base, **values)
+
+    def mapping(self) -> dict[str, Any]:
+        """The house rules as the file has them (plain data: JSON or TOML)."""
+        out: dict[str, Any] = {"title": self.title}
+        if self.description:
+            out["description"] = self.description
+        out["base"] = self.base
+        out["settings"] = {k: list(v) if isinstance(v, tuple) else v
+                           for k, v in self.settings.items()}
+        out["cards"] = {rank: list(tokens) for rank, tokens in self.cards.items()}
+        return out
+
+    def toml(self) -> str:
+        """The house-rules file's text (``load`` reads it back as these rules)."""
+        return tomli_w.dumps(self.mapping())
 
 
 def _text(data: Mapping[str, Any], key: str, longest: int, required: bool) -> str:
@@ -87,7 +104,9 @@ def from_mapping(data: Mapping[str, Any]) -> HouseRules:
     base = data.get("base")
     if base not in PRESETS:
         raise RulesError(f"base: {base!r} is not a preset; choose one of {', '.join(PRESETS)}")
-    settings = dict(_table(data, "settings"))
+    # TOML and JSON give lists; the rules keep tuples (split_finish_with_partner)
+    settings = {k: tuple(v) if isinstance(v, list) else v
+                for k, v in _table(data, "settings").items()}
     for name in ("name", "powers"):
         if name in settings:
             raise RulesError(f"settings.{name}: set it with "

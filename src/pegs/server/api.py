@@ -13,6 +13,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..cue import cue_card
+from ..house import LONGEST_DESCRIPTION, LONGEST_TITLE
 from ..rules import PRESET_TITLES, PRESETS, Rules, RulesError
 from ..rules.settings import CONTROLS, HELP_ORDERS, JOKER_RULES, STUCK_RULES, TURN_ORDERS
 from . import table_settings
@@ -76,13 +77,26 @@ def _seconds(low: float, high: float) -> Any:
     return Field(strict=True, ge=low, le=high, allow_inf_nan=False)
 
 
+class HouseLabel(BaseModel):
+    """The house rules a table plays, shown with it (their powers are in ``settings``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    title: str = Field(min_length=1, max_length=LONGEST_TITLE)
+    description: str = Field("", max_length=LONGEST_DESCRIPTION)
+    code: str | None = Field(None, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
+                             description="the saved house rules' code, if saved")
+
+    _title = field_validator("title")(_clean_name)
+
+
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     preset: str = Field(description="one of the presets of GET /api/presets")
     name: Name
     players: int | None = Field(None, description="seats, 2-10 (default 4)")
     teams: int | None = Field(None, description="teams (0: everyone for themselves)")
-    settings: dict[str, Any] = Field(default_factory=dict, description="setting overrides")
+    settings: dict[str, Any] = Field(default_factory=dict, description="setting overrides, "
+                                     'and changed card powers: "powers": {"4": ["-4"]}')
     hints: bool = Field(True, description="may players ask for hints")
     public: bool = Field(False, description="listed by GET /api/tables for anyone to join "
                          "(default: only those given the code)")
@@ -97,6 +111,8 @@ class CreateTable(BaseModel):
     teaching: bool = Field(False, description="a teaching table: a team channel, moves "
                            "suggested to a partner, hints for every seat")
     spectators_chat: bool = Field(False, description="spectators may write in the chat")
+    house: HouseLabel | None = Field(None, description="house rules' title (and description) "
+                                     "shown with the table")
 
     _name = field_validator("name")(_clean_name)
 
@@ -171,7 +187,8 @@ async def presets() -> dict[str, Any]:
                 players.append(n)
                 break
         out.append({"name": name, "title": PRESET_TITLES[name], "defaults": rules.settings(),
-                    "players": players, "cue": cue_card(rules)})
+                    "players": players, "cue": cue_card(rules),
+                    "cards": {rank: list(tokens) for rank, tokens in rules.powers}})
     return {"presets": out, "allowed": ALLOWED, "bots": list(BOT_KINDS)}
 
 
@@ -242,7 +259,8 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict
                    creator=address, created=datetime.now(UTC),
                    turn_seconds=body.turn_seconds, away_seconds=body.away_seconds,
                    bot_delay=body.bot_delay, teaching=body.teaching,
-                   muted=[] if body.spectators_chat else [-1])
+                   muted=[] if body.spectators_chat else [-1],
+                   house=body.house.model_dump() if body.house else None)
     async with request.app.state.creating:  # the cap counts the tables being stored too
         await waiting_cap_check(hub, address)
         room = await hub.add(row)

@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import api, chat_route, health, rematch, summary, ws
+from . import api, chat_route, health, house_api, rematch, summary, ws
 from .expiry import cutoff
 from .forwarded import AddressCheck
 from .hub import Hub
@@ -177,6 +177,7 @@ def create_app(
 
     app.include_router(health.router)
     app.include_router(api.router)
+    app.include_router(house_api.router)
     app.include_router(rematch.router)
     app.include_router(summary.router)
     app.include_router(chat_route.router)

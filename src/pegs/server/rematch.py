@@ -31,7 +31,8 @@ def _rematch_row(room: Room) -> TableRow:
     return TableRow(new_code(), room.settings, secrets.randbits(62), room.hints, "playing",
                     0, room.host, seats, public=room.public, creator=room.creator,
                     turn_seconds=room.turn_seconds, away_seconds=room.away_seconds,
-                    bot_delay=room.bot_delay, teaching=room.teaching, muted=sorted(room.muted))
+                    bot_delay=room.bot_delay, teaching=room.teaching, muted=sorted(room.muted),
+                    house=room.house)
 
 
 @router.post("/tables/{code}/rematch",

@@ -134,6 +134,8 @@ class Room:
         #: table talk (:mod:`.chat`): a teaching table, and the seats the host muted (-1:
         #: spectators)
         self.teaching, self.muted = row.teaching, set(row.muted)
+        #: house rules' title, description and code, shown with the table (or None)
+        self.house = row.house
         self.state: GameState | None = None
         self.actions: list[Action] = []
         #: the actions' texts, as the workers replay them
@@ -258,7 +260,7 @@ class Room:
             "bot_delay": self.bot_delay, "teaching": self.teaching,
             "muted": sorted(s for s in self.muted if s >= 0),
             "spectators_chat": -1 not in self.muted,
-            "next": self.next, "rematch": sorted(self.rematch),
+            "next": self.next, "rematch": sorted(self.rematch), "house": self.house,
         }
 
     def seat_of(self, token: str) -> int | None:

@@ -96,6 +96,8 @@ tables = Table(
     #: muted as JSON (-1: spectators, who may not write unless the host lets them)
     Column("teaching", Boolean, nullable=False),
     Column("muted", Text, nullable=False),
+    #: a table of house rules: their title, description and saved code (JSON; null: none)
+    Column("house", Text, nullable=True),
 )
 
 #: the live server processes (PostgreSQL): each renews its row with its leases
@@ -262,6 +264,8 @@ class TableRow:
     teaching: bool = False
     #: the seats whose chat the host muted (-1: spectators)
     muted: list[int] = field(default_factory=lambda: [-1])
+    #: house rules: {"title", "description", "code"} shown with the table (None: none)
+    house: dict[str, Any] | None = None
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
@@ -471,6 +475,7 @@ class Store:
             created=row.created, public=row.public, creator=row.creator,
             turn_seconds=row.turn_seconds, away_seconds=row.away_seconds,
             bot_delay=row.bot_delay, teaching=row.teaching, muted=json.dumps(row.muted),
+            house=json.dumps(row.house) if row.house else None,
             **self._lease(),
         ))
         if row.seats:
@@ -742,7 +747,8 @@ class Store:
                                  r.version, r.host, [], [], r.public, r.creator,
                                  _aware(r.created), r.turn_seconds, r.away_seconds,
                                  r.bot_delay, _seat_list(r.rematch_seats), r.next_code,
-                                 r.turn_ends, teaching=r.teaching, muted=json.loads(r.muted))
+                                 r.turn_ends, teaching=r.teaching, muted=json.loads(r.muted),
+                                 house=json.loads(r.house) if r.house else None)
                 for r in c.execute(query)
             }
             if not rows:

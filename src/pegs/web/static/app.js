@@ -3,6 +3,7 @@
 import { fill, h, mount, store } from "./dom.js";
 import { api, loadPresets } from "./net.js";
 import { GameScreen } from "./game.js";
+import { houseEditor, publishedPanel } from "./house.js";
 import { listNames, teamName } from "./people.js";
 import { AWAY_TIMES, BOT_LEVELS, BOT_PACES, cueNodes, gameName, plainCue, SETTINGS, TURN_TIMES, valueWords } from "./words.js";
 
@@ -95,7 +96,8 @@ async function homeScreen() {
     h("h1", { style: "color:#fff" }, "Pegs & Jokers"),
     myGamesPanel(),
     form,
-    h("div", { class: "card-panel", id: "open-tables" }, h("h2", {}, "Open tables"), h("p", { class: "muted" }, "Loading…"))));
+    h("div", { class: "card-panel", id: "open-tables" }, h("h2", {}, "Open tables"), h("p", { class: "muted" }, "Loading…")),
+    h("div", { class: "card-panel", id: "published" })));
   let data;
   try {
     data = await loadPresets();
@@ -163,6 +165,9 @@ async function homeScreen() {
     h("details", {}, h("summary", {}, "Cue card"), cue),
     err,
     h("button", { class: "primary", type: "submit", id: "create-btn" }, "Create table"));
+  const house = houseEditor({ form, presets, presetSelect, cue, readSettings: () => readSettings(form),
+    tableSize: () => ({ players: Number(players.value), ...(teams.value !== "" ? { teams: Number(teams.value) } : {}) }) });
+  cue.closest("details").before(house.node);
   showPreset();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -170,6 +175,9 @@ async function homeScreen() {
     const body = { preset: presetSelect.value, name: name.value.trim(), players: Number(players.value),
       settings: readSettings(form), hints: hints.checked };
     if (teams.value !== "") body.teams = Number(teams.value);
+    const powers = house.powers();
+    if (Object.keys(powers).length) body.settings.powers = powers;
+    if (house.label()) body.house = house.label();
     // the table options are sent only when they differ from the server's defaults
     if (listed.checked) body.public = true;
     if (teaching.checked) body.teaching = true;
@@ -191,6 +199,9 @@ async function homeScreen() {
     }
   });
   listOpenTables(presets);
+  publishedPanel(document.getElementById("published"));
+  const shared = new URLSearchParams(location.search).get("house");
+  if (shared) house.open(shared);
 }
 
 async function listOpenTables(presets) {

@@ -4,14 +4,15 @@
 import { renderBoard, seatBadge, trailSince } from "./board.js";
 import { ChatPanel } from "./chat.js";
 import { banner, fill, h, store } from "./dom.js";
-import { api, loadPresets, TableSocket } from "./net.js";
+import { api, TableSocket } from "./net.js";
 import { matchTyped, Picker, stepKeys } from "./picker.js";
 import { isPartner, listNames, namedText, resultLine, seatName, seatTags, shortName, teamName, teamOf, teamSeats } from "./people.js";
 import { ReplayViewer } from "./replay.js";
 import { TurnClock } from "./turn_clock.js";
 import { doubtStory, isDecision } from "./bluff.js";
 import { controlKey, installKeys, placeFocus } from "./keys.js";
-import { cueNodes, gameName, plainCue, SETTINGS, tableOptionWords, valueWords } from "./words.js";
+import { cueNodes, gameName, SETTINGS, tableOptionWords, valueWords } from "./words.js";
+import { houseLine, tableCue } from "./house.js";
 
 export function shareLink(code) {
   return `${location.origin}/t/${code}`;
@@ -744,9 +745,7 @@ export class GameScreen {
   async showCue() {
     let text = "";
     try {
-      const data = await loadPresets();
-      const p = (data.presets || []).find((x) => x.name === this.msg.rules.name);
-      text = p ? plainCue(p.cue, p.name) : "";
+      text = await tableCue(this.msg.rules, this.msg.table);
     } catch (e) {
       text = e.message;
     }
@@ -839,6 +838,7 @@ export class GameScreen {
     } }, "Leave the table") : null;
     fill(this.panel,
       h("h2", {}, `${gameName(table.preset || msg.rules.name)}, ${msg.rules.players} players`),
+      houseLine(table),
       h("p", {}, "Share this link; opening it asks only for a name:"),
       h("div", { class: "share" }, linkInput, copy),
       seats, err,

@@ -1,0 +1,116 @@
+"""House rules online: save them (``POST /api/house``), open a saved one by its code,
+list those their authors published, and the cue card of any draft (``POST /api/cue``).
+A saved house rules has the shape of a house-rules file (see ``pegs.house``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..cue import cue_card
+from ..house import LONGEST_DESCRIPTION, LONGEST_TITLE, HouseRules, from_mapping
+from ..rules import RulesError
+from . import house_store, table_settings
+from .api import MOST_PAGE, PAGE, HubDep, client_address, rate_check
+from .limits import new_code
+from .rooms import TableError
+
+router = APIRouter(prefix="/api")
+
+#: The longest code a saved house rules may have (longer ones are not looked up).
+LONGEST_CODE = 32
+
+
+class Draft(BaseModel):
+    """House rules as the file has them; a draft's title may still be empty."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    title: str = Field("", max_length=LONGEST_TITLE, description="the rules' name")
+    description: str = Field("", max_length=LONGEST_DESCRIPTION,
+                             description="a sentence or two for the players")
+    base: str = Field(max_length=40, description="the preset they start from")
+    settings: dict[str, Any] = Field(default_factory=dict,
+                                     description="changed settings (names of GET /api/presets)")
+    cards: dict[str, Any] = Field(default_factory=dict,
+                                  description='changed card powers: {"4": ["-4"], ...}')
+
+
+class SaveHouse(Draft):
+    publish: bool = Field(False, description='listed by GET /api/house ("Rules other '
+                          'families play") for anyone to use')
+
+
+def house_of(body: Draft, title: str | None = None) -> HouseRules:
+    """The house rules of ``body`` checked like a file and a table's settings, or
+    ``bad_settings`` naming the setting, card or power."""
+    try:
+        for name in ("name", "powers"):
+            if name in body.settings:
+                raise RulesError(f"settings.{name}: set it with "
+                                 + ("base" if name == "name" else "cards"))
+        settings = table_settings.check(body.settings)
+        cards = table_settings.powers(body.cards)
+        return from_mapping({"title": title if title is not None else body.title,
+                             "description": body.description.strip() or None, "base": body.base,
+                             "settings": settings, "cards": cards})
+    except (table_settings.SettingsError, RulesError) as e:
+        raise TableError(400, "bad_settings", str(e)) from None
+
+
+def link(code: str) -> str:
+    """The share link's path: the create form filled with these rules."""
+    return f"/?house={code}"
+
+
+def _listed(saved: house_store.SavedHouse) -> dict[str, Any]:
+    return {"code": saved.code, "link": link(saved.code), **saved.body,
+            "published": saved.published, "created": saved.created.isoformat()}
+
+
+def _whole(saved: house_store.SavedHouse) -> dict[str, Any]:
+    house = house_of(Draft(**{k: v for k, v in saved.body.items()}))
+    return {**_listed(saved), "toml": house.toml(),
+            "cue": cue_card(house.rules(), house.title, house.description)}
+
+
+@router.post("/cue", summary="The cue card of house rules (a draft's title may be empty)")
+async def cue(body: Draft) -> dict[str, Any]:
+    house = house_of(body, title=body.title or "House rules")
+    text = cue_card(house.rules(), body.title, house.description)
+    return {"cue": text, "changed": house.rules().changed_powers()}
+
+
+@router.post("/house", status_code=201, summary="Save house rules: answers their code and "
+             "share link")
+async def save(body: SaveHouse, hub: HubDep, request: Request) -> dict[str, Any]:
+    house = house_of(body)
+    address = client_address(request)
+    await rate_check(hub.counters.house_saves, address, "saved house rules")
+    saved = await hub.run_db(house_store.save, hub.store.engine, new_code(), house.mapping(),
+                             body.publish, address)
+    return _whole(saved)
+
+
+@router.get("/house", summary="Published house rules (\"Rules other families play\"), "
+            "newest first, a page at a time")
+async def published(hub: HubDep, request: Request,
+                    limit: Annotated[int, Query(ge=1, le=MOST_PAGE)] = PAGE,
+                    offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+    await rate_check(hub.counters.lobby, client_address(request), "lobby reads")
+    rows, total = await hub.run_db(house_store.published, hub.store.engine, limit, offset)
+    return {"houses": [_listed(row) for row in rows], "total": total, "limit": limit,
+            "offset": offset}
+
+
+@router.get("/house/{code}", summary="Saved house rules: settings, cards, cue card and the "
+            "house-rules file's text")
+async def saved_house(code: str, hub: HubDep, request: Request) -> dict[str, Any]:
+    await rate_check(hub.counters.lobby, client_address(request), "lobby reads")
+    found = None
+    if len(code) <= LONGEST_CODE:
+        found = await hub.run_db(house_store.get, hub.store.engine, code)
+    if found is None:
+        raise TableError(404, "no_house", "there are no house rules with that code")
+    return _whole(found)
