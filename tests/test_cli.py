@@ -825,7 +825,7 @@ def test_slow_games_show_progress_at_once_and_sigterm_exits_143(tmp_path: Path) 
         proc.kill()
         reader.join(timeout=30)
     seen += list(lines.queue)
-    assert proc.returncode == 143, seen
+    assert proc.returncode == 143, "".join(seen)
     assert "interrupted after 0 of 3 games" in seen[-1], seen
     assert "Traceback" not in "".join(seen)
 

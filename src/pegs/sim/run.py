@@ -449,8 +449,9 @@ class Progress:
             return
         with self._lock:
             self._draw()
-        self._ticker = threading.Thread(target=self._tick, name="progress", daemon=True)
-        self._ticker.start()
+        ticker = threading.Thread(target=self._tick, name="progress", daemon=True)
+        ticker.start()  # kept only once started: a stop may come in between
+        self._ticker = ticker
 
     def _tick(self) -> None:
         period = 1.0 if self.tty else self.heartbeat
