@@ -5,7 +5,10 @@ declaration (``belief=declarations``, after).
 Plays ``--games`` games of 4 seats in 2 teams, ISMCTS (``--ismcts`` spec, iteration-bounded
 so the run is reproducible) in one team and the heuristic bot in the other, each deal
 once from each side, dealt and seated as ``pegs ladder`` does; the two beliefs play the
-same deals and seats, game by game in turn (so load affects both alike).  Prints per belief,
+same deals and seats, game by game in turn (so load affects both alike).  By default the
+ISMCTS seats search only their doubt-or-pass decisions and the heuristic bot plays their
+other moves (cheap, and every belief meets the same kind of declarations); ``--full``
+lets ISMCTS play every decision of its seats (then the score means something).  Prints per belief,
 over the declarations the heuristic seats put to an ISMCTS seat:
 
 - **doubt accuracy**: the share of ISMCTS's doubts that caught a bluff;
@@ -56,17 +59,20 @@ class Tally:
 
 
 def play(rules: Rules, ismcts: str, deal: int, side: int, max_actions: int,
-         tally: Tally) -> None:
-    """One game: ISMCTS (``ismcts`` spec) in the seats ``s % 2 == side``."""
-    specs = [parse_bot_spec(ismcts if s % 2 == side else "heuristic")
-             for s in range(rules.players)]
-    bots = [spec.make(bot_seed(deal, s)) for s, spec in enumerate(specs)]
+         tally: Tally, full: bool) -> None:
+    """One game: ISMCTS (``ismcts`` spec) in the seats ``s % 2 == side`` (at their doubt
+    decisions only unless ``full``)."""
+    heuristic = [parse_bot_spec("heuristic").make(bot_seed(deal, s))
+                 for s in range(rules.players)]
+    search = [parse_bot_spec(ismcts).make(bot_seed(deal, s)) for s in range(rules.players)]
     state = GameState.new(rules, deal)
     while not state.is_over() and state.ply < max_actions:
         seat = state.current_player
-        searching = seat % 2 == side
+        legal = state.legal_actions()
+        searching = seat % 2 == side and (full or DOUBT in legal)
         started = time.process_time()
-        action = bots[seat].choose(view(state, seat), state.legal_actions())
+        bot = search[seat] if searching else heuristic[seat]
+        action = bot.choose(view(state, seat), legal)
         if searching:
             tally.cpu += time.process_time() - started
             tally.decisions += 1
@@ -97,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--ismcts", default="ismcts:iterations=200",
                         help="the ISMCTS spec, without belief")
     parser.add_argument("--max-actions", type=int, default=3000)
+    parser.add_argument("--full", action="store_true",
+                        help="ISMCTS plays every decision of its seats, not just its doubts")
     args = parser.parse_args(argv)
     rules = Rules.preset("bluffing-joker", players=4, teams=2)
     try:
@@ -108,9 +116,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     for game in range(args.games):
         for belief in BELIEFS:
             play(rules, spec(args.ismcts, belief), args.seed + game // 2, game % 2,
-                 args.max_actions, tallies[belief])
+                 args.max_actions, tallies[belief], args.full)
+    what = "every decision" if args.full else "the doubts (heuristic moves otherwise)"
     print(f"bluffing-joker 2v2, {args.ismcts} against heuristic, {args.games} games a "
-          f"belief (deals {args.seed}-{args.seed + (args.games - 1) // 2}, both sides)")
+          f"belief (deals {args.seed}-{args.seed + (args.games - 1) // 2}, both sides); "
+          f"ISMCTS decides {what}")
     print(f"{'belief':13} {'games':>5} {'score':>7} {'asked':>6} {'bluffs':>7} "
           f"{'doubt accuracy':>7} {'bluff detection':>7} {'false alarms':>7} "
           f"{'cpu s/decision':>9}")
