@@ -28,9 +28,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from pegs.bots import make_bot
 from pegs.rules import GameState, Rules, RulesError, view
 from pegs.rules.bluff import DOUBT
+from pegs.sim.bot_spec import parse_bot_spec, split_specs
 from pegs.sim.run import (
     BotOptions,
     Config,
@@ -72,8 +72,9 @@ def play(config: Config, game: int, tally: Tally) -> None:
     task = config.task(game)
     rules = config.rules
     state = GameState.new(rules, task.seed)
-    bots = [make_bot(kind, bot_seed(task.seed, s), **task.bot_options.get(kind, {}))
-            for s, kind in enumerate(task.seats)]
+    specs = [parse_bot_spec(text) for text in task.seats]
+    bots = [spec.make(bot_seed(task.seed, s), **task.bot_options.get(spec.kind, {}))
+            for s, spec in enumerate(specs)]
     plays = 0
     while not state.is_over() and state.ply < config.max_actions:
         seat = state.current_player
@@ -112,7 +113,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--against", default="basic", help="the preset to compare with")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--teams", type=int, default=2)
-    parser.add_argument("--seats", default="heuristic", help="bot per seat, comma-separated")
+    parser.add_argument("--seats", default="heuristic",
+                        help="bot spec per seat (or team), comma-separated")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot-option", action="append", default=[], metavar="BOT.NAME=VALUE",
@@ -120,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--max-actions", type=int, default=30_000)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    seats = args.seats.split(",")
+    seats = split_specs(args.seats)
     out: dict[str, dict[str, float | int]] = {}
     for name in (args.rules, args.against):
         try:

@@ -194,9 +194,9 @@ def test_hidden_cards_come_only_from_sample_state(monkeypatch: pytest.MonkeyPatc
     calls: list[View] = []
 
     def counting(v: View, rng: random.Random, unseen: list[str] | None = None,
-                 memo: MoveMemo | None = None) -> GameState:
+                 memo: MoveMemo | None = None, face_down: str | None = None) -> GameState:
         calls.append(v)
-        return real(v, rng, unseen, memo)
+        return real(v, rng, unseen, memo, face_down)
 
     monkeypatch.setattr(determinize, "sample_state", counting)
     state = _random_position(PEGOO, 11, 30)

@@ -67,7 +67,7 @@ def test_a_file_of_another_ladder_is_refused(tmp_path: Path) -> None:
     (Rules.preset("basic", players=6, teams=3), ("random", "heuristic"), 2, "two sides"),
     (BASIC, ("random",), 2, "two or more different bots"),
     (BASIC, ("random", "clever"), 2, "unknown bot 'clever'"),
-    (BASIC, ("random", "ismcts:-1"), 2, "positive number"),
+    (BASIC, ("random", "ismcts:-1"), 2, "positive finite number"),
     (BASIC, ("random", "heuristic"), 3, "even number"),
 ])
 def test_bad_ladders_are_refused_with_a_message(

@@ -1,4 +1,5 @@
-"""Every ``pegs`` command example of README.md runs as written.
+"""Every ``pegs`` command example of README.md (and of the docs it sends programmers,
+researchers and server operators to) runs as written.
 
 The examples are the lines of the README's code blocks that run ``pegs`` (or
 ``.venv/bin/pegs``).  They run in order in one temporary folder holding a copy of
@@ -22,6 +23,12 @@ from helpers import no_traceback, pegs
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+#: The README and the docs whose examples are part of it (moved there to keep it short).
+DOCS = [README, *(ROOT / "docs" / name for name in ("ENGINE.md", "RESEARCH.md", "SERVER.md"))]
+
+
+def readme_text() -> str:
+    return "\n".join(path.read_text(encoding="utf-8") for path in DOCS)
 
 #: Commands that are not run, with the reason.
 NOT_RUN = {
@@ -38,7 +45,7 @@ def examples() -> list[list[str]]:
     found: list[list[str]] = []
     fenced = False
     # a line ending in a backslash goes on on the next one
-    text = README.read_text(encoding="utf-8").replace("\\\n", " ")
+    text = readme_text().replace("\\\n", " ")
     for line in text.splitlines():
         if line.startswith("```"):
             fenced = not fenced
@@ -90,7 +97,7 @@ def test_every_readme_example_runs_as_written(tmp_path: Path) -> None:
 
 def python_blocks() -> list[str]:
     """The README's ``python`` code blocks."""
-    return re.findall(r"^```python\n(.*?)^```", README.read_text(encoding="utf-8"),
+    return re.findall(r"^```python\n(.*?)^```", readme_text(),
                       re.MULTILINE | re.DOTALL)
 
 

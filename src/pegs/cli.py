@@ -29,6 +29,7 @@ from .record import Record, RecordError, length_words, load
 from .rules import PRESETS, GameState, Rules, RulesError, view
 from .sim import run as sim_run
 from .sim import stats as sim_stats
+from .sim.bot_spec import parse_bot_spec, split_specs, time_bounded
 
 DEFAULT_MAX_TURNS = 20000
 DEFAULT_PRESET = "pegoo"
@@ -246,7 +247,7 @@ def _say_interrupted(done: int, total: int, out: str | None) -> None:
 def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
-        seats = sim_run.expand_seats(args.seats.split(","), rules.players, rules.teams)
+        seats = sim_run.expand_seats(split_specs(args.seats), rules.players, rules.teams)
         config = sim_run.Config(
             rules, seats, args.games, args.seed,
             sim_run.parse_bot_options(args.bot_option), args.max_actions,
@@ -254,6 +255,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         )
         plot = plot_file(args.plot)
         out = check_output("--out", args.out)
+        records = check_output("--records", args.records)
         _note_jobs(args)
         rotation = "rotated each game" if not args.no_rotate else "fixed"
         if args.duplicate:
@@ -276,7 +278,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         progress = sim_run.Progress(args.games, quiet=args.quiet)
         signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops a run like Ctrl-C
         result = sim_run.simulate(config, out, args.jobs, progress, started,
-                                  args.backend, args.address)
+                                  args.backend, args.address, records)
     except (sim_run.SimulationError, sim_run.GameError) as e:
         return _run_failed(e, args.out)
     if result.interrupted:
@@ -303,28 +305,38 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_ladder(args: argparse.Namespace) -> int:
     from .sim import ladder as sim_ladder  # OpenSkill is imported only for ladders
 
+    if args.verify:
+        return _verify(args)
     try:
+        if not args.bots:
+            raise sim_run.SimulationError("pegs ladder needs --bots (or --verify FILE)")
         rules = rules_from_args(args)
-        ladder = sim_ladder.Ladder(rules, tuple(b.strip() for b in args.bots.split(",")),
-                                   args.games, args.seed, args.max_actions)
+        games = 20 if args.games is None else args.games
+        ladder = sim_ladder.Ladder(rules, tuple(split_specs(args.bots)), games, args.seed,
+                                   args.max_actions)
         if args.max_actions < 1:
             raise OptionError(f"--max-actions must be 1 or more, not {args.max_actions}")
         plot = plot_file(args.plot)
         out = check_output("--out", args.out)
+        records = check_output("--records", args.records)
         _note_jobs(args)
         if not args.quiet:
             print(f"{rules.name}, {rules.players} players ({describe_table(rules)}); "
-                  f"{len(ladder.pairs)} pairs of {args.games} games", file=sys.stderr)
+                  f"{len(ladder.pairs)} pairs of {games} games", file=sys.stderr)
         progress = sim_run.Progress(ladder.total, quiet=args.quiet)
         signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops a run like Ctrl-C
         result = sim_ladder.run_ladder(ladder, out, args.jobs, progress, args.backend,
-                                       args.address)
+                                       args.address, records)
     except (sim_run.SimulationError, sim_run.GameError) as e:
         return _run_failed(e, args.out)
     if result.interrupted:
         _say_interrupted(len(result.lines), ladder.total, args.out)
     table, pairs = sim_ladder.rate(ladder, result.lines)
     print(sim_ladder.format_ladder(ladder, table, pairs))
+    if any(time_bounded(parse_bot_spec(b)) for b in ladder.bots):
+        print("note: a bot bounded by seconds plays differently on another machine or "
+              "load; bound it by iterations (ismcts:iterations=N) to make the ladder "
+              "reproducible", file=sys.stderr)
     if plot and result.lines:
         try:
             sim_ladder.plot_ladder(table, str(plot), f"{rules.name}, {rules.players} players "
@@ -334,6 +346,31 @@ def cmd_ladder(args: argparse.Namespace) -> int:
             return 2
         print(f"plot written to {plot}")
     return _stopped_code() if result.interrupted else 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """``pegs ladder --verify FILE [--games K]``: exit 1 when a game differs."""
+    from .sim import verify
+
+    try:
+        results = verify.verify(Path(args.verify), args.games, args.jobs,
+                                lambda r: print(verify.describe(r), flush=True))
+    except (sim_run.SimulationError, sim_run.GameError) as e:
+        print(f"pegs: {e}", file=sys.stderr)
+        return 2
+    differ = sum("differs" in r for r in results)
+    print(f"{len(results) - differ} of {len(results)} games played again the same"
+          + (f"; {differ} differ" if differ else ""))
+    return 1 if differ else 0
+
+
+def cmd_bots(args: argparse.Namespace) -> int:
+    from .bots.options import manual
+
+    print(manual())
+    print("\nA bot spec is NAME or NAME:OPTION=VALUE,OPTION=VALUE, e.g. "
+          "ismcts:iterations=400,exploration=0.7 (ismcts:SECONDS: CPU seconds a decision).")
+    return 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -519,9 +556,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_table_options(p)
     p.add_argument("--seats", default="random", metavar="BOT[,BOT...]",
-                   help="bots, comma-separated: one for everyone, one per team (seat s "
-                        "plays entry s mod teams) or one per seat (random, heuristic, "
-                        "ismcts; default random)")
+                   help="bot specs, comma-separated: one for everyone, one per team (seat s "
+                        "plays entry s mod teams) or one per seat, e.g. "
+                        "heuristic,ismcts:iterations=400 (pegs bots lists the bots and "
+                        "their options; default random)")
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--jobs", type=int, default=None,
                    help="worker processes (default: one per CPU; 1 plays in this process; "
@@ -537,6 +575,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-actions", type=int, default=sim_run.DEFAULT_MAX_ACTIONS,
                    help="stop a game unfinished after this many actions "
                         f"(default {sim_run.DEFAULT_MAX_ACTIONS})")
+    p.add_argument("--records", metavar="FILE.jsonl",
+                   help="append every played game's record to FILE, one per line (the "
+                        "format pegs replay verifies, with the bots of the seats)")
     p.add_argument("--no-rotate", action="store_true",
                    help="keep the --seats order in every game")
     p.add_argument("--duplicate", action="store_true",
@@ -553,15 +594,23 @@ def build_parser() -> argparse.ArgumentParser:
             "Plays --games games for every pair of --bots (one side all one bot, the other "
             "side the other; each deal once from each side), appends one JSON line per game "
             "to --out (resumed if it exists), and prints OpenSkill ratings with their "
-            "uncertainty and each pair's score with a 95% Wilson interval.  Bots: random, "
-            "heuristic, ismcts, or ismcts:SECONDS (CPU seconds a move)."
+            "uncertainty and each pair's score with a 95% Wilson interval.  A bigger "
+            "ladder (more bots or games) on an existing file plays only the games it "
+            "lacks.  Bots are specs (pegs bots): bound ismcts by iterations "
+            "(ismcts:iterations=400) for games that replay the same anywhere."
         ),
     )
     _add_table_options(p)
-    p.add_argument("--bots", required=True, metavar="BOT,BOT[,...]",
-                   help="the bots to rate, e.g. random,heuristic,ismcts:0.25,ismcts:1")
-    p.add_argument("--games", type=int, default=20,
-                   help="games a pair, even (default 20: 10 deals from both sides)")
+    p.add_argument("--bots", metavar="BOT,BOT[,...]",
+                   help="the bots to rate, e.g. random,heuristic,ismcts:iterations=400")
+    p.add_argument("--games", type=int, default=None,
+                   help="games a pair, even (default 20: 10 deals from both sides); with "
+                        "--verify, the records to play again (default all)")
+    p.add_argument("--records", metavar="FILE.jsonl",
+                   help="append every played game's record to FILE, one per line")
+    p.add_argument("--verify", metavar="RECORDS.jsonl",
+                   help="play the games of a records file again with their bots and "
+                        "report any game whose moves differ (exit 1)")
     p.add_argument("--jobs", type=int, default=None,
                    help="worker processes (default: one per CPU; 1 plays in this process; "
                         "more than 8 a CPU are refused)")
@@ -574,6 +623,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress display")
     _add_backend_options(p)
     p.set_defaults(func=cmd_ladder)
+
+    p = sub.add_parser("bots", help="list the bots and their options, types and defaults")
+    p.set_defaults(func=cmd_bots)
 
     p = sub.add_parser("hint", help="suggest a move for the seat to act in a game record")
     p.add_argument("file", metavar="RECORD",

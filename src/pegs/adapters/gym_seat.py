@@ -7,8 +7,12 @@
 
 Observations, actions and the reward (+1 when the learning seat's team wins, -1 when it
 loses, at the end) are those of :mod:`pegs.adapters.pettingzoo`.  ``others`` is one bot
-spec for every other seat or one per seat (the learning seat's entry is ignored); a spec is
-a bot name with an optional number, ``ismcts:0.25`` (seconds of search a move).  The bot in
+spec for every other seat or one per seat (the learning seat's entry is ignored), in the
+syntax of ``pegs simulate --seats`` (:mod:`pegs.sim.bot_spec`), e.g.
+``ismcts:iterations=200`` (``pegs bots`` lists the options).  ``relative=True`` gives
+seat-relative observations and actions (:mod:`pegs.adapters.pettingzoo`).  A game
+truncated at ``max_actions`` returns ``truncated`` true with ``info["truncated"]`` saying
+so.  :meth:`SeatEnv.clone` copies the environment in its position, bots included.  The bot in
 seat ``s`` of the game dealt with seed ``g`` is seeded ``g * 1000 + s``, as in
 ``pegs simulate``.  :meth:`SeatEnv.action_masks` gives the mask as booleans (for maskable
 policy libraries).  A masked-out action raises :class:`ValueError`, or with
@@ -17,6 +21,7 @@ policy libraries).  A masked-out action raises :class:`ValueError`, or with
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,12 +43,13 @@ class SeatEnv(gymnasium.Env[Observation, int]):
     def __init__(self, rules: str | Rules = "basic", players: int = 4, teams: int | None = None,
                  seat: int = 0, others: str | Sequence[str] = "heuristic", seed: int = 1,
                  max_actions: int = DEFAULT_MAX_ACTIONS, render_mode: str | None = None,
-                 illegal: str = "raise", **settings: Any) -> None:
+                 illegal: str = "raise", relative: bool = False, **settings: Any) -> None:
         if illegal not in ("raise", "lose"):
             raise ValueError(f"illegal must be 'raise' or 'lose', not {illegal!r}")
         self.illegal = illegal
         self.aec = PegsEnv(rules=rules, players=players, teams=teams, seed=seed,
-                           max_actions=max_actions, render_mode=render_mode, **settings)
+                           max_actions=max_actions, render_mode=render_mode,
+                           relative=relative, **settings)
         n = self.aec.rules.players
         if not 0 <= seat < n:
             raise ValueError(f"seat must be 0 to {n - 1}, not {seat}")
@@ -79,12 +85,22 @@ class SeatEnv(gymnasium.Env[Observation, int]):
     def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         aec = self.aec
         d = aec.decisions
-        if self.illegal == "lose" and d is not None and not d.allowed(int(action)):
+        if self.illegal == "lose" and d is not None and not d.allowed(
+                aec.absolute(self.agent, int(action))):
             return aec.observe(self.agent), -1.0, True, False, {"illegal": int(action)}
         aec.step(int(action))
         self._others_play()
         return (aec.observe(self.agent), aec.rewards[self.agent], aec.terminations[self.agent],
-                aec.truncations[self.agent], {"last_action": aec.last_action})
+                aec.truncations[self.agent],
+                {"last_action": aec.last_action, **aec.infos[self.agent]})
+
+    def clone(self) -> SeatEnv:
+        """An independent copy in the current position, the bots (and their random
+        states) copied too."""
+        twin = copy.copy(self)
+        twin.aec = self.aec.clone()
+        twin.bots = copy.deepcopy(self.bots)
+        return twin
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
         return self.aec.observe(self.agent)["action_mask"].astype(bool)

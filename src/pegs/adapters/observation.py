@@ -1,8 +1,9 @@
 """A seat's view as one fixed-shape integer vector, built from :func:`pegs.rules.view` only.
 
 The vector (``int16``) is the concatenation of these fields, in this order; seats are
-absolute (seat 0 first), ``P`` is the number of seats, ``K`` the pegs per seat, ``R`` the
-ring holes, ranks are in the order ``A 2 .. 10 J Q K Joker`` (14) and ``T`` is
+absolute (seat 0 first), or with ``relative=True`` counted from the observing seat (see
+*Seat-relative observations* below); ``P`` is the number of seats, ``K`` the pegs per
+seat, ``R`` the ring holes, ranks are in the order ``A 2 .. 10 J Q K Joker`` (14) and ``T`` is
 :data:`~pegs.adapters.codec.MAX_TOKENS`:
 
 ==================  ========  ===============================================================
@@ -31,6 +32,16 @@ field               shape     meaning
 ==================  ========  ===============================================================
 
 :meth:`ObservationEncoder.fields` cuts a vector back into these named arrays.
+
+Seat-relative observations (``relative=True``): every seat ``q`` is shown as
+``(q - seat) mod P`` (the observing seat first, then the seats after it in turn order)
+and the ring is turned by the observing seat's side, so hole ``i`` is shown as
+``(i - side * holes_per_side) mod R`` (its own side is side 0); the tokens of
+``pending_move`` and ``prefix`` are turned the same way (:meth:`ObservationEncoder.turn`,
+also used by the environments to turn the action mask and the chosen token).  Only
+``seat`` stays absolute, so a policy may still tell the seats apart.  With as many ring
+sides as seats (every preset at 3 or more players) every seat then sees the same game
+from its own chair.
 """
 
 from __future__ import annotations
@@ -53,8 +64,14 @@ EXTRA_CAP = 10
 class ObservationEncoder:
     """The observation layout of one table, and the encoding of views into it."""
 
-    def __init__(self, rules: Rules, codec: ActionCodec) -> None:
+    def __init__(self, rules: Rules, codec: ActionCodec, relative: bool = False) -> None:
         self.codec = codec
+        self.relative = relative
+        self.players = rules.players
+        geo = geometry(rules)
+        self._shift = [side * geo.holes_per_side for side in geo.side_of]
+        self._ring_names = geo.ring_names
+        self._turns: dict[int, npt.NDArray[np.intp]] = {}
         p, ranks = rules.players, len(RANKS)
         self.ring = geometry(rules).ring_size
         cards = rules.total_cards
@@ -83,7 +100,53 @@ class ObservationEncoder:
         """The named arrays of an observation vector (views, not copies)."""
         return {name: vector[cut].reshape(shape) for name, (cut, shape) in self.slices.items()}
 
+    def turn(self, seat: int) -> npt.NDArray[np.intp]:
+        """Token ``t`` as ``seat`` sees it with ``relative``: ``turn(seat)[t]`` (seats and
+        ring holes counted from ``seat``; an identity without ``relative``)."""
+        if seat not in self._turns:
+            self._turns[seat] = np.arange(self.codec.size, dtype=np.intp)
+            if self.relative and seat >= 0:
+                self._turns[seat] = np.array(
+                    [self.codec.index[self._turn_name(name, seat)]
+                     for name in self.codec.names], dtype=np.intp)
+        return self._turns[seat]
+
+    def _turn_name(self, name: str, seat: int) -> str:
+        kind, _, rest = name.partition(":")
+        if name.startswith("start@"):
+            return f"start@{(int(name[6:]) - seat) % self.players}"
+        if kind == "home":
+            hole, _, owner = rest.partition("@")
+            return f"home:{hole}@{(int(owner) - seat) % self.players}"
+        if kind == "ring":
+            i = self._ring_names.index(rest)
+            return f"ring:{self._ring_names[(i - self._shift[seat]) % self.ring]}"
+        return name
+
     def encode(self, v: View, prefix: Sequence[int] = ()) -> Vector:
+        out = self._encode(v, prefix)
+        if not self.relative or v.seat < 0:
+            return out
+        f = self.fields(out)
+        seat, shift = v.seat, self._shift[v.seat]
+        for name in ("to_act", "turn", "pegs", "hand_sizes", "piles", "stuck", "started",
+                     "extra"):
+            f[name][:] = np.roll(f[name].copy(), -seat, axis=0)
+        pegs = f["pegs"]
+        on_ring = (pegs >= 1) & (pegs <= self.ring)
+        pegs[on_ring] = (pegs[on_ring] - 1 - shift) % self.ring + 1
+        pending = f["pending"]
+        if pending[0]:
+            for i in (0, 3, 4, 5):
+                if pending[i]:
+                    pending[i] = (pending[i] - 1 - seat) % self.players + 1
+        turned = self.turn(seat)
+        for name in ("pending_move", "prefix"):
+            tokens = f[name]
+            tokens[tokens > 0] = turned[tokens[tokens > 0] - 1] + 1
+        return out
+
+    def _encode(self, v: View, prefix: Sequence[int]) -> Vector:
         out: Vector = np.zeros(self.size, dtype=np.int16)
         f = self.fields(out)
         if v.seat >= 0:

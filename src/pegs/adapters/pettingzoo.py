@@ -15,7 +15,25 @@ turn).  The action space is ``Discrete(codec.size)`` over the tokens of
 :mod:`pegs.adapters.codec`; a turn takes one or more consecutive steps of the same agent
 (:mod:`pegs.adapters.decisions`).  ``env.unwrapped.last_action`` is the last action played,
 in canonical notation.  At the end every seat of the winning team gets +1 and every other
-seat -1; a game still running after ``max_actions`` actions is truncated with no reward.
+seat -1.  A game still running after ``max_actions`` actions is truncated: every agent's
+``truncated`` is true, no reward is given and its info says so
+(``info["truncated"]``, e.g. ``"stopped after 30000 actions with no winner"``; Bluffing
+Joker games of random bots that doubt often can run that long).
+
+``relative=True`` gives seat-relative observations, action masks and actions (the acting
+seat first, its side of the ring as side 0; see :mod:`pegs.adapters.observation`): a token
+an agent chooses is read in its own frame.
+
+No ``ParallelEnv``: a ParallelEnv has every live agent act at every step, while here
+exactly one seat acts at a time and what it may do depends on the actions before it
+(including the other seats' doubts).  A parallel wrapper would have to give the waiting
+seats a dummy action every step and mask it out, which adds nothing but steps; PettingZoo's
+own ``aec_to_parallel`` refuses an environment that is not ``is_parallelizable`` for this
+reason.  Use the AEC API, or :class:`pegs.adapters.gym_seat.SeatEnv` for one learning seat.
+
+Cloning: :meth:`PegsEnv.clone` returns an independent copy of the environment in its
+current position (game states are immutable, so the copy shares them and nothing else),
+for search or for branching a rollout; stepping either leaves the other as it was.
 
 ``reset(seed=s)`` deals game seed ``s`` (the deal of ``pegs demo --seed s``); later resets
 without a seed deal ``s + 1``, ``s + 2``, ...; the first seed is ``seed`` of the constructor.
@@ -23,6 +41,7 @@ without a seed deal ``s + 1``, ``s + 2``, ...; the first seed is ``seed`` of the
 
 from __future__ import annotations
 
+import copy
 from typing import Any, ClassVar
 
 import numpy as np
@@ -57,11 +76,12 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def __init__(self, rules: str | Rules = "basic", players: int = 4, teams: int | None = None,
                  seed: int = 1, max_actions: int = DEFAULT_MAX_ACTIONS,
-                 render_mode: str | None = None, **settings: Any) -> None:
+                 render_mode: str | None = None, relative: bool = False,
+                 **settings: Any) -> None:
         super().__init__()
         self.rules = table_rules(rules, players, teams, settings)
         self.codec = ActionCodec(self.rules)
-        self.encoder = ObservationEncoder(self.rules, self.codec)
+        self.encoder = ObservationEncoder(self.rules, self.codec, relative)
         self.max_actions = max_actions
         self.render_mode = render_mode
         self.possible_agents = [f"seat_{s}" for s in range(self.rules.players)]
@@ -110,10 +130,18 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         prefix: list[int] = []
         d = self.decisions
         if d is not None and d.mover == seat and not self.state.is_over():
-            mask[d.options] = 1
+            mask[self.encoder.turn(seat)[d.options]] = 1
             prefix = d.prefix
         return {"observation": self.encoder.encode(view(self.state, seat), prefix),
                 "action_mask": mask}
+
+    def absolute(self, agent: str, token: int) -> int:
+        """The token ``agent`` chose, in absolute terms (``token`` as is unless
+        ``relative``)."""
+        turned = self.encoder.turn(self._seat[agent])
+        if not 0 <= token < len(turned):
+            return token
+        return int(np.flatnonzero(turned == token)[0])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -122,7 +150,7 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             return
         d = self.decisions
         assert d is not None and action is not None
-        token = int(action)
+        token = self.absolute(agent, int(action))
         if not d.allowed(token):
             name = self.codec.names[token] if 0 <= token < self.codec.size else "no token"
             raise ValueError(f"action {token} ({name}) is masked out for {agent}; choose one of "
@@ -145,10 +173,28 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             self.terminations = dict.fromkeys(self.agents, True)
         elif self.state.ply >= self.max_actions:
             self.truncations = dict.fromkeys(self.agents, True)
+            for agent in self.agents:
+                self.infos[agent]["truncated"] = (f"stopped after {self.max_actions} actions "
+                                                  "with no winner")
         if outcome is not None or self.state.ply >= self.max_actions:
             self.decisions = None
             return
         self._next_turn()
+
+    def clone(self) -> PegsEnv:
+        """An independent copy in the current position (see the module notes)."""
+        twin = copy.copy(self)
+        for name in ("rewards", "_cumulative_rewards", "terminations", "truncations"):
+            if hasattr(self, name):
+                setattr(twin, name, dict(getattr(self, name)))
+        if hasattr(self, "infos"):
+            twin.infos = {a: dict(i) for a, i in self.infos.items()}
+        if hasattr(self, "agents"):
+            twin.agents = list(self.agents)
+        if self.decisions is not None:  # its lists are replaced as it goes, but the prefix
+            twin.decisions = copy.copy(self.decisions)
+            twin.decisions.prefix = list(self.decisions.prefix)
+        return twin
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

@@ -31,9 +31,13 @@ BOTS: dict[str, str] = {
 
 
 def make_bot(kind: str, seed: int, **options: Any) -> Bot:
-    """A bot by name (``random``, ``heuristic``, ``ismcts``) with its options."""
+    """A bot by name (``random``, ``heuristic``, ``ismcts``) with its options (ValueError
+    naming the bot and the option for a bad one, see :mod:`pegs.bots.options`)."""
     if kind not in BOTS:
         raise ValueError(f"unknown bot {kind!r}; choose one of: {', '.join(BOTS)}")
+    from .options import check_options  # the option table imports the heuristic bot
+
+    options = check_options(kind, options)
     module, _, cls = BOTS[kind].partition(":")
     bot: Bot = getattr(importlib.import_module(module), cls)(seed, **options)
     return bot

@@ -103,6 +103,9 @@ class Weights:
     doubted: float = 0.45  # a bluffer reckons with a doubt this often (of a plausible rank)
     extra_turn: float = 10.0  # an extra turn won by a doubt when no ring peg can go back
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Weights:
+        return self  # immutable: a copied bot (a cloned environment) shares its weights
+
 
 WEIGHT_NAMES = frozenset(f.name for f in fields(Weights))
 
@@ -623,13 +626,34 @@ def weigh_doubt(view: View, ev: Evaluator, weights: Weights) -> Doubt:
     assert pending is not None
     w, seat, pegs = weights, view.seat, view.pegs
     made = ev.board(pending.result)
-    back = sent_back(ev, pegs, pending.declarer, True)
-    caught = (ev.board(pegs) + w.extra_turn if back is None else back) - made
+    caught = caught_gain(ev, pegs, pending.declarer, made, w)
     if not ring_pegs(ev.geo, pegs, seat):
         wrong = w.extra_turn
     else:
         lost = sent_back(ev, pending.result, seat, False)
         wrong = 0.0 if lost is None else made - lost
+    bluff = bluff_chance(view, ev, w, caught)
+    return Doubt(bluff, doubt_chance(bluff, caught, wrong, w.doubt_temper, w.doubt_margin),
+                 caught, wrong)
+
+
+def caught_gain(ev: Evaluator, pegs: Pegs, declarer: int, made: float,
+                weights: Weights) -> float:
+    """What catching a bluff gains ``ev``'s side, in holes, against the declared move's
+    board worth ``made``: the move undone and the declarer's ring peg it likes most sent
+    back, or an extra turn when the declarer has none."""
+    back = sent_back(ev, pegs, declarer, True)
+    return (ev.board(pegs) + weights.extra_turn if back is None else back) - made
+
+
+def bluff_chance(view: View, ev: Evaluator, weights: Weights, caught: float) -> float:
+    """The chance that the pending declaration is a bluff, as an opponent of the declarer
+    with this view reckons it (:class:`Suspicion`): ``ev`` evaluates for an opponent of the
+    declarer, ``caught`` is what catching a bluff would gain it (in holes)."""
+    pending = view.pending
+    assert pending is not None
+    w, pegs = weights, view.pegs
+    made = ev.board(pending.result)
     declarer = pending.declarer
     turn = Turn(declarer, RANKS, view.stuck[declarer], view.turns_taken[declarer] == 0)
     options = generate_plain(ev.geo, pegs, turn)
@@ -643,9 +667,7 @@ def weigh_doubt(view: View, ev: Evaluator, weights: Weights) -> Doubt:
     holds = {rank: holds_chance(view, rank, held) for rank in values}
     declared = pending.action.declared
     hurdle = doubt_guess(view, declared, held, w) * max(caught, 0.0) + w.bluff
-    bluff = Suspicion(values, holds).bluff(declared, -made, hurdle, w.doubt_temper)
-    return Doubt(bluff, doubt_chance(bluff, caught, wrong, w.doubt_temper, w.doubt_margin),
-                 caught, wrong)
+    return Suspicion(values, holds).bluff(declared, -made, hurdle, w.doubt_temper)
 
 
 # --- the bot -----------------------------------------------------------------------------------
@@ -931,6 +953,8 @@ __all__ = [
     "HeuristicBot",
     "Suspicion",
     "Weights",
+    "bluff_chance",
+    "caught_gain",
     "doubt_chance",
     "holds_chance",
     "keep_values",

@@ -80,10 +80,12 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from ..rules import Action, Outcome, Rules, View, determinize, geometry
+from ..rules.bluff import DOUBT
 from ..rules.board import START
 from ..rules.board_work import Pegs
 from ..rules.legal import MoveMemo
 from ..rules.view import view as view_of
+from .belief import face_down_belief
 from .heuristic import Evaluator, HeuristicBot, Weights, hand_worth
 from .leaf import fitted_rewards, team_chances
 from .leaf_models import MODELS
@@ -296,7 +298,11 @@ class IsmctsBot:
     :func:`heuristic_rewards`); ``clock`` measures ``seconds`` as ``"wall"`` time or as the
     process's ``"cpu"`` time (for simulations sharing a machine); ``guard`` (0: off) plays
     the heuristic bot's choice unless the search finds another action better by more than
-    ``guard`` standard errors.  The search stops early once no other root action can
+    ``guard`` standard errors; ``belief="declarations"`` deals a face-down declared card by
+    how likely the declarer was to declare it (:mod:`pegs.bots.belief`), and a doubt then
+    starts from the belief's likelier choice instead of the heuristic bot's;
+    ``"uniform"`` deals it like any unseen card.
+    The search stops early once no other root action can
     catch up with the most visited one.
     """
 
@@ -319,6 +325,7 @@ class IsmctsBot:
         keep: float = DEFAULT_KEEP,
         clock: str = "wall",
         guard: float = DEFAULT_GUARD,
+        belief: str = "declarations",
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be 1 or more, not {iterations}")
@@ -330,6 +337,8 @@ class IsmctsBot:
             raise ValueError(f"leaf must be 'progress', 'heuristic' or 'fitted', not {leaf!r}")
         if not 0 < discount <= 1:
             raise ValueError(f"discount must be in (0, 1], not {discount}")
+        if belief not in ("declarations", "uniform"):
+            raise ValueError(f"belief must be 'declarations' or 'uniform', not {belief!r}")
         if clock not in ("wall", "cpu"):
             raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
         if prior < 0 or keep < 0 or guard < 0:
@@ -355,6 +364,7 @@ class IsmctsBot:
         self._now = time.perf_counter if clock == "wall" else time.process_time
         self.keep = keep
         self.guard = guard
+        self.belief = belief
         self._heuristic = HeuristicBot(seed)
         #: The root's heuristic opinions of the current decision (see :meth:`_root_bias`).
         self._bias: dict[Action, float] = {}
@@ -381,12 +391,18 @@ class IsmctsBot:
         started = self._now()
         deadline = None if self.seconds is None else started + self.seconds
         self._bias = self._root_bias(view, legal)
-        fallback = self._heuristic.choose(view, legal) if self.guard else None
         unseen = determinize.unseen_cards(view)
+        face = face_down_belief(view, unseen) if self.belief == "declarations" else None
+        fallback = None
+        if self.guard and face is not None and DOUBT in legal:
+            fallback = face.decide(view)  # the likelier choice of the belief
+        elif self.guard:
+            fallback = self._heuristic.choose(view, legal)
         memo = MoveMemo()  # the tree's boards recur in every determinization
         done = 0
         while True:
-            state = determinize.sample_state(view, self.rng, unseen, memo)
+            card = None if face is None else face.draw(self.rng)
+            state = determinize.sample_state(view, self.rng, unseen, memo, card)
             if order is None:
                 order = self._root_order(state, legal)
                 if fallback is not None:  # tried first, so the guard can judge it

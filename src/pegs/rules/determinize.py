@@ -31,11 +31,13 @@ def unseen_cards(view: View) -> list[str]:
 
 
 def sample_state(view: View, rng: random.Random, unseen: list[str] | None = None,
-                 memo: MoveMemo | None = None) -> GameState:
+                 memo: MoveMemo | None = None, face_down: str | None = None) -> GameState:
     """A state consistent with ``view``: the same board, own hand and public cards, with the
     unseen cards shuffled into the places the seat cannot see.  ``unseen`` may pass
     :func:`unseen_cards` of the view, to spare working it out again for every sample; a
-    ``memo`` is shared by the sample and the states played from it (one search)."""
+    ``memo`` is shared by the sample and the states played from it (one search).
+    ``face_down`` (one of the unseen cards) is the card of a pending face-down declaration,
+    chosen by the caller's belief; without it that card is dealt like the others."""
     if view.seat < 0:
         raise ValueError("a spectator's view has no hand to sample around")
     unseen = unseen_cards(view) if unseen is None else unseen
@@ -43,6 +45,9 @@ def sample_state(view: View, rng: random.Random, unseen: list[str] | None = None
     keys = [random_key() for _ in unseen]  # sorting by random keys: a uniform shuffle,
     order = sorted(range(len(unseen)), key=keys.__getitem__)  # cheaper than rng.shuffle
     cards = [unseen[i] for i in order]
+    hidden_pending = view.pending is not None and view.pending.action.card == HIDDEN
+    if face_down is not None and hidden_pending:
+        cards.remove(face_down)  # ValueError if it is not an unseen card
     n = view.rules.players
     hands: list[tuple[str, ...]] = []
     for q in range(n):
@@ -53,9 +58,10 @@ def sample_state(view: View, rng: random.Random, unseen: list[str] | None = None
             hands.append(_sorted_hand(cards[:size]))
             del cards[:size]
     pending = view.pending
-    if pending is not None and pending.action.card == HIDDEN:
+    if pending is not None and hidden_pending:
+        card = cards.pop() if face_down is None else face_down
         pending = Pending(
-            pending.declarer, pending.action._replace(card=cards.pop()), pending.result,
+            pending.declarer, pending.action._replace(card=card), pending.result,
             pending.asked, pending.chooser, pending.victim,
         )
     other = (view.seat + 1) % n

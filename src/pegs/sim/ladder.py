@@ -1,14 +1,21 @@
 """A rating ladder: team matches between every pair of bots on duplicate deals, and ratings
 with their uncertainty.
 
-Bots are specs (:mod:`pegs.sim.bot_spec`: ``random``, ``heuristic``, ``ismcts:0.25``).  The
+Bots are specs (:mod:`pegs.sim.bot_spec`: ``random``, ``heuristic``,
+``ismcts:iterations=400``; a bot bounded by iterations plays the same games on any machine,
+one bounded by ``seconds`` does not).  The
 table must have two sides (two teams, or two seats without teams); in a match of bots
 ``a`` and ``b`` one side is all ``a`` and the other all ``b``.  Pairs are numbered in the
 order of the list (``(0, 1), (0, 2), .., (1, 2), ..``), ``games`` games each; game ``k``
 of a pair is dealt with seed ``S + k // 2`` (the same deals for every pair) and ``a`` plays
 side ``k mod 2``: each deal is played once from each side, so card luck cancels out.  Seat
 ``s`` has the bot seed ``deal * 1000 + s``.  Results are one JSON line per game, as in
-``pegs simulate`` plus ``pair``, and a run resumes from its file like ``simulate``.
+``pegs simulate`` plus ``pair`` and ``deals_from`` (the ladder's first deal seed).
+
+Growing: a game of the file is known by its pair of bots, its deal and the bot of seat 0,
+not by its number, so a run with more bots or more games on an existing file plays only
+the pairs and games it lacks (and a run with fewer uses the games it names).  A file of
+other rules, another action cap or other deals (``--seed``) is refused.
 
 Ratings: the games in game order through an OpenSkill Plackett-Luce model (each side one
 player; an unfinished game counts as a draw), giving each bot ``mu`` and ``sigma``; the
@@ -28,6 +35,7 @@ from openskill.models import PlackettLuce
 
 from ..rules import Rules
 from .bot_spec import BotSpecError, parse_bot_spec
+from .records import keep_records
 from .run import (
     DEFAULT_MAX_ACTIONS,
     GameError,
@@ -43,6 +51,9 @@ from .stats import wilson_interval
 
 LADDER_KEYS = ("game", "pair", "seed", "rules", "seats", "max_actions", "winner_team",
                "turns", "finished")
+
+#: What identifies a ladder game in any ladder: its pair, its deal, the bot of seat 0.
+GameKey = tuple[frozenset[str], int, str]
 
 
 @dataclass(frozen=True)
@@ -61,14 +72,17 @@ class Ladder:
             raise SimulationError(
                 f"a ladder plays two sides against each other; this table has {sides}: use "
                 "--teams 2 (or 2 players)")
-        if len(self.bots) < 2 or len(set(self.bots)) != len(self.bots):
-            raise SimulationError("--bots needs two or more different bots, e.g. "
-                                  "random,heuristic,ismcts:0.25")
         for text in self.bots:
             try:
-                parse_bot_spec(text).make(0)
+                spec = parse_bot_spec(text)
+                spec.make(0)
             except (BotSpecError, ValueError, TypeError) as e:
-                raise SimulationError(f"--bots: {e}") from e
+                raise SimulationError(f"--bots: {e}") from None
+            if spec.text != text:  # the spec's own spelling names it in files and tables
+                raise SimulationError(f"--bots: write {text!r} as {spec.text!r}")
+        if len(self.bots) < 2 or len(set(self.bots)) != len(self.bots):
+            raise SimulationError("--bots needs two or more different bots, e.g. "
+                                  "random,heuristic,ismcts:iterations=400")
         if self.games < 2 or self.games % 2:
             raise SimulationError(f"--games must be an even number, 2 or more (each deal is "
                                   f"played from both sides), not {self.games}")
@@ -90,14 +104,13 @@ class Ladder:
     def deal(self, game: int) -> int:
         return self.seed + game % self.games // 2
 
-    def task(self, game: int) -> LadderTask:
+    def task(self, game: int, keep_record: bool = False) -> LadderTask:
         return LadderTask(game, self.deal(game), self.rules.settings(), self.seats(game), {},
-                          self.max_actions, self.pairs[game // self.games])
+                          self.max_actions, keep_record, self.pairs[game // self.games],
+                          self.seed)
 
-    def expected(self, game: int) -> dict[str, Any]:
-        return {"pair": list(self.pairs[game // self.games]), "seed": self.deal(game),
-                "rules": json.loads(json.dumps(self.rules.settings())),
-                "seats": list(self.seats(game)), "max_actions": self.max_actions}
+    def key(self, game: int) -> GameKey:
+        return frozenset(self.pairs[game // self.games]), self.deal(game), self.seats(game)[0]
 
 
 @dataclass(frozen=True)
@@ -105,10 +118,12 @@ class LadderTask(Task):
     """A ladder game: a simulation task with the pair of bots it matches."""
 
     pair: tuple[str, str] = ("", "")
+    deals_from: int = 1
 
 
 def play_ladder_game(task: LadderTask) -> dict[str, Any]:
-    """One ladder game: bots built from the seat specs; its line with ``pair``."""
+    """One ladder game: bots built from the seat specs; its line with ``pair`` and
+    ``deals_from`` (and its record, with ``pair``, when the task keeps one)."""
     try:
         bots = [parse_bot_spec(text).make(bot_seed(task.seed, s))
                 for s, text in enumerate(task.seats)]
@@ -118,13 +133,20 @@ def play_ladder_game(task: LadderTask) -> dict[str, Any]:
                         f"{','.join(task.seats)}) failed: {type(e).__name__}: {e}\n"
                         f"{traceback.format_exc()}") from None
     line["pair"] = list(task.pair)
+    line["deals_from"] = task.deals_from
+    if "record" in line:
+        line["record"]["pair"] = list(task.pair)
     return line
 
 
 def read_ladder(path: Path, ladder: Ladder) -> dict[int, dict[str, Any]]:
-    """The games already in a ladder file, checked against ``ladder``."""
+    """The games of ``ladder`` already in a ladder file, by their number in ``ladder``
+    (found by pair, deal and seating, so a file of fewer bots or games serves a bigger
+    ladder); a file of other rules, action cap or deals raises :class:`SimulationError`."""
     if not path.exists():
         return {}
+    wanted = {ladder.key(g): g for g in range(ladder.total)}
+    rules = json.loads(json.dumps(ladder.rules.settings()))
     done: dict[int, dict[str, Any]] = {}
     try:
         raw_lines = path.read_text(encoding="utf-8").split("\n")
@@ -147,16 +169,20 @@ def read_ladder(path: Path, ladder: Ladder) -> dict[int, dict[str, Any]]:
             raise SimulationError(f"{path} line {number} nests too deeply: it is not a "
                                   "ladder results file") from None
         if not isinstance(line, dict) or any(k not in line for k in LADDER_KEYS) or not (
-                isinstance(line["game"], int) and 0 <= line["game"] < ladder.total):
-            raise SimulationError(f"{path} line {number} is not a game of this ladder")
-        want = ladder.expected(line["game"])
-        for key, value in want.items():
-            if line[key] != value:
+                isinstance(line["pair"], list) and isinstance(line["seats"], list)
+                and line["seats"]):
+            raise SimulationError(f"{path} line {number} is not a game of a ladder")
+        for key, value in (("rules", rules), ("max_actions", ladder.max_actions),
+                           ("deals_from", ladder.seed)):
+            have = line.get(key, value)  # lines of older files have no deals_from
+            if have != value:
                 raise SimulationError(
                     f"{path} holds another ladder (line {number}: {key} is "
-                    f"{json.dumps(line[key])} there, {json.dumps(value)} now); use another "
-                    "--out, or the settings it was made with to resume it")
-        done.setdefault(line["game"], line)
+                    f"{json.dumps(have)} there, {json.dumps(value)} now); use another "
+                    "--out, or the settings it was made with to resume or grow it")
+        game = wanted.get((frozenset(line["pair"]), line["seed"], line["seats"][0]))
+        if game is not None and list(ladder.seats(game)) == line["seats"]:
+            done.setdefault(game, {**line, "game": game})
     return done
 
 
@@ -221,20 +247,22 @@ def rate(ladder: Ladder, lines: Sequence[dict[str, Any]],
 
 def format_ladder(ladder: Ladder, table: Sequence[Rating], pairs: Sequence[PairScore]) -> str:
     r = ladder.rules
+    width = max(16, *(len(b) for b in ladder.bots))
+    pair_width = max(36, *(len(p.a) + len(p.b) + 4 for p in pairs))
     lines = [f"{r.name}, {r.players} players, {r.teams or r.players} sides; deals seeded "
              f"{ladder.seed}-{ladder.seed + ladder.games // 2 - 1}, {ladder.games} games a pair",
-             f"{'rank':>4}  {'bot':16} {'rating':>7} {'mu':>6} {'sigma':>6} {'games':>6} "
+             f"{'rank':>4}  {'bot':{width}} {'rating':>7} {'mu':>6} {'sigma':>6} {'games':>6} "
              f"{'score':>7}"]
     for i, t in enumerate(table, 1):
         share = f"{100 * t.score / t.games:.1f}%" if t.games else "-"
-        lines.append(f"{i:>4}  {t.bot:16} {t.ordinal:7.2f} {t.mu:6.2f} {t.sigma:6.2f} "
+        lines.append(f"{i:>4}  {t.bot:{width}} {t.ordinal:7.2f} {t.mu:6.2f} {t.sigma:6.2f} "
                      f"{t.games:6d} {share:>7}")
     lines.append("")
-    lines.append("pair                                  games  first's score  95% interval")
+    lines.append(f"{'pair':{pair_width}}  games  first's score  95% interval")
     for p in pairs:
         low, high = p.interval()
         shown = f"{100 * p.rate:.1f}%" if p.games else "-"
-        lines.append(f"{p.a + ' vs ' + p.b:36} {p.games:6d}  {shown:>13}  "
+        lines.append(f"{p.a + ' vs ' + p.b:{pair_width}} {p.games:6d}  {shown:>13}  "
                      f"[{100 * low:.1f}%, {100 * high:.1f}%]")
     return "\n".join(lines)
 
@@ -248,18 +276,21 @@ class LadderResult:
 
 def run_ladder(ladder: Ladder, out: Path | None = None, jobs: int | None = None,
                progress: Progress | None = None, backend: str = "local",
-               address: str | None = None) -> LadderResult:
-    """Play the ladder's games not yet in ``out`` (as :func:`pegs.sim.run.simulate`)."""
+               address: str | None = None, records: Path | None = None) -> LadderResult:
+    """Play the ladder's games not yet in ``out`` (as :func:`pegs.sim.run.simulate`),
+    appending each played game's record to ``records`` (:mod:`pegs.sim.records`)."""
     if jobs is not None and jobs < 1:
         raise SimulationError(f"--jobs must be 1 or more, not {jobs}")
     done = read_ladder(out, ladder) if out is not None else {}
     already = len(done)
-    tasks = [ladder.task(g) for g in range(ladder.total) if g not in done]
+    tasks = [ladder.task(g, records is not None) for g in range(ladder.total)
+             if g not in done]
     if progress is not None:
         progress.total, progress.done, progress.first = ladder.total, already, already
     interrupted = False
     if tasks:
-        stream = games_stream(tasks, jobs, backend, address, play_ladder_game)
+        stream = keep_records(games_stream(tasks, jobs, backend, address, play_ladder_game),
+                              records)
         interrupted = record(stream, out, done, progress)
     return LadderResult([done[g] for g in sorted(done)], already, interrupted)
 

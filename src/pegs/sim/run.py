@@ -56,16 +56,19 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..bots import Bot, make_bot
+from ..bots import Bot
 from ..bots.base import BOTS
 from ..bots.options import check_option
 from ..jsonfile import JsonError, parse_json
-from ..rules import GameState, Rules, view
+from ..record import Record
+from ..rules import Action, GameState, Rules, view
+from .bot_spec import BotSpecError, parse_bot_spec
 from .ray_backend import RayUnavailable, in_ray
+from .records import keep_records
 from .workers import WorkerCrashed, WorkersStopped, in_workers
 
 DEFAULT_MAX_ACTIONS = 30000
@@ -131,16 +134,17 @@ def parse_bot_options(items: Iterable[str]) -> BotOptions:
 
 
 def expand_seats(kinds: Sequence[str], players: int, teams: int = 0) -> tuple[str, ...]:
-    """One bot kind per seat from a list of one (everyone), ``teams`` (one per team: seat
-    ``s`` plays entry ``s mod teams``, as teams are ``seat mod teams``) or ``players``
-    kinds."""
+    """One bot spec per seat (:mod:`pegs.sim.bot_spec`) from a list of one (everyone),
+    ``teams`` (one per team: seat ``s`` plays entry ``s mod teams``, as teams are ``seat mod
+    teams``) or ``players`` specs."""
     kinds = [k.strip() for k in kinds]
     if not kinds or any(not k for k in kinds):
         raise SimulationError("--seats needs bot names separated by commas, e.g. "
                               "ismcts,heuristic,ismcts,heuristic")
-    for kind in kinds:
-        if kind not in BOTS:
-            raise SimulationError(f"unknown bot {kind!r} in --seats; bots are: {', '.join(BOTS)}")
+    try:
+        kinds = [parse_bot_spec(k).text for k in kinds]
+    except BotSpecError as e:
+        raise SimulationError(f"--seats: {e}") from None
     if len(kinds) == 1:
         return tuple(kinds) * players
     if teams and len(kinds) == teams:
@@ -204,7 +208,7 @@ class Config:
             raise SimulationError(f"--games must be 1 or more, not {self.games}")
         if self.max_actions < 1:
             raise SimulationError(f"--max-actions must be 1 or more, not {self.max_actions}")
-        unused = sorted(set(self.bot_options) - set(self.seats))
+        unused = sorted(set(self.bot_options) - {parse_bot_spec(s).kind for s in self.seats})
         if unused:
             raise SimulationError(
                 f"--bot-option for {unused[0]!r}, which plays no seat "
@@ -237,10 +241,12 @@ class Config:
 def check_bots(config: Config) -> None:
     """Build one bot of each kind with its options, so a missing bot module or a bad option
     is reported before any game starts."""
-    for kind in dict.fromkeys(config.seats):
-        options = config.bot_options.get(kind, {})
+    for text in dict.fromkeys(config.seats):
+        spec = parse_bot_spec(text)
+        kind = spec.kind
+        options = {**config.bot_options.get(kind, {}), **spec.options}
         try:
-            make_bot(kind, 0, **options)
+            spec.make(0, **options)
         except ImportError as e:
             raise SimulationError(f"bot {kind!r} is not available here: {e}") from e
         except (TypeError, ValueError) as e:
@@ -261,6 +267,7 @@ class Task:
     seats: tuple[str, ...]
     bot_options: BotOptions
     max_actions: int
+    keep_record: bool = False  # add the game record to the line (``--records``)
 
 
 def play_game(task: Task) -> dict[str, Any]:
@@ -274,8 +281,9 @@ def play_game(task: Task) -> dict[str, Any]:
 
 
 def _play(task: Task) -> dict[str, Any]:
-    bots = [make_bot(kind, bot_seed(task.seed, s), **task.bot_options.get(kind, {}))
-            for s, kind in enumerate(task.seats)]
+    specs = [parse_bot_spec(text) for text in task.seats]
+    bots = [spec.make(bot_seed(task.seed, s), **task.bot_options.get(spec.kind, {}))
+            for s, spec in enumerate(specs)]
     return play_with(task, bots)
 
 
@@ -285,6 +293,7 @@ def play_with(task: Task, bots: Sequence[Bot]) -> dict[str, Any]:
     state = GameState.new(rules, task.seed)
     n = rules.players
     moves, hits, discards = [0] * n, [0] * n, [0] * n
+    actions: list[Action] = []
     while not state.is_over() and state.ply < task.max_actions:
         seat = state.current_player
         legal = state.legal_actions()
@@ -296,9 +305,10 @@ def play_with(task: Task, bots: Sequence[Bot]) -> dict[str, Any]:
             hits[seat] += sum(step.hit for step in action.steps)
         if action.discard:
             discards[seat] += 1
+        actions.append(action)
         state = state.apply(action)
     outcome = state.outcome()
-    return {
+    line = {
         "game": task.game,
         "seed": task.seed,
         "rules": rules.settings(),
@@ -314,6 +324,11 @@ def play_with(task: Task, bots: Sequence[Bot]) -> dict[str, Any]:
             for s, kind in enumerate(task.seats)
         ],
     }
+    if task.keep_record:  # taken off the line for the records file (pegs.sim.records)
+        line["record"] = {**Record(rules, task.seed, actions, list(task.seats)).to_json(state),
+                          "game": task.game, "bot_options": task.bot_options,
+                          "max_actions": task.max_actions}
+    return line
 
 
 # --- the results file ---------------------------------------------------------------------
@@ -569,10 +584,12 @@ def simulate(
     on_start: Callable[[int, int], None] | None = None,
     backend: str = "local",
     address: str | None = None,
+    records: Path | None = None,
 ) -> RunResult:
     """Play the games of ``config`` not yet in ``out``, appending each result to ``out`` as
     it finishes; ``jobs`` worker processes (default: one per CPU; 1 plays in this process),
-    or with ``backend="ray"`` Ray tasks (see :func:`games_stream`).
+    or with ``backend="ray"`` Ray tasks (see :func:`games_stream`); each played game's
+    record is appended to ``records`` (:mod:`pegs.sim.records`).
 
     ``on_start(already, to_play)`` is called once the results file has been read.  Ctrl-C
     (or a worker stopped by a signal) returns the games finished so far with
@@ -595,7 +612,9 @@ def simulate(
         progress.total, progress.done, progress.first = config.games, already, already
     interrupted = False
     if tasks:
-        stream = games_stream(tasks, jobs, backend, address)
+        if records is not None:
+            tasks = [replace(t, keep_record=True) for t in tasks]
+        stream = keep_records(games_stream(tasks, jobs, backend, address), records)
         interrupted = record(stream, out, wanted, progress)
     results = [wanted[g] for g in sorted(wanted)]
     return RunResult(results, already, len(results) - already, interrupted)
