@@ -3,6 +3,8 @@ reported, cloning."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 import numpy as np
@@ -99,3 +101,17 @@ def test_a_seat_env_clone_copies_the_bots_too() -> None:
         assert (obs["observation"] == twin_obs["observation"]).all()
     assert e.aec.state == twin.aec.state
     assert view(e.aec.state, 0) == view(twin.aec.state, 0)
+
+
+def test_a_pickled_or_deep_copied_environment_plays_on_the_same() -> None:
+    e = raw_env(rules="north-carolina", players=4, seed=3)
+    e.reset()
+    _advance(e, random.Random(2), 40)
+    copies = [copy.deepcopy(e), pickle.loads(pickle.dumps(e))]
+    for copied in copies:
+        _advance(copied, random.Random(7), 30)
+    _advance(e, random.Random(7), 30)
+    for copied in copies:
+        assert e.state == copied.state
+        assert (e.observe(e.agent_selection)["observation"]
+                == copied.observe(copied.agent_selection)["observation"]).all()
