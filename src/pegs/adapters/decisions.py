@@ -21,7 +21,11 @@ from .codec import ActionCodec
 
 
 class TurnDecisions:
-    """The choices left in one position: the tokens chosen so far and the mask of the next."""
+    """The choices left in one position: the tokens chosen so far and the mask of the next.
+
+    An action's tokens are worked out when first needed: the first choice reads only the
+    actions' first tokens (:meth:`ActionCodec.first`), so the whole sequences are made
+    only for the actions still in play after it."""
 
     def __init__(self, codec: ActionCodec, legal: Sequence[Action], mover: int) -> None:
         if not legal:
@@ -29,7 +33,8 @@ class TurnDecisions:
         self.codec = codec
         self.mover = mover
         self.actions = list(legal)
-        self.sequences = [codec.encode(a, mover) for a in self.actions]
+        self._first = [codec.first(a) for a in self.actions]
+        self._sequences: list[tuple[int, ...] | None] = [None] * len(self.actions)
         #: indices of the actions that still agree with :attr:`prefix`
         self.remaining = list(range(len(self.actions)))
         #: the tokens chosen so far this turn (asked or appended)
@@ -38,12 +43,26 @@ class TurnDecisions:
         if len(self.remaining) > 1:
             self._append_shared()
 
+    def sequence(self, i: int) -> tuple[int, ...]:
+        """The tokens of action ``i``."""
+        seq = self._sequences[i]
+        if seq is None:
+            seq = self._sequences[i] = self.codec.encode(self.actions[i], self.mover)
+        return seq
+
+    def _token(self, i: int, depth: int) -> int:
+        """Action ``i``'s token at ``depth`` (``end`` past its last)."""
+        if depth == 0:
+            return self._first[i]
+        seq = self.sequence(i)
+        return seq[depth] if len(seq) > depth else self.codec.end
+
     def _next_tokens(self) -> list[int]:
         depth = len(self.prefix)
-        seen = dict.fromkeys(
-            self.sequences[i][depth] if len(self.sequences[i]) > depth else self.codec.end
-            for i in self.remaining)
-        return list(seen)
+        if depth == 0:
+            first = self._first
+            return list(dict.fromkeys(first[i] for i in self.remaining))
+        return list(dict.fromkeys(self._token(i, depth) for i in self.remaining))
 
     def _append_shared(self) -> None:
         """Append tokens while they are forced; set :attr:`options` to the next choice."""
@@ -54,12 +73,7 @@ class TurnDecisions:
 
     def _take(self, token: int) -> None:
         depth = len(self.prefix)
-        if token == self.codec.end:
-            self.remaining = [i for i in self.remaining if len(self.sequences[i]) == depth]
-        else:
-            seqs = self.sequences
-            self.remaining = [i for i in self.remaining
-                              if len(seqs[i]) > depth and seqs[i][depth] == token]
+        self.remaining = [i for i in self.remaining if self._token(i, depth) == token]
         self.prefix.append(token)
 
     def allowed(self, token: int) -> bool:

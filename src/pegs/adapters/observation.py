@@ -95,6 +95,13 @@ class ObservationEncoder:
             at += size
         self.size = at
         self.high: Vector = np.array(highs, dtype=np.int16)
+        #: where each field starts in the vector
+        self._at = {name: cut.start for name, (cut, _) in self.slices.items()}
+        self._pegs = rules.pegs
+        #: the last view encoded and its values without the prefix (a turn of several
+        #: steps shows the same view), and the last discards counted with their counts
+        self._last: tuple[View | None, list[int]] = (None, [])
+        self._discards: tuple[tuple[str, ...], list[int]] = ((), [0] * len(RANKS))
 
     def fields(self, vector: Vector) -> dict[str, Vector]:
         """The named arrays of an observation vector (views, not copies)."""
@@ -147,43 +154,78 @@ class ObservationEncoder:
         return out
 
     def _encode(self, v: View, prefix: Sequence[int]) -> Vector:
-        out: Vector = np.zeros(self.size, dtype=np.int16)
-        f = self.fields(out)
+        last, values = self._last
+        if v is not last:
+            values = self._values(v)
+            self._last = (v, values)
+        if prefix:
+            values = values.copy()
+            at = self._at["prefix"]
+            values[at:at + len(prefix)] = [t + 1 for t in prefix]
+        return np.array(values, dtype=np.int16)
+
+    def _values(self, v: View) -> list[int]:
+        """The fields of the view as one list (the prefix left 0)."""
+        at = self._at
+        out = [0] * self.size
         if v.seat >= 0:
-            f["seat"][v.seat] = 1
+            out[at["seat"] + v.seat] = 1
         if v.outcome is None:
-            f["to_act"][v.current_player] = 1
-        f["turn"][v.turn] = 1
-        f["pegs"][:] = [[self._peg(pos) for pos in seat] for seat in v.pegs]
-        _count(f["hand"], v.hand)
-        f["hand_sizes"][:] = v.hand_sizes
-        f["draw_pile"][0] = v.draw_pile_size
-        _count(f["discards"], v.discards)
-        f["hidden_discards"][0] = v.hidden_discards
-        for seat, pile in enumerate(v.piles):
-            _count(f["piles"][seat], pile)
-        f["stuck"][:] = [min(s, STUCK_CAP) for s in v.stuck]
-        f["started"][:] = [int(t > 0) for t in v.turns_taken]
-        f["extra"][:] = [min(e, EXTRA_CAP) for e in v.extra]
+            out[at["to_act"] + v.current_player] = 1
+        out[at["turn"] + v.turn] = 1
+        i = at["pegs"]
+        for seat in v.pegs:
+            for pos in seat:
+                out[i] = 0 if pos == START else pos + 1
+                i += 1
+        _count(out, at["hand"], v.hand)
+        players = self.players
+        i = at["hand_sizes"]
+        out[i:i + players] = v.hand_sizes
+        out[at["draw_pile"]] = v.draw_pile_size
+        i = at["discards"]
+        out[i:i + len(RANKS)] = self._discard_counts(v.discards)
+        out[at["hidden_discards"]] = v.hidden_discards
+        i = at["piles"]
+        for pile in v.piles:
+            _count(out, i, pile)
+            i += len(RANKS)
+        i = at["stuck"]
+        out[i:i + players] = [min(s, STUCK_CAP) for s in v.stuck]
+        i = at["started"]
+        out[i:i + players] = [int(t > 0) for t in v.turns_taken]
+        i = at["extra"]
+        out[i:i + players] = [min(e, EXTRA_CAP) for e in v.extra]
         pending = v.pending
         if pending is not None:
             act = pending.action
             real = RANK_INDEX.get(act.card, -1) + 1
-            f["pending"][:] = [pending.declarer + 1, RANK_INDEX[act.declared] + 1, real,
-                               pending.asked + 1, pending.chooser + 1, pending.victim + 1]
+            i = at["pending"]
+            out[i:i + 6] = [pending.declarer + 1, RANK_INDEX[act.declared] + 1, real,
+                            pending.asked + 1, pending.chooser + 1, pending.victim + 1]
             declared = Action(act.declared, act.steps, act.discard)
-            _tokens(f["pending_move"], self.codec.encode(declared, pending.declarer))
-        _tokens(f["prefix"], prefix)
+            tokens = self.codec.encode(declared, pending.declarer)
+            i = at["pending_move"]
+            out[i:i + len(tokens)] = [t + 1 for t in tokens]
         return out
 
-    def _peg(self, pos: int) -> int:
-        return 0 if pos == START else pos + 1
+    def _discard_counts(self, discards: tuple[str, ...]) -> list[int]:
+        """The discards counted by rank; the discards of the last view counted again
+        only where they grew."""
+        old, counts = self._discards
+        if discards is not old:
+            n = len(old)
+            if len(discards) >= n and discards[:n] == old:
+                counts, tail = counts.copy(), discards[n:]
+            else:
+                counts, tail = [0] * len(RANKS), discards
+            for card in tail:
+                counts[RANK_INDEX[card]] += 1
+            self._discards = (discards, counts)
+        return counts
 
 
-def _count(target: Vector, cards: Sequence[str]) -> None:
+def _count(out: list[int], at: int, cards: Sequence[str]) -> None:
+    """Add the cards, counted by rank, to ``out`` from ``at``."""
     for card in cards:
-        target[RANK_INDEX[card]] += 1
-
-
-def _tokens(target: Vector, tokens: Sequence[int]) -> None:
-    target[: len(tokens)] = [t + 1 for t in tokens]
+        out[at + RANK_INDEX[card]] += 1

@@ -58,7 +58,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
@@ -72,6 +72,7 @@ from ..rules.determinize import sample_state
 from ..rules.legal import Turn, card_plans, controlled, generate_plain
 from ..rules.settings import RANKS
 from ..rules.state import GameState
+from ..rules.view import view as view_of
 
 Pegs = tuple[tuple[int, ...], ...]
 
@@ -683,12 +684,15 @@ class Choice:
 
 class Results:
     """The layouts that actions lead to: plain moves read off their steps, the rest from
-    one state sampled from the view (made when first needed)."""
+    one state sampled from the view (made when first needed).  Given a ``sample`` (a state
+    that a search sampled from the view), every layout is read off that state."""
 
-    def __init__(self, view: View, rng: random.Random) -> None:
+    def __init__(self, view: View, rng: random.Random, sample: GameState | None = None
+                 ) -> None:
         self.view = view
         self.rng = rng
-        self._state: GameState | None = None
+        self._state = sample
+        self._given = sample is not None
 
     def state(self) -> GameState:
         if self._state is None:
@@ -696,6 +700,8 @@ class Results:
         return self._state
 
     def after(self, action: Action) -> Pegs:
+        if self._given:
+            return self.state().result_of(action)
         v = self.view
         quick = quick_result(v.rules, v.pegs, v.turn, action)
         return quick if quick is not None else self.state().result_of(action)
@@ -722,6 +728,24 @@ class HeuristicBot:
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         return self._decide(view, legal).action
 
+    def play_out(self, state: GameState, legal: Sequence[Action]) -> Action:
+        """The choice of :meth:`choose` for the seat to act in ``state``, a state that a
+        search sampled from its own view (a rollout): the layouts are read off the state
+        (the board result of an action never depends on the hidden cards) and, outside
+        Bluffing Joker, the evaluation needs nothing but the board and the seat's hand, so
+        no view is made."""
+        seat = state.current_player
+        rules = state.rules
+        if len(legal) == 1:
+            return legal[0]
+        if rules.bluffing or not legal:
+            return self._decide(view_of(state, seat), legal, state).action
+        pegs = state.pegs
+        ev = Evaluator(rules, seat, self.weights, pegs)
+        scores = self._scores(rules, seat, pegs, state.hands[seat], legal, state.result_of,
+                              ev, None)[0]
+        return legal[self._top(scores)]
+
     def explain(self, view: View, legal: Sequence[Action]) -> tuple[Action, str]:
         """The chosen action and a one-line reason in plain words."""
         choice = self._decide(view, legal)
@@ -735,12 +759,13 @@ class HeuristicBot:
         return action, why
 
     # -- deciding -------------------------------------------------------------------------------
-    def _decide(self, view: View, legal: Sequence[Action]) -> Choice:
+    def _decide(self, view: View, legal: Sequence[Action], sample: GameState | None = None
+                ) -> Choice:
         if not legal:
             raise ValueError("no legal action to choose from")
         if len(legal) == 2 and legal[0] == DOUBT and legal[1] == PASS:
             return self._doubt_or_pass(view)
-        results = Results(view, self._sample_rng)
+        results = Results(view, self._sample_rng, sample)
         if len(legal) == 1:
             only = legal[0]
             return Choice(only, view.pegs if only.decision else results.after(only), 0.0)
@@ -761,33 +786,41 @@ class HeuristicBot:
                                                and legal[1] == PASS):
             return None
         ev = Evaluator(view.rules, view.seat, self.weights, view.pegs)
-        return self._scores(view, legal, Results(view, self._sample_rng), ev)[0]
+        results = Results(view, self._sample_rng)
+        return self._scores(view.rules, view.seat, view.pegs, view.hand, legal, results.after,
+                            ev, view)[0]
 
     def _best_play(self, view: View, legal: Sequence[Action], results: Results,
                    ev: Evaluator) -> Choice:
-        scores, afters = self._scores(view, legal, results, ev)
-        best = max(scores)
-        top = [i for i, v in enumerate(scores) if v >= best - 1e-9]
-        i = top[0] if len(top) == 1 else top[self.rng.randrange(len(top))]
+        scores, afters = self._scores(view.rules, view.seat, view.pegs, view.hand, legal,
+                                      results.after, ev, view)
+        i = self._top(scores)
         return Choice(legal[i], afters[i], scores[i])
 
-    def _scores(self, view: View, legal: Sequence[Action], results: Results,
-                ev: Evaluator) -> tuple[list[float], list[Pegs]]:
+    def _top(self, scores: list[float]) -> int:
+        """The index of the best score (ties within 1e-9 broken by the seed)."""
+        best = max(scores)
+        top = [i for i, v in enumerate(scores) if v >= best - 1e-9]
+        return top[0] if len(top) == 1 else top[self.rng.randrange(len(top))]
+
+    def _scores(self, rules: Rules, seat: int, before: Pegs, hand: Sequence[str],
+                legal: Sequence[Action], after_of: Callable[[Action], Pegs], ev: Evaluator,
+                view: View | None) -> tuple[list[float], list[Pegs]]:
+        """Each action's score and layout; ``view`` is needed with Bluffing Joker only."""
         w = self.weights
-        keep = keep_values(view, w)
+        keep = hand_values(rules, before, seat, hand, w)
         geo = ev.geo
-        partners = [q for q in ev.team if q != view.seat]
-        before = view.pegs
+        partners = [q for q in ev.team if q != seat]
         now = back = ev.board(before)
-        if view.rules.bluffing:  # a caught bluff: the doubter sends back the peg it likes
-            lost = sent_back(ev, before, view.seat, False)
+        if rules.bluffing:  # a caught bluff: the doubter sends back the peg it likes
+            lost = sent_back(ev, before, seat, False)
             back = now - w.extra_turn if lost is None else lost
         guesses: dict[str, float] = {}
         boards: dict[Pegs, float] = {}
         scores: list[float] = []
         afters: list[Pegs] = []
         for action in legal:
-            after = results.after(action)
+            after = after_of(action)
             value = boards.get(after)
             if value is None:
                 value = ev.board(after)
@@ -800,12 +833,13 @@ class HeuristicBot:
             if action.declared and action.declared != action.card:
                 guess = guesses.get(action.declared)
                 if guess is None:
-                    guess = doubt_guess(view, action.declared, len(view.hand), w)
+                    assert view is not None
+                    guess = doubt_guess(view, action.declared, len(hand), w)
                     guesses[action.declared] = guess
                 score -= w.bluff + guess * (value - back)
             scores.append(score)
             afters.append(after)
-        if view.rules.bluffing:  # never bluff a move that a card in the hand makes truly
+        if rules.bluffing:  # never bluff a move that a card in the hand makes truly
             true_moves = {afters[i] for i, a in enumerate(legal) if a.card == a.declared}
             for i, a in enumerate(legal):
                 if a.card != a.declared and afters[i] in true_moves:

@@ -84,7 +84,6 @@ from ..rules.bluff import DOUBT
 from ..rules.board import START
 from ..rules.board_work import Pegs
 from ..rules.legal import MoveMemo
-from ..rules.view import view as view_of
 from .belief import face_down_belief
 from .heuristic import Evaluator, HeuristicBot, Weights, hand_worth
 from .leaf import fitted_rewards, team_chances
@@ -366,11 +365,12 @@ class IsmctsBot:
         self.guard = guard
         self.belief = belief
         self._heuristic = HeuristicBot(seed)
+        #: The rollouts' player: the heuristic bot's choice in a sampled state (None: random).
+        self._policy: Callable[[_Game, Sequence[Action]], Action] | None = None
+        if rollout == "heuristic":
+            self._policy = self._heuristic.play_out  # type: ignore[assignment]
         #: The root's heuristic opinions of the current decision (see :meth:`_root_bias`).
         self._bias: dict[Action, float] = {}
-        self._policy: Callable[[View, Sequence[Action]], Action] | None = None
-        if rollout == "heuristic":
-            self._policy = self._heuristic.choose
         #: Iterations run by the last :meth:`choose` (0 when it had a single choice).
         self.last_iterations = 0
         #: The last root's children: action -> (visits, mean reward), for inspection.
@@ -560,8 +560,7 @@ class IsmctsBot:
                 n = len(legal)
                 if n > ROLLOUT_CHOICES:
                     legal = [legal[i] for i in rng.sample(range(n), ROLLOUT_CHOICES)]
-                seen = view_of(state, state.current_player)  # type: ignore[arg-type]
-                action = policy(seen, legal)
+                action = policy(state, legal)
             state = state.apply(action)
             plies += 1
         rules = state.rules
