@@ -60,9 +60,8 @@ class TurnDecisions:
     def _next_tokens(self) -> list[int]:
         depth = len(self.prefix)
         if depth == 0:
-            first = self._first
-            return list(dict.fromkeys(first[i] for i in self.remaining))
-        return list(dict.fromkeys(self._token(i, depth) for i in self.remaining))
+            return list(dict.fromkeys(self._first))  # every action remains
+        return list(dict.fromkeys([self._token(i, depth) for i in self.remaining]))
 
     def _append_shared(self) -> None:
         """Append tokens while they are forced; set :attr:`options` to the next choice."""
@@ -73,7 +72,11 @@ class TurnDecisions:
 
     def _take(self, token: int) -> None:
         depth = len(self.prefix)
-        self.remaining = [i for i in self.remaining if self._token(i, depth) == token]
+        if depth == 0:
+            first = self._first
+            self.remaining = [i for i in self.remaining if first[i] == token]
+        else:
+            self.remaining = [i for i in self.remaining if self._token(i, depth) == token]
         self.prefix.append(token)
 
     def allowed(self, token: int) -> bool:

@@ -98,9 +98,9 @@ class ObservationEncoder:
         #: where each field starts in the vector
         self._at = {name: cut.start for name, (cut, _) in self.slices.items()}
         self._pegs = rules.pegs
-        #: the last view encoded and its values without the prefix (a turn of several
+        #: the last view encoded and its vector without the prefix (a turn of several
         #: steps shows the same view), and the last discards counted with their counts
-        self._last: tuple[View | None, list[int]] = (None, [])
+        self._last: tuple[View | None, Vector] = (None, self.high)
         self._discards: tuple[tuple[str, ...], list[int]] = ((), [0] * len(RANKS))
 
     def fields(self, vector: Vector) -> dict[str, Vector]:
@@ -154,15 +154,15 @@ class ObservationEncoder:
         return out
 
     def _encode(self, v: View, prefix: Sequence[int]) -> Vector:
-        last, values = self._last
+        last, vector = self._last
         if v is not last:
-            values = self._values(v)
-            self._last = (v, values)
+            vector = np.array(self._values(v), dtype=np.int16)
+            self._last = (v, vector)
+        out = vector.copy()
         if prefix:
-            values = values.copy()
             at = self._at["prefix"]
-            values[at:at + len(prefix)] = [t + 1 for t in prefix]
-        return np.array(values, dtype=np.int16)
+            out[at:at + len(prefix)] = [t + 1 for t in prefix]
+        return out
 
     def _values(self, v: View) -> list[int]:
         """The fields of the view as one list (the prefix left 0)."""

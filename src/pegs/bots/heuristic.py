@@ -189,11 +189,36 @@ class Tables:
         self.rel = tuple(rel)
         #: the holes of ``rel`` that matter, as (d, log)
         self.offsets = tuple((d, v) for d, v in enumerate(rel) if v)
+        #: how many teams (or seats playing for themselves) the table has
+        self.teams = len(set(geo.team_of))
+        #: per seat: its team, its opponents and the opponents by team
+        self.sides: list[tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]]
+        self.sides = []
+        for seat in range(geo.players):
+            opps = tuple(q for q in range(geo.players) if geo.opponent[seat][q])
+            teams: dict[int, list[int]] = {}
+            for q in opps:
+                teams.setdefault(geo.team_of[q], []).append(q)
+            self.sides.append((geo.team_seats[seat], opps,
+                               tuple(tuple(v) for v in teams.values())))
+        #: :meth:`Evaluator.static_danger` by seat and which opponents wait in start
+        self.static: dict[tuple[int, tuple[bool, ...]], list[float]] = {}
 
 
-@lru_cache(maxsize=64)
+#: The tables of the rule sets in use, by the identity of the rules (a rule set's hash is
+#: worked out in Python: too slow for every decision of a search).
+_TABLES: dict[int, tuple[Rules, Tables]] = {}
+
+
 def tables(rules: Rules) -> Tables:
-    return Tables(rules)
+    got = _TABLES.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    if len(_TABLES) >= 64:
+        _TABLES.clear()
+    made = Tables(rules)
+    _TABLES[id(rules)] = (rules, made)
+    return made
 
 
 # --- the evaluation ------------------------------------------------------------------------
@@ -218,14 +243,9 @@ class Evaluator:
         geo = t.geo
         self.geo = geo
         self.seat = seat
-        self.team = geo.team_seats[seat]
-        self.opps = tuple(q for q in range(geo.players) if geo.opponent[seat][q])
-        teams: dict[int, list[int]] = {}
-        for q in self.opps:
-            teams.setdefault(geo.team_of[q], []).append(q)
-        self.opp_teams = tuple(tuple(v) for v in teams.values())
-        self._seat: dict[tuple[int, tuple[int, ...]], float] = {}
-        self._static: dict[tuple[bool, ...], list[float]] = {}
+        self.team, self.opps, self.opp_teams = t.sides[seat]
+        #: per seat, the values of its pegs' layouts met so far
+        self._seat: list[dict[tuple[int, ...], float]] = [{} for _ in range(geo.players)]
         ring = t.ring
         self.rel = t.rel
         self.offsets = t.offsets
@@ -240,14 +260,9 @@ class Evaluator:
         self.base_static = self.static_danger(base)
 
     # -- progress of one seat ---------------------------------------------------------------
-    def ring_value(self, q: int, h: int) -> float:
-        """What the danger term counts at risk for ``q``'s peg on ring hole ``h``."""
-        w, t = self.dw, self.t
-        return w.out + w.hole * (t.track - t.to_door[q][h])
-
     def seat_value(self, q: int, ps: tuple[int, ...]) -> float:
-        key = (q, ps)
-        got = self._seat.get(key)
+        known = self._seat[q]
+        got = known.get(ps)
         if got is not None:
             return got
         w, t = self.w, self.t
@@ -284,15 +299,16 @@ class Evaluator:
                 value -= w.block * max(0, outside - (home[0] - 1))
         missing = max(0, min(2, start + on_ring) - on_ring)
         value -= w.few_out * missing
-        self._seat[key] = value
+        known[ps] = value
         return value
 
     # -- danger to the team's ring pegs ----------------------------------------------------
     def static_danger(self, pegs: Pegs) -> list[float]:
         """Per ring hole: the log of the chance to escape the hits that do not depend on
         distance (a joker, an opponent's door, out-hole and the hole 8 behind it)."""
-        mask = tuple(START in pegs[q] for q in self.opps)
-        got = self._static.get(mask)
+        mask = tuple([START in pegs[q] for q in self.opps])
+        key = (self.seat, mask)
+        got = self.t.static.get(key)
         if got is not None:
             return got
         t, geo = self.t, self.geo
@@ -303,7 +319,7 @@ class Evaluator:
                 out = geo.out_hole[q]
                 miss[out] += math.log(1.0 - t.p_out)
                 miss[(out - 8) % t.ring] += math.log(1.0 - t.p_corner)
-        self._static[mask] = miss
+        t.static[key] = miss
         return miss
 
     def danger(self, pegs: Pegs) -> float:
@@ -320,8 +336,11 @@ class Evaluator:
                 added += [g for g in now if 0 <= g < ring and g not in was]
                 removed += [g for g in was if 0 <= g < ring and g not in now]
         threat, rel, exp = self.threat, self.rel, math.exp
+        dw = self.dw
+        out, hole, track = dw.out, dw.hole, t.track
         loss = 0.0
         for q in self.team:
+            to_door = t.to_door[q]
             for h in pegs[q]:
                 if not 0 <= h < ring:
                     continue
@@ -330,17 +349,25 @@ class Evaluator:
                     log += rel[(h - g) % ring]
                 for g in removed:
                     log -= rel[(h - g) % ring]
-                loss += (1.0 - exp(log)) * self.ring_value(q, h)
-        return self.dw.danger * loss
+                loss += (1.0 - exp(log)) * (out + hole * (track - to_door[h]))  # the peg's value
+        return dw.danger * loss
 
     # -- the whole board ---------------------------------------------------------------------
     def team_value(self, pegs: Pegs, seats: Sequence[int]) -> float:
-        return sum(self.seat_value(q, pegs[q]) for q in seats)
+        value = 0.0
+        for q in seats:
+            value += self.seat_value(q, pegs[q])
+        return value
 
     def board(self, pegs: Pegs) -> float:
         """The layout's worth for the deciding seat's team (higher is better)."""
         home = self.geo.all_home
-        if all(pegs[q] == home for q in self.team):
+        won = True
+        for q in self.team:
+            if pegs[q] != home:
+                won = False
+                break
+        if won:
             return WIN
         own = self.team_value(pegs, self.team) - self.danger(pegs)
         if not self.opp_teams:
@@ -429,7 +456,7 @@ def endgame(view: View) -> bool:
 
 def near_end(rules: Rules, pegs: Pegs, seat: int) -> bool:
     """Is ``seat``'s team (or an opponent) close to winning in this layout?"""
-    geo = geometry(rules)
+    geo = tables(rules).geo
     ring = geo.ring_size
 
     def left(seats: Sequence[int]) -> int:
@@ -450,19 +477,25 @@ def keep_values(view: View, weights: Weights) -> dict[str, float]:
 def hand_values(rules: Rules, pegs: Pegs, seat: int, hand: Sequence[str],
                 weights: Weights) -> dict[str, float]:
     """What each card of ``seat``'s ``hand`` is worth keeping in this layout."""
-    geo = geometry(rules)
+    t = tables(rules)
+    geo = t.geo
     ring = geo.ring_size
     seats = controlled(geo, pegs, seat) or (seat,)
-    start = any(START in pegs[q] for q in seats)
+    start = False
     near = False
     for q in seats:
+        ps = pegs[q]
+        if START in ps:
+            start = True
         door = geo.door[q]
-        for p in pegs[q]:
+        for p in ps:
             on_ring_near = 0 <= p < ring and (door - p) % ring <= 8
-            if on_ring_near or (p >= ring and pegs[q] != geo.all_home):
+            if on_ring_near or (p >= ring and ps != geo.all_home):
                 near = True
-    counts = Counter(hand)
-    plans = tables(rules).plans
+    counts: dict[str, int] = {}
+    for card in hand:
+        counts[card] = counts.get(card, 0) + 1
+    plans = t.plans
     values: dict[str, float] = {}
     for card, n in counts.items():
         v = _CARD_BASE.get(card, 1.0)

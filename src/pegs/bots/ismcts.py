@@ -85,7 +85,7 @@ from ..rules.board import START
 from ..rules.board_work import Pegs
 from ..rules.legal import MoveMemo
 from .belief import face_down_belief
-from .heuristic import Evaluator, HeuristicBot, Weights, hand_worth
+from .heuristic import Evaluator, HeuristicBot, Weights, hand_worth, tables
 from .leaf import fitted_rewards, team_chances
 from .leaf_models import MODELS
 from .random_bot import DEFAULT_DOUBT_RATE, random_action
@@ -262,7 +262,7 @@ def heuristic_rewards(rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]] =
 def discounted(rules: Rules, rewards: Rewards, weight: float) -> Rewards:
     """``rewards`` pulled toward the even share ``1 / teams`` by ``weight`` (1: unchanged),
     so that a quicker win is worth more and a later loss costs less."""
-    even = (1.0 - weight) / len(set(geometry(rules).team_of))
+    even = (1.0 - weight) / tables(rules).teams
     return tuple(weight * r + even for r in rewards)
 
 
