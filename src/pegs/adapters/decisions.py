@@ -34,7 +34,8 @@ class TurnDecisions:
         self.mover = mover
         self.actions = list(legal)
         self._first = [codec.first(a) for a in self.actions]
-        self._sequences: list[tuple[int, ...] | None] = [None] * len(self.actions)
+        #: the tokens of the actions left after the first choice
+        self._sequences: dict[int, tuple[int, ...]] = {}
         #: indices of the actions that still agree with :attr:`prefix`
         self.remaining = list(range(len(self.actions)))
         #: the tokens chosen so far this turn (asked or appended)
@@ -43,25 +44,13 @@ class TurnDecisions:
         if len(self.remaining) > 1:
             self._append_shared()
 
-    def sequence(self, i: int) -> tuple[int, ...]:
-        """The tokens of action ``i``."""
-        seq = self._sequences[i]
-        if seq is None:
-            seq = self._sequences[i] = self.codec.encode(self.actions[i], self.mover)
-        return seq
-
-    def _token(self, i: int, depth: int) -> int:
-        """Action ``i``'s token at ``depth`` (``end`` past its last)."""
-        if depth == 0:
-            return self._first[i]
-        seq = self.sequence(i)
-        return seq[depth] if len(seq) > depth else self.codec.end
-
     def _next_tokens(self) -> list[int]:
         depth = len(self.prefix)
         if depth == 0:
             return list(dict.fromkeys(self._first))  # every action remains
-        return list(dict.fromkeys([self._token(i, depth) for i in self.remaining]))
+        end, seqs = self.codec.end, self._sequences
+        return list(dict.fromkeys([seqs[i][depth] if len(seqs[i]) > depth else end
+                                   for i in self.remaining]))
 
     def _append_shared(self) -> None:
         """Append tokens while they are forced; set :attr:`options` to the next choice."""
@@ -75,8 +64,16 @@ class TurnDecisions:
         if depth == 0:
             first = self._first
             self.remaining = [i for i in self.remaining if first[i] == token]
+            if len(self.remaining) > 1:
+                encode, actions, mover = self.codec.encode, self.actions, self.mover
+                self._sequences = {i: encode(actions[i], mover) for i in self.remaining}
+        elif token == self.codec.end:
+            seqs = self._sequences
+            self.remaining = [i for i in self.remaining if len(seqs[i]) == depth]
         else:
-            self.remaining = [i for i in self.remaining if self._token(i, depth) == token]
+            seqs = self._sequences
+            self.remaining = [i for i in self.remaining
+                              if len(seqs[i]) > depth and seqs[i][depth] == token]
         self.prefix.append(token)
 
     def allowed(self, token: int) -> bool:

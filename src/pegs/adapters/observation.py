@@ -188,7 +188,8 @@ class ObservationEncoder:
         out[at["hidden_discards"]] = v.hidden_discards
         i = at["piles"]
         for pile in v.piles:
-            _count(out, i, pile)
+            if pile:
+                _count(out, i, pile)
             i += len(RANKS)
         i = at["stuck"]
         out[i:i + players] = [min(s, STUCK_CAP) for s in v.stuck]
