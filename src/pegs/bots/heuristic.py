@@ -246,6 +246,7 @@ class Evaluator:
         self.team, self.opps, self.opp_teams = t.sides[seat]
         #: per seat, the values of its pegs' layouts met so far
         self._seat: list[dict[tuple[int, ...], float]] = [{} for _ in range(geo.players)]
+        self._base_values: list[float | None] = [None] * geo.players
         ring = t.ring
         self.rel = t.rel
         self.offsets = t.offsets
@@ -355,8 +356,16 @@ class Evaluator:
     # -- the whole board ---------------------------------------------------------------------
     def team_value(self, pegs: Pegs, seats: Sequence[int]) -> float:
         value = 0.0
+        base, values = self.base, self._base_values
         for q in seats:
-            value += self.seat_value(q, pegs[q])
+            ps = pegs[q]
+            if ps is base[q]:  # a seat the layout leaves as it was
+                known = values[q]
+                if known is None:
+                    known = values[q] = self.seat_value(q, ps)
+                value += known
+            else:
+                value += self.seat_value(q, ps)
         return value
 
     def board(self, pegs: Pegs) -> float:
@@ -844,24 +853,24 @@ class HeuristicBot:
         keep = hand_values(rules, before, seat, hand, w)
         geo = ev.geo
         partners = [q for q in ev.team if q != seat]
-        now = back = ev.board(before)
-        if rules.bluffing:  # a caught bluff: the doubter sends back the peg it likes
+        back = 0.0  # what a caught bluff leaves: the doubter sends back the peg it likes
+        if rules.bluffing:
             lost = sent_back(ev, before, seat, False)
-            back = now - w.extra_turn if lost is None else lost
+            back = ev.board(before) - w.extra_turn if lost is None else lost
         guesses: dict[str, float] = {}
-        boards: dict[Pegs, float] = {}
+        boards: dict[int, float] = {}  # by layout object: many actions share one (discards)
         scores: list[float] = []
-        afters: list[Pegs] = []
+        afters: list[Pegs] = []  # (keeps the layouts, and so their ids, alive)
         for action in legal:
             after = after_of(action)
-            value = boards.get(after)
+            value = boards.get(id(after))
             if value is None:
                 value = ev.board(after)
                 for q in partners:
                     door = geo.door[q]
                     if after[q] != before[q] and door in after[q] and door not in before[q]:
                         value += w.partner_door
-                boards[after] = value
+                boards[id(after)] = value
             score = value - keep.get(action.card, 0.0)
             if action.declared and action.declared != action.card:
                 guess = guesses.get(action.declared)
