@@ -46,6 +46,7 @@ from its own chair.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 
 import numpy as np
@@ -97,7 +98,10 @@ class ObservationEncoder:
         self.high: Vector = np.array(highs, dtype=np.int16)
         #: where each field starts in the vector
         self._at = {name: cut.start for name, (cut, _) in self.slices.items()}
-        self._pegs = rules.pegs
+        self._format = f"{self.size}h"  # the vector as packed bytes
+        self._offsets = tuple(self._at[name] for name in (
+            "seat", "to_act", "turn", "pegs", "hand", "hand_sizes", "draw_pile", "discards",
+            "hidden_discards", "piles", "stuck", "started", "extra", "pending", "pending_move"))
         #: the last view encoded and its vector without the prefix (a turn of several
         #: steps shows the same view), and the last discards counted with their counts
         self._last: tuple[View | None, Vector] = (None, self.high)
@@ -155,8 +159,9 @@ class ObservationEncoder:
 
     def _encode(self, v: View, prefix: Sequence[int]) -> Vector:
         last, vector = self._last
-        if v is not last:
-            vector = np.array(self._values(v), dtype=np.int16)
+        if v is not last:  # (packed as bytes: quicker than numpy reading a list)
+            vector = np.frombuffer(struct.pack(self._format, *self._values(v)),
+                                   dtype=np.int16)
             self._last = (v, vector)
         out = vector.copy()
         if prefix:
@@ -166,48 +171,44 @@ class ObservationEncoder:
 
     def _values(self, v: View) -> list[int]:
         """The fields of the view as one list (the prefix left 0)."""
-        at = self._at
+        (seat_at, act_at, turn_at, pegs_at, hand_at, sizes_at, pile_at, discards_at,
+         hidden_at, piles_at, stuck_at, started_at, extra_at, pending_at, move_at) = self._offsets
         out = [0] * self.size
         if v.seat >= 0:
-            out[at["seat"] + v.seat] = 1
+            out[seat_at + v.seat] = 1
         if v.outcome is None:
-            out[at["to_act"] + v.current_player] = 1
-        out[at["turn"] + v.turn] = 1
-        i = at["pegs"]
+            out[act_at + v.current_player] = 1
+        out[turn_at + v.turn] = 1
+        i = pegs_at
         for seat in v.pegs:
             for pos in seat:
                 out[i] = 0 if pos == START else pos + 1
                 i += 1
-        _count(out, at["hand"], v.hand)
+        for card in v.hand:
+            out[hand_at + RANK_INDEX[card]] += 1
         players = self.players
-        i = at["hand_sizes"]
-        out[i:i + players] = v.hand_sizes
-        out[at["draw_pile"]] = v.draw_pile_size
-        i = at["discards"]
-        out[i:i + len(RANKS)] = self._discard_counts(v.discards)
-        out[at["hidden_discards"]] = v.hidden_discards
-        i = at["piles"]
+        out[sizes_at:sizes_at + players] = v.hand_sizes
+        out[pile_at] = v.draw_pile_size
+        out[discards_at:discards_at + len(RANKS)] = self._discard_counts(v.discards)
+        out[hidden_at] = v.hidden_discards
+        i = piles_at
         for pile in v.piles:
-            if pile:
-                _count(out, i, pile)
+            for card in pile:
+                out[i + RANK_INDEX[card]] += 1
             i += len(RANKS)
-        i = at["stuck"]
-        out[i:i + players] = [min(s, STUCK_CAP) for s in v.stuck]
-        i = at["started"]
-        out[i:i + players] = [int(t > 0) for t in v.turns_taken]
-        i = at["extra"]
-        out[i:i + players] = [min(e, EXTRA_CAP) for e in v.extra]
+        out[stuck_at:stuck_at + players] = [min(s, STUCK_CAP) for s in v.stuck]
+        out[started_at:started_at + players] = [int(t > 0) for t in v.turns_taken]
+        out[extra_at:extra_at + players] = [min(e, EXTRA_CAP) for e in v.extra]
         pending = v.pending
         if pending is not None:
             act = pending.action
             real = RANK_INDEX.get(act.card, -1) + 1
-            i = at["pending"]
-            out[i:i + 6] = [pending.declarer + 1, RANK_INDEX[act.declared] + 1, real,
-                            pending.asked + 1, pending.chooser + 1, pending.victim + 1]
+            out[pending_at:pending_at + 6] = [
+                pending.declarer + 1, RANK_INDEX[act.declared] + 1, real, pending.asked + 1,
+                pending.chooser + 1, pending.victim + 1]
             declared = Action(act.declared, act.steps, act.discard)
             tokens = self.codec.encode(declared, pending.declarer)
-            i = at["pending_move"]
-            out[i:i + len(tokens)] = [t + 1 for t in tokens]
+            out[move_at:move_at + len(tokens)] = [t + 1 for t in tokens]
         return out
 
     def _discard_counts(self, discards: tuple[str, ...]) -> list[int]:
@@ -225,8 +226,3 @@ class ObservationEncoder:
             self._discards = (discards, counts)
         return counts
 
-
-def _count(out: list[int], at: int, cards: Sequence[str]) -> None:
-    """Add the cards, counted by rank, to ``out`` from ``at``."""
-    for card in cards:
-        out[at + RANK_INDEX[card]] += 1
