@@ -7,6 +7,7 @@ import time
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings, strategies
 
 from helpers import PRESETS_UNDER_TEST, position, table
 from pegs.bots import make_bot
@@ -516,3 +517,29 @@ def test_play_scores_rank_the_actions_as_the_bot_does(name: str) -> None:
             checked += 1
         state = state.apply(legal[rng.randrange(len(legal))])
     assert checked > 20
+
+
+@settings(max_examples=30, deadline=None)
+@given(preset=strategies.sampled_from(PRESETS_UNDER_TEST), seed=strategies.integers(0, 10**6),
+       plies=strategies.integers(0, 400))
+def test_play_out_in_a_sampled_state_chooses_as_choose_on_its_view(
+        preset: str, seed: int, plies: int) -> None:
+    """A search's rollout asks the bot in a full state (``play_out``): the same choice and
+    the same use of the seed as ``choose`` given the seat's view, at every position of a
+    stretch of game."""
+    rules = Rules.preset(preset, players=4)
+    rng, state = random.Random(seed), GameState.new(rules, seed)
+    by_state, by_view = HeuristicBot(seed), HeuristicBot(seed)
+    for _ in range(plies):
+        if state.is_over():
+            return
+        legal = state.legal_actions()
+        state = state.apply(legal[rng.randrange(len(legal))])
+    for _ in range(30):
+        if state.is_over():
+            return
+        legal = state.legal_actions()
+        chosen = by_state.play_out(state, legal)
+        assert chosen == by_view.choose(view(state, state.current_player), legal)
+        state = state.apply(chosen)
+    assert by_state.rng.getstate() == by_view.rng.getstate()

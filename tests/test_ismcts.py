@@ -148,19 +148,19 @@ def test_heuristic_rollouts_score_a_sample_of_many_actions() -> None:
     state = _random_position(rules, 7, 0, lambda s: "10" in s.hands[s.current_player]
                              and len(s.legal_actions()) > 3 * ismcts.ROLLOUT_CHOICES)
     bot = IsmctsBot(seed=2, iterations=1, rollout="heuristic", rollout_depth=1)
-    given: list[tuple[View, list[Action]]] = []
+    given: list[tuple[GameState, list[Action]]] = []
 
-    def policy(seen: View, legal: list[Action]) -> Action:
-        given.append((seen, list(legal)))
+    def policy(sampled: GameState, legal: list[Action]) -> Action:
+        given.append((sampled, list(legal)))
         return legal[0]
 
-    bot._policy = policy
+    bot._policy = policy  # type: ignore[assignment]
     rewards = bot._rollout(state, 0)
-    [(seen, sample)] = given
+    [(sampled, sample)] = given
     assert len(sample) == ismcts.ROLLOUT_CHOICES < len(state.legal_actions())
     assert len(set(sample)) == len(sample)
     assert set(sample) <= set(state.legal_actions())
-    assert seen.seat == state.current_player
+    assert sampled is state
     assert len(rewards) == rules.players
     given.clear()
     small = _random_position(PEGOO, 6, 20)

@@ -54,17 +54,30 @@ class ActionCodec:
         self.size = len(names)
         self.end = self.index["end"]
         self._ring = {n: self.index[f"ring:{n}"] for n in geo.ring_names}
+        self._card = {r: self.index[f"card:{rank_text(r)}"] for r in RANKS}
+        self._declared = {r: self.index[f"as:{rank_text(r)}"] for r in RANKS}
+        self._op = {(o, hit): self.index[f"op:{o}{'x' if hit else ''}"]
+                    for o in (">", "<", "~") for hit in (False, True)}
+        self._decision = {w: self.index[w] for w in ("doubt", "pass", "send")}
+        #: per mover, the token of every position text as that seat writes it
+        self._places: dict[int, dict[str, int]] = {}
 
     # --- positions -------------------------------------------------------------------------
-    def _position(self, text: str, mover: int) -> int:
-        if text in self._ring:
-            return self._ring[text]
-        name, _, owner = text.partition("@")
-        seat = int(owner) if owner else mover
-        key = f"start@{seat}" if name == "S" else f"home:{name}@{seat}"
-        if key not in self.index:
-            raise NotationError(f"{text!r} is not a position of this table")
-        return self.index[key]
+    def _positions(self, mover: int) -> dict[str, int]:
+        """Position text -> token, as seat ``mover`` writes positions (ring holes, ``S``,
+        ``Hk`` and, of any seat, ``S@q`` and ``Hk@q``)."""
+        places = self._places.get(mover)
+        if places is None:
+            places = dict(self._ring)
+            holes = range(1, self.home_holes + 1)
+            for q in range(self.players):
+                places[f"S@{q}"] = self.index[f"start@{q}"]
+                places.update({f"H{k}@{q}": self.index[f"home:H{k}@{q}"] for k in holes})
+            if 0 <= mover < self.players:
+                places["S"] = self.index[f"start@{mover}"]
+                places.update({f"H{k}": self.index[f"home:H{k}@{mover}"] for k in holes})
+            self._places[mover] = places
+        return places
 
     @staticmethod
     def _position_text(name: str, mover: int) -> str:
@@ -82,20 +95,31 @@ class ActionCodec:
         if action.decision:
             word, _, target = action.decision.partition(" ")
             if word == "send":
-                return (self.index["send"], self._ring[target])
-            return (self.index[word],)
-        out = [self.index[f"card:{rank_text(action.card)}"]]
+                return (self._decision["send"], self._ring[target])
+            return (self._decision[word],)
+        out = [self._card[action.card]]
         if action.declared:
-            out.append(self.index[f"as:{rank_text(action.declared)}"])
+            out.append(self._declared[action.declared])
         if action.discard:
             out.append(self.index["discard"])
-        if len(action.steps) > MAX_STEPS:
-            raise NotationError(f"{action} has more than {MAX_STEPS} steps")
-        for step in action.steps:
-            out.append(self._position(step.src, mover))
-            out.append(self._position(step.dst, mover))
-            out.append(self.index[f"op:{step.op}{'x' if step.hit else ''}"])
+        steps = action.steps
+        if steps:
+            if len(steps) > MAX_STEPS:
+                raise NotationError(f"{action} has more than {MAX_STEPS} steps")
+            places = self._positions(mover)
+            for step in steps:
+                src, dst = places.get(step.src), places.get(step.dst)
+                if src is None or dst is None:
+                    text = step.dst if src is not None else step.src
+                    raise NotationError(f"{text!r} is not a position of this table")
+                out += (src, dst, self._op[step.op, step.hit])
         return tuple(out)
+
+    def first(self, action: Action) -> int:
+        """The first token of :meth:`encode` (the card, or the decision)."""
+        if action.decision:
+            return self._decision[action.decision.partition(" ")[0]]
+        return self._card[action.card]
 
     def decode(self, tokens: Sequence[int], mover: int) -> Action:
         """The action that ``tokens`` name for seat ``mover`` (an ``end`` token is ignored);

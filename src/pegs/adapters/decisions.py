@@ -21,7 +21,11 @@ from .codec import ActionCodec
 
 
 class TurnDecisions:
-    """The choices left in one position: the tokens chosen so far and the mask of the next."""
+    """The choices left in one position: the tokens chosen so far and the mask of the next.
+
+    An action's tokens are worked out when first needed: the first choice reads only the
+    actions' first tokens (:meth:`ActionCodec.first`), so the whole sequences are made
+    only for the actions still in play after it."""
 
     def __init__(self, codec: ActionCodec, legal: Sequence[Action], mover: int) -> None:
         if not legal:
@@ -29,7 +33,9 @@ class TurnDecisions:
         self.codec = codec
         self.mover = mover
         self.actions = list(legal)
-        self.sequences = [codec.encode(a, mover) for a in self.actions]
+        self._first = [codec.first(a) for a in self.actions]
+        #: the tokens of the actions left after the first choice
+        self._sequences: dict[int, tuple[int, ...]] = {}
         #: indices of the actions that still agree with :attr:`prefix`
         self.remaining = list(range(len(self.actions)))
         #: the tokens chosen so far this turn (asked or appended)
@@ -40,10 +46,11 @@ class TurnDecisions:
 
     def _next_tokens(self) -> list[int]:
         depth = len(self.prefix)
-        seen = dict.fromkeys(
-            self.sequences[i][depth] if len(self.sequences[i]) > depth else self.codec.end
-            for i in self.remaining)
-        return list(seen)
+        if depth == 0:
+            return list(dict.fromkeys(self._first))  # every action remains
+        end, seqs = self.codec.end, self._sequences
+        return list(dict.fromkeys([seqs[i][depth] if len(seqs[i]) > depth else end
+                                   for i in self.remaining]))
 
     def _append_shared(self) -> None:
         """Append tokens while they are forced; set :attr:`options` to the next choice."""
@@ -54,10 +61,17 @@ class TurnDecisions:
 
     def _take(self, token: int) -> None:
         depth = len(self.prefix)
-        if token == self.codec.end:
-            self.remaining = [i for i in self.remaining if len(self.sequences[i]) == depth]
+        if depth == 0:
+            first = self._first
+            self.remaining = [i for i in self.remaining if first[i] == token]
+            if len(self.remaining) > 1:
+                encode, actions, mover = self.codec.encode, self.actions, self.mover
+                self._sequences = {i: encode(actions[i], mover) for i in self.remaining}
+        elif token == self.codec.end:
+            seqs = self._sequences
+            self.remaining = [i for i in self.remaining if len(seqs[i]) == depth]
         else:
-            seqs = self.sequences
+            seqs = self._sequences
             self.remaining = [i for i in self.remaining
                               if len(seqs[i]) > depth and seqs[i][depth] == token]
         self.prefix.append(token)

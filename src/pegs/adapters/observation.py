@@ -46,6 +46,7 @@ from its own chair.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 
 import numpy as np
@@ -95,6 +96,16 @@ class ObservationEncoder:
             at += size
         self.size = at
         self.high: Vector = np.array(highs, dtype=np.int16)
+        #: where each field starts in the vector
+        self._at = {name: cut.start for name, (cut, _) in self.slices.items()}
+        self._format = f"{self.size}h"  # the vector as packed bytes
+        self._offsets = tuple(self._at[name] for name in (
+            "seat", "to_act", "turn", "pegs", "hand", "hand_sizes", "draw_pile", "discards",
+            "hidden_discards", "piles", "stuck", "started", "extra", "pending", "pending_move"))
+        #: the last view encoded and its vector without the prefix (a turn of several
+        #: steps shows the same view), and the last discards counted with their counts
+        self._last: tuple[View | None, Vector] = (None, self.high)
+        self._discards: tuple[tuple[str, ...], list[int]] = ((), [0] * len(RANKS))
 
     def fields(self, vector: Vector) -> dict[str, Vector]:
         """The named arrays of an observation vector (views, not copies)."""
@@ -147,43 +158,71 @@ class ObservationEncoder:
         return out
 
     def _encode(self, v: View, prefix: Sequence[int]) -> Vector:
-        out: Vector = np.zeros(self.size, dtype=np.int16)
-        f = self.fields(out)
+        last, vector = self._last
+        if v is not last:  # (packed as bytes: quicker than numpy reading a list)
+            vector = np.frombuffer(struct.pack(self._format, *self._values(v)),
+                                   dtype=np.int16)
+            self._last = (v, vector)
+        out = vector.copy()
+        if prefix:
+            at = self._at["prefix"]
+            out[at:at + len(prefix)] = [t + 1 for t in prefix]
+        return out
+
+    def _values(self, v: View) -> list[int]:
+        """The fields of the view as one list (the prefix left 0)."""
+        (seat_at, act_at, turn_at, pegs_at, hand_at, sizes_at, pile_at, discards_at,
+         hidden_at, piles_at, stuck_at, started_at, extra_at, pending_at, move_at) = self._offsets
+        out = [0] * self.size
         if v.seat >= 0:
-            f["seat"][v.seat] = 1
+            out[seat_at + v.seat] = 1
         if v.outcome is None:
-            f["to_act"][v.current_player] = 1
-        f["turn"][v.turn] = 1
-        f["pegs"][:] = [[self._peg(pos) for pos in seat] for seat in v.pegs]
-        _count(f["hand"], v.hand)
-        f["hand_sizes"][:] = v.hand_sizes
-        f["draw_pile"][0] = v.draw_pile_size
-        _count(f["discards"], v.discards)
-        f["hidden_discards"][0] = v.hidden_discards
-        for seat, pile in enumerate(v.piles):
-            _count(f["piles"][seat], pile)
-        f["stuck"][:] = [min(s, STUCK_CAP) for s in v.stuck]
-        f["started"][:] = [int(t > 0) for t in v.turns_taken]
-        f["extra"][:] = [min(e, EXTRA_CAP) for e in v.extra]
+            out[act_at + v.current_player] = 1
+        out[turn_at + v.turn] = 1
+        i = pegs_at
+        for seat in v.pegs:
+            for pos in seat:
+                out[i] = 0 if pos == START else pos + 1
+                i += 1
+        for card in v.hand:
+            out[hand_at + RANK_INDEX[card]] += 1
+        players = self.players
+        out[sizes_at:sizes_at + players] = v.hand_sizes
+        out[pile_at] = v.draw_pile_size
+        out[discards_at:discards_at + len(RANKS)] = self._discard_counts(v.discards)
+        out[hidden_at] = v.hidden_discards
+        i = piles_at
+        for pile in v.piles:
+            for card in pile:
+                out[i + RANK_INDEX[card]] += 1
+            i += len(RANKS)
+        out[stuck_at:stuck_at + players] = [min(s, STUCK_CAP) for s in v.stuck]
+        out[started_at:started_at + players] = [int(t > 0) for t in v.turns_taken]
+        out[extra_at:extra_at + players] = [min(e, EXTRA_CAP) for e in v.extra]
         pending = v.pending
         if pending is not None:
             act = pending.action
             real = RANK_INDEX.get(act.card, -1) + 1
-            f["pending"][:] = [pending.declarer + 1, RANK_INDEX[act.declared] + 1, real,
-                               pending.asked + 1, pending.chooser + 1, pending.victim + 1]
+            out[pending_at:pending_at + 6] = [
+                pending.declarer + 1, RANK_INDEX[act.declared] + 1, real, pending.asked + 1,
+                pending.chooser + 1, pending.victim + 1]
             declared = Action(act.declared, act.steps, act.discard)
-            _tokens(f["pending_move"], self.codec.encode(declared, pending.declarer))
-        _tokens(f["prefix"], prefix)
+            tokens = self.codec.encode(declared, pending.declarer)
+            out[move_at:move_at + len(tokens)] = [t + 1 for t in tokens]
         return out
 
-    def _peg(self, pos: int) -> int:
-        return 0 if pos == START else pos + 1
+    def _discard_counts(self, discards: tuple[str, ...]) -> list[int]:
+        """The discards counted by rank; the discards of the last view counted again
+        only where they grew."""
+        old, counts = self._discards
+        if discards is not old:
+            n = len(old)
+            if len(discards) >= n and discards[:n] == old:
+                counts, tail = counts.copy(), discards[n:]
+            else:
+                counts, tail = [0] * len(RANKS), discards
+            for card in tail:
+                counts[RANK_INDEX[card]] += 1
+            self._discards = (discards, counts)
+        return counts
 
-
-def _count(target: Vector, cards: Sequence[str]) -> None:
-    for card in cards:
-        target[RANK_INDEX[card]] += 1
-
-
-def _tokens(target: Vector, tokens: Sequence[int]) -> None:
-    target[: len(tokens)] = [t + 1 for t in tokens]

@@ -49,7 +49,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..rules import Action, GameState, Rules, view
+from ..rules import Action, GameState, Rules, View, view
 from ..sim.run import DEFAULT_MAX_ACTIONS
 from .codec import ActionCodec
 from .decisions import TurnDecisions
@@ -97,6 +97,8 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.state = GameState.new(self.rules, seed)
         self.decisions: TurnDecisions | None = None
         self.last_action = ""
+        self._seen: View | None = None
+        self._seen_state: GameState | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -129,15 +131,31 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         mask = np.zeros(self.codec.size, dtype=np.int8)
         prefix: list[int] = []
         d = self.decisions
-        if d is not None and d.mover == seat and not self.state.is_over():
-            mask[self.encoder.turn(seat)[d.options]] = 1
+        state = self.state
+        if d is not None and d.mover == seat and not state.is_over():
+            if self.encoder.relative:
+                mask[self.encoder.turn(seat)[d.options]] = 1
+            else:
+                for token in d.options:
+                    mask[token] = 1
             prefix = d.prefix
-        return {"observation": self.encoder.encode(view(self.state, seat), prefix),
+        return {"observation": self.encoder.encode(self._view(state, seat), prefix),
                 "action_mask": mask}
+
+    def _view(self, state: GameState, seat: int) -> View:
+        """The seat's view of ``state`` (the last one again while the state and seat are
+        the same: the steps of one turn)."""
+        seen = self._seen
+        if seen is None or seen.seat != seat or self._seen_state is not state:
+            seen = self._seen = view(state, seat)
+            self._seen_state = state
+        return seen
 
     def absolute(self, agent: str, token: int) -> int:
         """The token ``agent`` chose, in absolute terms (``token`` as is unless
         ``relative``)."""
+        if not self.encoder.relative:
+            return token
         turned = self.encoder.turn(self._seat[agent])
         if not 0 <= token < len(turned):
             return token

@@ -58,7 +58,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
@@ -72,6 +72,7 @@ from ..rules.determinize import sample_state
 from ..rules.legal import Turn, card_plans, controlled, generate_plain
 from ..rules.settings import RANKS
 from ..rules.state import GameState
+from ..rules.view import view as view_of
 
 Pegs = tuple[tuple[int, ...], ...]
 
@@ -188,11 +189,36 @@ class Tables:
         self.rel = tuple(rel)
         #: the holes of ``rel`` that matter, as (d, log)
         self.offsets = tuple((d, v) for d, v in enumerate(rel) if v)
+        #: how many teams (or seats playing for themselves) the table has
+        self.teams = len(set(geo.team_of))
+        #: per seat: its team, its opponents and the opponents by team
+        self.sides: list[tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]]
+        self.sides = []
+        for seat in range(geo.players):
+            opps = tuple(q for q in range(geo.players) if geo.opponent[seat][q])
+            teams: dict[int, list[int]] = {}
+            for q in opps:
+                teams.setdefault(geo.team_of[q], []).append(q)
+            self.sides.append((geo.team_seats[seat], opps,
+                               tuple(tuple(v) for v in teams.values())))
+        #: :meth:`Evaluator.static_danger` by seat and which opponents wait in start
+        self.static: dict[tuple[int, tuple[bool, ...]], list[float]] = {}
 
 
-@lru_cache(maxsize=64)
+#: The tables of the rule sets in use, by the identity of the rules (a rule set's hash is
+#: worked out in Python: too slow for every decision of a search).
+_TABLES: dict[int, tuple[Rules, Tables]] = {}
+
+
 def tables(rules: Rules) -> Tables:
-    return Tables(rules)
+    got = _TABLES.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    if len(_TABLES) >= 64:
+        _TABLES.clear()
+    made = Tables(rules)
+    _TABLES[id(rules)] = (rules, made)
+    return made
 
 
 # --- the evaluation ------------------------------------------------------------------------
@@ -217,14 +243,10 @@ class Evaluator:
         geo = t.geo
         self.geo = geo
         self.seat = seat
-        self.team = geo.team_seats[seat]
-        self.opps = tuple(q for q in range(geo.players) if geo.opponent[seat][q])
-        teams: dict[int, list[int]] = {}
-        for q in self.opps:
-            teams.setdefault(geo.team_of[q], []).append(q)
-        self.opp_teams = tuple(tuple(v) for v in teams.values())
-        self._seat: dict[tuple[int, tuple[int, ...]], float] = {}
-        self._static: dict[tuple[bool, ...], list[float]] = {}
+        self.team, self.opps, self.opp_teams = t.sides[seat]
+        #: per seat, the values of its pegs' layouts met so far
+        self._seat: list[dict[tuple[int, ...], float]] = [{} for _ in range(geo.players)]
+        self._base_values: list[float | None] = [None] * geo.players
         ring = t.ring
         self.rel = t.rel
         self.offsets = t.offsets
@@ -239,14 +261,9 @@ class Evaluator:
         self.base_static = self.static_danger(base)
 
     # -- progress of one seat ---------------------------------------------------------------
-    def ring_value(self, q: int, h: int) -> float:
-        """What the danger term counts at risk for ``q``'s peg on ring hole ``h``."""
-        w, t = self.dw, self.t
-        return w.out + w.hole * (t.track - t.to_door[q][h])
-
     def seat_value(self, q: int, ps: tuple[int, ...]) -> float:
-        key = (q, ps)
-        got = self._seat.get(key)
+        known = self._seat[q]
+        got = known.get(ps)
         if got is not None:
             return got
         w, t = self.w, self.t
@@ -283,15 +300,16 @@ class Evaluator:
                 value -= w.block * max(0, outside - (home[0] - 1))
         missing = max(0, min(2, start + on_ring) - on_ring)
         value -= w.few_out * missing
-        self._seat[key] = value
+        known[ps] = value
         return value
 
     # -- danger to the team's ring pegs ----------------------------------------------------
     def static_danger(self, pegs: Pegs) -> list[float]:
         """Per ring hole: the log of the chance to escape the hits that do not depend on
         distance (a joker, an opponent's door, out-hole and the hole 8 behind it)."""
-        mask = tuple(START in pegs[q] for q in self.opps)
-        got = self._static.get(mask)
+        mask = tuple([START in pegs[q] for q in self.opps])
+        key = (self.seat, mask)
+        got = self.t.static.get(key)
         if got is not None:
             return got
         t, geo = self.t, self.geo
@@ -302,7 +320,7 @@ class Evaluator:
                 out = geo.out_hole[q]
                 miss[out] += math.log(1.0 - t.p_out)
                 miss[(out - 8) % t.ring] += math.log(1.0 - t.p_corner)
-        self._static[mask] = miss
+        t.static[key] = miss
         return miss
 
     def danger(self, pegs: Pegs) -> float:
@@ -319,8 +337,11 @@ class Evaluator:
                 added += [g for g in now if 0 <= g < ring and g not in was]
                 removed += [g for g in was if 0 <= g < ring and g not in now]
         threat, rel, exp = self.threat, self.rel, math.exp
+        dw = self.dw
+        out, hole, track = dw.out, dw.hole, t.track
         loss = 0.0
         for q in self.team:
+            to_door = t.to_door[q]
             for h in pegs[q]:
                 if not 0 <= h < ring:
                     continue
@@ -329,17 +350,33 @@ class Evaluator:
                     log += rel[(h - g) % ring]
                 for g in removed:
                     log -= rel[(h - g) % ring]
-                loss += (1.0 - exp(log)) * self.ring_value(q, h)
-        return self.dw.danger * loss
+                loss += (1.0 - exp(log)) * (out + hole * (track - to_door[h]))  # the peg's value
+        return dw.danger * loss
 
     # -- the whole board ---------------------------------------------------------------------
     def team_value(self, pegs: Pegs, seats: Sequence[int]) -> float:
-        return sum(self.seat_value(q, pegs[q]) for q in seats)
+        value = 0.0
+        base, values = self.base, self._base_values
+        for q in seats:
+            ps = pegs[q]
+            if ps is base[q]:  # a seat the layout leaves as it was
+                known = values[q]
+                if known is None:
+                    known = values[q] = self.seat_value(q, ps)
+                value += known
+            else:
+                value += self.seat_value(q, ps)
+        return value
 
     def board(self, pegs: Pegs) -> float:
         """The layout's worth for the deciding seat's team (higher is better)."""
         home = self.geo.all_home
-        if all(pegs[q] == home for q in self.team):
+        won = True
+        for q in self.team:
+            if pegs[q] != home:
+                won = False
+                break
+        if won:
             return WIN
         own = self.team_value(pegs, self.team) - self.danger(pegs)
         if not self.opp_teams:
@@ -428,7 +465,7 @@ def endgame(view: View) -> bool:
 
 def near_end(rules: Rules, pegs: Pegs, seat: int) -> bool:
     """Is ``seat``'s team (or an opponent) close to winning in this layout?"""
-    geo = geometry(rules)
+    geo = tables(rules).geo
     ring = geo.ring_size
 
     def left(seats: Sequence[int]) -> int:
@@ -449,19 +486,25 @@ def keep_values(view: View, weights: Weights) -> dict[str, float]:
 def hand_values(rules: Rules, pegs: Pegs, seat: int, hand: Sequence[str],
                 weights: Weights) -> dict[str, float]:
     """What each card of ``seat``'s ``hand`` is worth keeping in this layout."""
-    geo = geometry(rules)
+    t = tables(rules)
+    geo = t.geo
     ring = geo.ring_size
     seats = controlled(geo, pegs, seat) or (seat,)
-    start = any(START in pegs[q] for q in seats)
+    start = False
     near = False
     for q in seats:
+        ps = pegs[q]
+        if START in ps:
+            start = True
         door = geo.door[q]
-        for p in pegs[q]:
+        for p in ps:
             on_ring_near = 0 <= p < ring and (door - p) % ring <= 8
-            if on_ring_near or (p >= ring and pegs[q] != geo.all_home):
+            if on_ring_near or (p >= ring and ps != geo.all_home):
                 near = True
-    counts = Counter(hand)
-    plans = tables(rules).plans
+    counts: dict[str, int] = {}
+    for card in hand:
+        counts[card] = counts.get(card, 0) + 1
+    plans = t.plans
     values: dict[str, float] = {}
     for card, n in counts.items():
         v = _CARD_BASE.get(card, 1.0)
@@ -683,12 +726,15 @@ class Choice:
 
 class Results:
     """The layouts that actions lead to: plain moves read off their steps, the rest from
-    one state sampled from the view (made when first needed)."""
+    one state sampled from the view (made when first needed).  Given a ``sample`` (a state
+    that a search sampled from the view), every layout is read off that state."""
 
-    def __init__(self, view: View, rng: random.Random) -> None:
+    def __init__(self, view: View, rng: random.Random, sample: GameState | None = None
+                 ) -> None:
         self.view = view
         self.rng = rng
-        self._state: GameState | None = None
+        self._state = sample
+        self._given = sample is not None
 
     def state(self) -> GameState:
         if self._state is None:
@@ -696,6 +742,8 @@ class Results:
         return self._state
 
     def after(self, action: Action) -> Pegs:
+        if self._given:
+            return self.state().result_of(action)
         v = self.view
         quick = quick_result(v.rules, v.pegs, v.turn, action)
         return quick if quick is not None else self.state().result_of(action)
@@ -722,6 +770,24 @@ class HeuristicBot:
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         return self._decide(view, legal).action
 
+    def play_out(self, state: GameState, legal: Sequence[Action]) -> Action:
+        """The choice of :meth:`choose` for the seat to act in ``state``, a state that a
+        search sampled from its own view (a rollout): the layouts are read off the state
+        (the board result of an action never depends on the hidden cards) and, outside
+        Bluffing Joker, the evaluation needs nothing but the board and the seat's hand, so
+        no view is made."""
+        seat = state.current_player
+        rules = state.rules
+        if len(legal) == 1:
+            return legal[0]
+        if rules.bluffing or not legal:
+            return self._decide(view_of(state, seat), legal, state).action
+        pegs = state.pegs
+        ev = Evaluator(rules, seat, self.weights, pegs)
+        scores = self._scores(rules, seat, pegs, state.hands[seat], legal, state.result_of,
+                              ev, None)[0]
+        return legal[self._top(scores)]
+
     def explain(self, view: View, legal: Sequence[Action]) -> tuple[Action, str]:
         """The chosen action and a one-line reason in plain words."""
         choice = self._decide(view, legal)
@@ -735,12 +801,13 @@ class HeuristicBot:
         return action, why
 
     # -- deciding -------------------------------------------------------------------------------
-    def _decide(self, view: View, legal: Sequence[Action]) -> Choice:
+    def _decide(self, view: View, legal: Sequence[Action], sample: GameState | None = None
+                ) -> Choice:
         if not legal:
             raise ValueError("no legal action to choose from")
         if len(legal) == 2 and legal[0] == DOUBT and legal[1] == PASS:
             return self._doubt_or_pass(view)
-        results = Results(view, self._sample_rng)
+        results = Results(view, self._sample_rng, sample)
         if len(legal) == 1:
             only = legal[0]
             return Choice(only, view.pegs if only.decision else results.after(only), 0.0)
@@ -761,51 +828,60 @@ class HeuristicBot:
                                                and legal[1] == PASS):
             return None
         ev = Evaluator(view.rules, view.seat, self.weights, view.pegs)
-        return self._scores(view, legal, Results(view, self._sample_rng), ev)[0]
+        results = Results(view, self._sample_rng)
+        return self._scores(view.rules, view.seat, view.pegs, view.hand, legal, results.after,
+                            ev, view)[0]
 
     def _best_play(self, view: View, legal: Sequence[Action], results: Results,
                    ev: Evaluator) -> Choice:
-        scores, afters = self._scores(view, legal, results, ev)
-        best = max(scores)
-        top = [i for i, v in enumerate(scores) if v >= best - 1e-9]
-        i = top[0] if len(top) == 1 else top[self.rng.randrange(len(top))]
+        scores, afters = self._scores(view.rules, view.seat, view.pegs, view.hand, legal,
+                                      results.after, ev, view)
+        i = self._top(scores)
         return Choice(legal[i], afters[i], scores[i])
 
-    def _scores(self, view: View, legal: Sequence[Action], results: Results,
-                ev: Evaluator) -> tuple[list[float], list[Pegs]]:
+    def _top(self, scores: list[float]) -> int:
+        """The index of the best score (ties within 1e-9 broken by the seed)."""
+        best = max(scores)
+        top = [i for i, v in enumerate(scores) if v >= best - 1e-9]
+        return top[0] if len(top) == 1 else top[self.rng.randrange(len(top))]
+
+    def _scores(self, rules: Rules, seat: int, before: Pegs, hand: Sequence[str],
+                legal: Sequence[Action], after_of: Callable[[Action], Pegs], ev: Evaluator,
+                view: View | None) -> tuple[list[float], list[Pegs]]:
+        """Each action's score and layout; ``view`` is needed with Bluffing Joker only."""
         w = self.weights
-        keep = keep_values(view, w)
+        keep = hand_values(rules, before, seat, hand, w)
         geo = ev.geo
-        partners = [q for q in ev.team if q != view.seat]
-        before = view.pegs
-        now = back = ev.board(before)
-        if view.rules.bluffing:  # a caught bluff: the doubter sends back the peg it likes
-            lost = sent_back(ev, before, view.seat, False)
-            back = now - w.extra_turn if lost is None else lost
+        partners = [q for q in ev.team if q != seat]
+        back = 0.0  # what a caught bluff leaves: the doubter sends back the peg it likes
+        if rules.bluffing:
+            lost = sent_back(ev, before, seat, False)
+            back = ev.board(before) - w.extra_turn if lost is None else lost
         guesses: dict[str, float] = {}
-        boards: dict[Pegs, float] = {}
+        boards: dict[int, float] = {}  # by layout object: many actions share one (discards)
         scores: list[float] = []
-        afters: list[Pegs] = []
+        afters: list[Pegs] = []  # (keeps the layouts, and so their ids, alive)
         for action in legal:
-            after = results.after(action)
-            value = boards.get(after)
+            after = after_of(action)
+            value = boards.get(id(after))
             if value is None:
                 value = ev.board(after)
                 for q in partners:
                     door = geo.door[q]
                     if after[q] != before[q] and door in after[q] and door not in before[q]:
                         value += w.partner_door
-                boards[after] = value
+                boards[id(after)] = value
             score = value - keep.get(action.card, 0.0)
             if action.declared and action.declared != action.card:
                 guess = guesses.get(action.declared)
                 if guess is None:
-                    guess = doubt_guess(view, action.declared, len(view.hand), w)
+                    assert view is not None
+                    guess = doubt_guess(view, action.declared, len(hand), w)
                     guesses[action.declared] = guess
                 score -= w.bluff + guess * (value - back)
             scores.append(score)
             afters.append(after)
-        if view.rules.bluffing:  # never bluff a move that a card in the hand makes truly
+        if rules.bluffing:  # never bluff a move that a card in the hand makes truly
             true_moves = {afters[i] for i, a in enumerate(legal) if a.card == a.declared}
             for i, a in enumerate(legal):
                 if a.card != a.declared and afters[i] in true_moves:

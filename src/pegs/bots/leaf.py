@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from ..rules import Rules, geometry
+from ..rules import Rules
 from ..rules.board_work import Pegs
-from .heuristic import Evaluator, Weights, hand_worth
+from .heuristic import Evaluator, Weights, hand_worth, tables
 
 Rewards = tuple[float, ...]
 
@@ -43,7 +43,7 @@ def fitted_rewards(model: LeafModel, rules: Rules, pegs: Pegs,
                    hands: Sequence[Sequence[str]] = (), mover: int = -1) -> Rewards:
     """Each seat's team's win chance in this position by ``model`` (they sum to 1 over
     the teams); ``mover`` is the seat to act (-1: none counted)."""
-    geo = geometry(rules)
+    geo = tables(rules).geo
     worth: dict[int, float] = {}
     danger = model.danger_weights
     for seat in range(geo.players):
