@@ -406,7 +406,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         lobby_reads_per_minute=args.lobby_reads_per_minute,
         max_tables=args.max_tables_per_address, abandoned_hours=args.abandoned_hours,
         forwarded_allow_ips=args.forwarded_allow_ips, limits_url=args.limits_url,
-        max_bot_seconds=args.max_bot_seconds, min_bot_delay=args.min_bot_delay)
+        max_bot_seconds=args.max_bot_seconds, min_bot_delay=args.min_bot_delay,
+        lease_seconds=args.lease_seconds)
     return serve(args.host, args.port, args.database_url, args.bot_delay, args.hint_seconds,
                  bounds)
 
@@ -502,6 +503,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--min-bot-delay", type=float, default=0.0, metavar="SECONDS",
                    help="the shortest pause before a bot's move, whatever a table asks "
                         "(default 0)")
+    p.add_argument("--lease-seconds", type=float, default=10.0, metavar="SECONDS",
+                   help="(PostgreSQL) how long a table stays with a process that stopped "
+                        "renewing its lease before another takes it over; renewals come every "
+                        "0.3 of it (default 10)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("db", help="manage the server's database")

@@ -1,5 +1,6 @@
 """Fixtures for the server tests: a throwaway PostgreSQL cluster (once per session), a
-database URL per test (SQLite and PostgreSQL), and servers (in-process or live)."""
+database URL per test (SQLite and PostgreSQL, the next one made while a test runs), and
+servers (in-process or live)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psycopg
@@ -78,6 +80,34 @@ def postgres_cluster() -> Iterator[tuple[str, int]]:
         cluster.remove()
 
 
+class Databases:
+    """Fresh, empty databases on a PostgreSQL server, each made on a thread while the test
+    before it runs (making one takes the server a few tenths of a second)."""
+
+    def __init__(self, cluster: tuple[str, int]) -> None:
+        self.cluster = cluster
+        self._maker = ThreadPoolExecutor(1, thread_name_prefix="databases")
+        self._next = self._maker.submit(_new_postgres_database, cluster)
+
+    def take(self) -> str:
+        """A database nobody used: its URL."""
+        url = self._next.result()
+        self._next = self._maker.submit(_new_postgres_database, self.cluster)
+        return url
+
+    def close(self) -> None:
+        self._maker.shutdown(wait=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_databases(postgres_cluster: tuple[str, int]) -> Iterator[Databases]:
+    databases = Databases(postgres_cluster)
+    try:
+        yield databases
+    finally:
+        databases.close()
+
+
 @pytest.fixture
 def own_postgres() -> Iterator[tuple[Cluster, str]]:
     """A PostgreSQL server of this test's own (to stop and start) and a database on it."""
@@ -102,13 +132,14 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh, empty database of each kind."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'pegs.db'}"
-    return _new_postgres_database(request.getfixturevalue("postgres_cluster"))
+    databases: Databases = request.getfixturevalue("postgres_databases")
+    return databases.take()
 
 
 @pytest.fixture
-def postgres_url(postgres_cluster: tuple[str, int]) -> str:
+def postgres_url(postgres_databases: Databases) -> str:
     """A fresh, empty PostgreSQL database (for several servers sharing it)."""
-    return _new_postgres_database(postgres_cluster)
+    return postgres_databases.take()
 
 
 @pytest.fixture

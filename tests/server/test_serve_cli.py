@@ -42,6 +42,8 @@ def test_the_database_lives_in_pegs_data_dir_unless_a_url_is_given(
     (["--shortest-clock", "0.5"], "--shortest-clock must be 1 to 3600 seconds"),
     (["--max-bot-seconds", "nan"], "--max-bot-seconds must be more than 0 and at most 60"),
     (["--min-bot-delay", "9"], "--min-bot-delay 0 to 5"),
+    (["--lease-seconds", "0.5"], "--lease-seconds must be 1 to 600"),
+    (["--lease-seconds", "nan"], "--lease-seconds must be 1 to 600"),
     (["--forwarded-allow-ips", "10.0.0.1,proxy"], "'proxy' is not an IP address"),
     (["--limits-url", "http://127.0.0.1:6379"], "--limits-url takes redis://"),
 ])

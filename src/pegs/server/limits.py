@@ -41,6 +41,7 @@ class Limits:
     min_bot_delay: float = 0.0  # the shortest pause before a bot's move, whatever the table
     chat_burst: int = 5  # chat messages a connection may send at once ...
     chat_per_second: float = 0.5  # ... and then this many a second (5 in 10 s)
+    lease_seconds: float = 10.0  # (PostgreSQL) a table's owner renews its lease within this
 
 
 class RateBucket:

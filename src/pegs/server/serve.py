@@ -68,6 +68,7 @@ class Bounds:
     limits_url: str | None = None
     max_bot_seconds: float | None = None
     min_bot_delay: float = 0.0
+    lease_seconds: float = 10.0
 
     def check(self) -> str | None:
         """What is wrong with these settings, or None."""
@@ -88,6 +89,8 @@ class Bounds:
         if not (self.max_bot_seconds is None or 0 < self.max_bot_seconds <= 60) or not (
                 0 <= self.min_bot_delay <= 5):
             return "--max-bot-seconds must be more than 0 and at most 60, --min-bot-delay 0 to 5"
+        if not 1 <= self.lease_seconds <= 600:
+            return "--lease-seconds must be 1 to 600"
         try:
             networks(self.forwarded_allow_ips)
             if self.limits_url:
@@ -108,7 +111,7 @@ class Bounds:
                       max_live_per_address=self.max_tables,
                       abandoned_seconds=self.abandoned_hours * 3600,
                       limits_url=self.limits_url, max_bot_seconds=self.max_bot_seconds,
-                      min_bot_delay=self.min_bot_delay)
+                      min_bot_delay=self.min_bot_delay, lease_seconds=self.lease_seconds)
 
 
 def raise_file_limit() -> None:
