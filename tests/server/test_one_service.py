@@ -26,7 +26,7 @@ from pegs.server.presence import PRESENCE_SHARE, REPEAT_SHARE
 from pegs.server.protocol import legal_texts
 from pegs.server.store import SeatRow, Store, TableRow, migrate, open_engine
 
-from .helpers import Client, auth, new_table, run, serve_many, start
+from .helpers import SHORT_LEASES, Client, auth, new_table, run, serve_many, start
 
 #: Servers whose tables may have clocks of a second.
 QUICK = ("--shortest-clock", "1")
@@ -319,3 +319,29 @@ def test_racing_agreements_on_postgresql_make_exactly_one_rematch(postgres_url: 
         assert made == [row.next], round_
     engine.dispose()
 
+
+def test_a_spectator_on_another_server_keeps_a_table_from_being_abandoned(
+        postgres_url: str, tmp_path: Path) -> None:
+    quiet = ("--abandoned-hours", "0.0003")  # 1.08 s without anyone there
+    with serve_many(postgres_url, tmp_path, 2, *quiet, *SHORT_LEASES) as [(_, a), (_, b)]:
+        with httpx.Client(base_url=a, timeout=20) as http:  # a holds both tables' leases
+            tables = [new_table(http, humans=2, players=2, turn_seconds=None,
+                                away_seconds=None) for _ in range(2)]
+            for code, tokens in tables:
+                start(http, code, tokens[0])
+        (watched, _), (left, _) = tables
+
+        def status(code: str) -> str:
+            return str(httpx.get(f"{a}/api/tables/{code}").json()["status"])
+
+        async def scenario() -> None:
+            watcher = await Client.open(b.replace("http", "ws"), watched, None)
+            await watcher.until("state")
+            await asyncio.to_thread(eventually, lambda: status(left) == "abandoned")
+            assert status(watched) == "playing"  # a hears that b has someone watching it
+            await asyncio.sleep(1.5)  # longer than the quiet time, and the watcher stays
+            assert status(watched) == "playing"
+            await watcher.close()
+            await asyncio.to_thread(eventually, lambda: status(watched) == "abandoned")
+
+        run(scenario())

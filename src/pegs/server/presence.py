@@ -59,7 +59,7 @@ class Presence:
     async def _send_changes(self) -> None:
         while self._changed:
             codes, self._changed = self._changed, set()
-            present = [(code, room.seats_connected()) for code in codes
+            present = [(code, room.here()) for code in codes
                        if (room := self.hub.rooms.get(code)) is not None]
             try:
                 await self.hub.run_db(self.hub.store.announce_presence, present)
@@ -73,7 +73,7 @@ class Presence:
         while True:
             await asyncio.sleep(lease * REPEAT_SHARE)
             for room in list(self.hub.rooms.values()):
-                if room.seats_connected():
+                if room.here():
                     self._changed.add(room.code)
                 try:
                     room.expire_presence(lease * PRESENCE_SHARE)

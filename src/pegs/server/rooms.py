@@ -219,8 +219,10 @@ class Room:
         """Whether the seat has a connection to this process."""
         return any(c.seat == seat and not c.closed for c in self.conns)
 
-    def seats_connected(self) -> list[int]:
-        return sorted({c.seat for c in self.conns if c.seat >= 0 and not c.closed})
+    def here(self) -> list[int]:
+        """What this process tells the others is connected to it: the seats, and -1 when
+        someone watches (so no process ends a watched table as abandoned)."""
+        return sorted({c.seat for c in self.conns if not c.closed})
 
     def heard(self, origin: str, seats: Iterable[int]) -> None:
         """Process ``origin`` has connections of these seats (and of no other)."""
@@ -383,9 +385,11 @@ class Room:
         seat that came back with a small ``presence`` message, the other processes of its
         seat's first connection here."""
         back = conn.seat >= 0 and not self.connected(conn.seat)
+        first = not self.connected(conn.seat)  # of the seat's, or of the spectators
         self.conns.append(conn)
-        if back:
+        if first:
             self.hub.presence.changed(self)
+        if back:
             self._presence_update(skip=conn)
             if self.seats[conn.seat].standin:
                 self._spawn(self._reclaim(conn.seat))
@@ -395,9 +399,10 @@ class Room:
         if conn in self.conns:
             self.conns.remove(conn)
             conn.close()
-            if conn.seat >= 0 and not self.connected(conn.seat):
+            if not self.connected(conn.seat):  # the seat's last, or the last spectator
                 self.hub.presence.changed(self)
-                self._presence_update()
+                if conn.seat >= 0:
+                    self._presence_update()
 
     def drop_seat_connections(self, seat: int) -> None:
         """Tell the connections of ``seat`` they were removed from it, and close them."""
