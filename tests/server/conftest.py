@@ -1,6 +1,6 @@
-"""Fixtures for the server tests: a throwaway PostgreSQL cluster (once per session), a
-database URL per test (SQLite and PostgreSQL, the next one made while a test runs), and
-servers (in-process or live)."""
+"""Fixtures for the server tests: a throwaway PostgreSQL cluster (once per session, in
+memory where it can be), a database URL per test (SQLite and PostgreSQL), and servers
+(in-process or live)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psycopg
@@ -30,12 +29,20 @@ def _postgres_bin() -> Path | None:
     return Path(found[-1]).parent if found else None
 
 
+def _memory_folder() -> str | None:
+    """A folder in memory (tmpfs) when there is one: a cluster's hundreds of databases are
+    made and removed there in a moment (on a loaded disk removing them took over a
+    minute), else the temporary folder."""
+    shm = Path("/dev/shm")
+    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
+
+
 class Cluster:
     """A throwaway PostgreSQL server (trust authentication) that a test may stop and start."""
 
     def __init__(self, bindir: Path) -> None:
         self.bindir = bindir
-        self.root = Path(tempfile.mkdtemp(prefix="pegs-pg-"))
+        self.root = Path(tempfile.mkdtemp(prefix="pegs-pg-", dir=_memory_folder()))
         self.as_user: list[str] = []
         if os.geteuid() == 0:  # initdb refuses root: run the cluster as the postgres user
             shutil.chown(self.root, "postgres", "postgres")
@@ -80,34 +87,6 @@ def postgres_cluster() -> Iterator[tuple[str, int]]:
         cluster.remove()
 
 
-class Databases:
-    """Fresh, empty databases on a PostgreSQL server, each made on a thread while the test
-    before it runs (making one takes the server a few tenths of a second)."""
-
-    def __init__(self, cluster: tuple[str, int]) -> None:
-        self.cluster = cluster
-        self._maker = ThreadPoolExecutor(1, thread_name_prefix="databases")
-        self._next = self._maker.submit(_new_postgres_database, cluster)
-
-    def take(self) -> str:
-        """A database nobody used: its URL."""
-        url = self._next.result()
-        self._next = self._maker.submit(_new_postgres_database, self.cluster)
-        return url
-
-    def close(self) -> None:
-        self._maker.shutdown(wait=True)
-
-
-@pytest.fixture(scope="session")
-def postgres_databases(postgres_cluster: tuple[str, int]) -> Iterator[Databases]:
-    databases = Databases(postgres_cluster)
-    try:
-        yield databases
-    finally:
-        databases.close()
-
-
 @pytest.fixture
 def own_postgres() -> Iterator[tuple[Cluster, str]]:
     """A PostgreSQL server of this test's own (to stop and start) and a database on it."""
@@ -132,14 +111,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh, empty database of each kind."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'pegs.db'}"
-    databases: Databases = request.getfixturevalue("postgres_databases")
-    return databases.take()
+    return _new_postgres_database(request.getfixturevalue("postgres_cluster"))
 
 
 @pytest.fixture
-def postgres_url(postgres_databases: Databases) -> str:
+def postgres_url(postgres_cluster: tuple[str, int]) -> str:
     """A fresh, empty PostgreSQL database (for several servers sharing it)."""
-    return postgres_databases.take()
+    return _new_postgres_database(postgres_cluster)
 
 
 @pytest.fixture
