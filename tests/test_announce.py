@@ -239,13 +239,13 @@ def test_a_doubted_bluff_reveals_the_card_and_who_chooses() -> None:
     assert option_words(st, doubt) == "Doubt Red's face-down Five."  # reveals nothing
     assert announce_any(st, doubt) == "Blue doubts Red's face-down Five."  # nor this
     assert announce_line(st, doubt) == (
-        "Seat 1 (Blue, B): Blue doubts Red's face-down Five. The card is a Nine: a bluff by "
+        "Seat 1 (Blue, B) doubts Red's face-down Five. The card is a Nine: a bluff by "
         "Red. Blue chooses one of Red's pegs to send back to START.")
     st = st.apply(doubt)
     send = _decide(st, "send 0.10")
     assert option_words(st, send) == "Send Red's peg on Red's 10 back to START."
     assert announce_line(st, send) == (
-        "Seat 1 (Blue, B): Blue sends Red's peg on Red's 10 back to START. "
+        "Seat 1 (Blue, B) sends Red's peg on Red's 10 back to START. "
         "Red's move is not made.")
 
 
@@ -292,10 +292,10 @@ def test_passes_name_the_seat_and_the_last_one_lets_the_card_stand_unseen() -> N
     st = _declared({0: ["0.10"]}, ["9", "2"], "9 as 5: 0.10>0.15")
     first = _decide(st, "pass")
     assert option_words(st, first) == "Do not doubt Red's face-down Five."
-    assert announce_line(st, first) == "Seat 1 (Blue, B): Blue does not doubt Red's face-down Five."
+    assert announce_line(st, first) == "Seat 1 (Blue, B) does not doubt Red's face-down Five."
     st = st.apply(first)
     assert announce_line(st, _decide(st, "pass")) == (
-        "Seat 3 (Green, G): Green does not doubt Red's face-down Five. "
+        "Seat 3 (Green, G) does not doubt Red's face-down Five. "
         "No one doubts: Red's Five stands.")
 
 
@@ -322,7 +322,10 @@ def test_every_logged_decision_names_the_seat_that_made_it() -> None:
         seat = acting_seat(before)
         assert seat != before.turn
         line = announce_line(before, action)
-        assert line.startswith(f"{seat_name(seat)}: {colour(seat)} ")
+        said = announce(before, action)
+        assert said.startswith(f"{colour(seat)} ")
+        # the seat is named once: its name, then the sentence without its colour
+        assert line == f"{seat_name(seat)} {said.removeprefix(colour(seat) + ' ')}"
     assert decisions > 5
 
 
@@ -338,7 +341,7 @@ def test_demo_and_replay_tell_the_same_game(tmp_path: Path) -> None:
         return [line for line in out.splitlines() if re.match(r"\s*\d+\. Seat", line)]
 
     told = numbered(demo.stdout)
-    assert "2. Seat 1 (Blue, B): Blue does not doubt Red's face-down Ace." in told[1]
+    assert "2. Seat 1 (Blue, B) does not doubt Red's face-down Ace." in told[1]
     assert len(told) >= 40 and numbered(replay.stdout) == told
 
 

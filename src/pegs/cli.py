@@ -27,12 +27,15 @@ from .house import load as load_house
 from .notation import acting_seat, announce_line, seat_name
 from .record import Record, RecordError, length_words, load
 from .rules import PRESETS, GameState, Rules, RulesError, view
+from .server.limits import Limits  # light: the web stack loads only for pegs serve
 from .sim import run as sim_run
 from .sim import stats as sim_stats
 from .sim.bot_spec import parse_bot_spec, split_specs, time_bounded
 
 DEFAULT_MAX_TURNS = 20000
 DEFAULT_PRESET = "pegoo"
+#: Seconds in an hour (pegs serve takes some times in hours).
+HOUR = 3600.0
 
 
 def _add_table_options(p: argparse.ArgumentParser) -> None:
@@ -395,20 +398,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     check_port(args.port)
     check_seconds("--bot-delay", args.bot_delay, zero=True, most=60)
     check_seconds("--hint-seconds", args.hint_seconds)
-    from .server.serve import Bounds, serve  # the web stack loads only for this command
+    from .server.serve import serve  # the web stack loads only for this command
 
-    bounds = Bounds(
-        creates_per_minute=args.creates_per_minute, max_waiting=args.max_waiting,
-        connects_per_minute=args.connects_per_minute, waiting_hours=args.waiting_hours,
-        shortest_clock=args.shortest_clock, hello_seconds=args.hello_seconds,
+    limits = Limits(
+        creates_per_minute=args.creates_per_minute, max_waiting_per_address=args.max_waiting,
+        connects_per_minute=args.connects_per_minute, waiting_seconds=args.waiting_hours * HOUR,
+        min_timer_seconds=args.shortest_clock, hello_seconds=args.hello_seconds,
         request_seconds=args.request_seconds, max_connections=args.max_connections,
         joins_per_minute=args.joins_per_minute,
         lobby_reads_per_minute=args.lobby_reads_per_minute,
-        max_tables=args.max_tables_per_address, abandoned_hours=args.abandoned_hours,
+        max_live_per_address=args.max_tables_per_address,
+        abandoned_seconds=args.abandoned_hours * HOUR,
         forwarded_allow_ips=args.forwarded_allow_ips, limits_url=args.limits_url,
-        max_bot_seconds=args.max_bot_seconds, min_bot_delay=args.min_bot_delay)
+        max_bot_seconds=args.max_bot_seconds, min_bot_delay=args.min_bot_delay,
+        lease_seconds=args.lease_seconds)
     return serve(args.host, args.port, args.database_url, args.bot_delay, args.hint_seconds,
-                 bounds)
+                 limits)
 
 
 def cmd_db(args: argparse.Namespace) -> int:
@@ -455,53 +460,64 @@ def build_parser() -> argparse.ArgumentParser:
                    help="pause before each bot move (default 0.5)")
     p.add_argument("--hint-seconds", type=float, default=1.0, metavar="SECONDS",
                    help="search time of a hint (default 1)")
-    p.add_argument("--creates-per-minute", type=int, default=10, metavar="N",
-                   help="new tables one client address may create a minute (default 10; "
+    d = Limits()  # the server's settings: their defaults are the options' defaults
+    p.add_argument("--creates-per-minute", type=int, default=d.creates_per_minute, metavar="N",
+                   help="new tables one client address may create a minute (default %(default)d; "
                         "0: no limit)")
-    p.add_argument("--max-waiting", type=int, default=5, metavar="N",
-                   help="tables waiting for players one client address may have (default 5; "
-                        "0: no cap)")
-    p.add_argument("--connects-per-minute", type=int, default=120, metavar="N",
-                   help="WebSocket connects one client address may make a minute (default 120; "
-                        "0: no limit)")
-    p.add_argument("--waiting-hours", type=float, default=24.0, metavar="HOURS",
-                   help="a table nobody starts is removed after this (default 24)")
-    p.add_argument("--shortest-clock", type=float, default=10.0, metavar="SECONDS",
-                   help="the shortest turn timer and away delay a table may set (default 10)")
-    p.add_argument("--abandoned-hours", type=float, default=24.0, metavar="HOURS",
+    p.add_argument("--max-waiting", type=int, default=d.max_waiting_per_address, metavar="N",
+                   help="tables waiting for players one client address may have "
+                        "(default %(default)d; 0: no cap)")
+    p.add_argument("--connects-per-minute", type=int, default=d.connects_per_minute, metavar="N",
+                   help="WebSocket connects one client address may make a minute "
+                        "(default %(default)d; 0: no limit)")
+    p.add_argument("--waiting-hours", type=float, default=d.waiting_seconds / HOUR,
+                   metavar="HOURS",
+                   help="a table nobody starts is removed after this (default %(default)g)")
+    p.add_argument("--shortest-clock", type=float, default=d.min_timer_seconds, metavar="SECONDS",
+                   help="the shortest turn timer and away delay a table may set "
+                        "(default %(default)g)")
+    p.add_argument("--abandoned-hours", type=float, default=d.abandoned_seconds / HOUR,
+                   metavar="HOURS",
                    help="a started table with nobody connected and no move for this long is "
-                        "ended as abandoned (default 24)")
-    p.add_argument("--max-tables-per-address", type=int, default=20, metavar="N",
+                        "ended as abandoned (default %(default)g)")
+    p.add_argument("--max-tables-per-address", type=int, default=d.max_live_per_address,
+                   metavar="N",
                    help="unfinished tables (waiting or in play) one client address may have "
-                        "created (default 20; 0: no cap)")
-    p.add_argument("--max-connections", type=int, default=200, metavar="N",
-                   help="open connections one client address may hold (default 200; "
+                        "created (default %(default)d; 0: no cap)")
+    p.add_argument("--max-connections", type=int, default=d.max_connections, metavar="N",
+                   help="open connections one client address may hold (default %(default)d; "
                         "0: no cap)")
-    p.add_argument("--hello-seconds", type=float, default=5.0, metavar="SECONDS",
-                   help="a WebSocket that sends no hello within this is closed (default 5)")
-    p.add_argument("--request-seconds", type=float, default=30.0, metavar="SECONDS",
+    p.add_argument("--hello-seconds", type=float, default=d.hello_seconds, metavar="SECONDS",
+                   help="a WebSocket that sends no hello within this is closed "
+                        "(default %(default)g)")
+    p.add_argument("--request-seconds", type=float, default=d.request_seconds, metavar="SECONDS",
                    help="an HTTP request (head and body) that has not arrived within this is "
-                        "dropped (default 30)")
-    p.add_argument("--joins-per-minute", type=int, default=20, metavar="N",
-                   help="seats one client address may take a minute (default 20; 0: no "
+                        "dropped (default %(default)g)")
+    p.add_argument("--joins-per-minute", type=int, default=d.joins_per_minute, metavar="N",
+                   help="seats one client address may take a minute (default %(default)d; 0: no "
                         "limit)")
-    p.add_argument("--lobby-reads-per-minute", type=int, default=60, metavar="N",
+    p.add_argument("--lobby-reads-per-minute", type=int, default=d.lobby_reads_per_minute,
+                   metavar="N",
                    help="reads of the public table list one client address may make a minute "
-                        "(default 60; 0: no limit)")
-    p.add_argument("--forwarded-allow-ips", default="", metavar="LIST",
+                        "(default %(default)d; 0: no limit)")
+    p.add_argument("--forwarded-allow-ips", default=d.forwarded_allow_ips, metavar="LIST",
                    help="the reverse proxies (addresses or networks, comma-separated) whose "
                         "X-Forwarded-For names the client (default: none, for serving "
                         "directly)")
-    p.add_argument("--limits-url", default=None, metavar="URL",
+    p.add_argument("--limits-url", default=d.limits_url, metavar="URL",
                    help="a Redis or Valkey server (redis://HOST:PORT/DB) in which several "
                         "processes count the per-address limits together (default: each "
                         "process counts in its memory)")
-    p.add_argument("--max-bot-seconds", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--max-bot-seconds", type=float, default=d.max_bot_seconds, metavar="SECONDS",
                    help="the longest a bot searches a move, whatever its strength (default: "
                         "no cap; the strongest searches 1.5)")
-    p.add_argument("--min-bot-delay", type=float, default=0.0, metavar="SECONDS",
+    p.add_argument("--min-bot-delay", type=float, default=d.min_bot_delay, metavar="SECONDS",
                    help="the shortest pause before a bot's move, whatever a table asks "
-                        "(default 0)")
+                        "(default %(default)g)")
+    p.add_argument("--lease-seconds", type=float, default=d.lease_seconds, metavar="SECONDS",
+                   help="(PostgreSQL) how long a table stays with a process that stopped "
+                        "renewing its lease before another takes it over; renewals come every "
+                        "0.3 of it (default %(default)g)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("db", help="manage the server's database")

@@ -58,8 +58,14 @@ def acting_seat(state: GameState) -> int:
 
 
 def announce_line(state: GameState, action: Action) -> str:
-    """``Seat 1 (Blue, B): Blue doubts Red's face-down Five. ...``: a line of a game's log."""
-    return f"{seat_name(acting_seat(state))}: {announce(state, action)}"
+    """``Seat 1 (Blue, B): Five. 10 to 15.``: a line of a game's log; a sentence that names
+    the seat acting first (a decision) follows its name once: ``Seat 1 (Blue, B) doubts
+    Red's face-down Five. ...``."""
+    seat, said = acting_seat(state), announce(state, action)
+    own = f"{colour(seat)} "
+    if said.startswith(own):
+        return f"{seat_name(seat)} {said[len(own):]}"
+    return f"{seat_name(seat)}: {said}"
 
 
 def hole_words(geo: Geometry, pos: int, plain_for: int = -1) -> str:

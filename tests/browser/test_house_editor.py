@@ -1,9 +1,11 @@
 """The house-rules editor on the create page (issue 42): a card's powers changed in plain
 words, the cue card following live, saved and published, the share link opening the form
-filled on a phone, and the table made from them showing their title and cue card."""
+filled on a phone, the table made from them showing their title and cue card, and their
+author (only) changing and deleting them."""
 
 from __future__ import annotations
 
+import urllib.error
 from pathlib import Path
 
 from browser_support import Server
@@ -93,4 +95,60 @@ def test_edit_save_share_and_play_house_rules(chromium: Browser, server: Server,
     assert table["house"]["title"] == "Grandma's rules" and table["house"]["code"]
     desk.close()
     phone.close()
+    assert not errors, errors
+
+
+def test_the_author_changes_and_deletes_saved_house_rules(chromium: Browser, server: Server,
+                                                          artifacts: Path) -> None:
+    author = chromium.new_context(**DESKTOP)
+    page = author.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.select_option("#preset", "basic")
+    page.click("#house > summary")
+    page.fill("#house-title", "Aunt May's rules")
+    page.check("#house-publish")
+    page.click("#house-save")
+    url = page.locator("#house-link").input_value()
+    code = url.rsplit("=", 1)[1]
+    # the author's browser kept the owner token: the share link opens the rules to change
+    page.goto(url)
+    expect(page.locator("#house-title")).to_have_value("Aunt May's rules")
+    expect(page.locator("#house-publish")).to_be_checked()
+    page.fill("#house-title", "Aunt May's new rules")
+    four = page.locator(".card-row[data-rank='4']")
+    four.locator("summary").click()
+    four.locator("select[name=back]").select_option("4")
+    page.uncheck("#house-publish")
+    page.click("#house-update")
+    expect(page.locator("#house-status")).to_have_text(
+        "Changes saved: the same link now gives these rules.")
+    expect(page.locator("#create-cue")).to_contain_text("Aunt May's new rules")
+    page.locator("#house-share").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "house-author-changed.png"))
+    saved = server.api("GET", f"/api/house/{code}")
+    assert (saved["title"], saved["published"]) == ("Aunt May's new rules", False)
+    assert "-4" in saved["cards"]["4"] and page.locator("#house-link").input_value() == url
+
+    # anyone else opening the link may use the rules, not change or delete them
+    other = chromium.new_context(**DESKTOP)
+    guest = other.new_page()
+    guest.goto(url)
+    expect(guest.locator("#house-title")).to_have_value("Aunt May's new rules")
+    expect(guest.locator("#house-link")).to_be_visible()
+    expect(guest.locator("#house-update, #house-delete")).to_have_count(0)
+    other.close()
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#house-delete")
+    expect(page.locator("#house-status")).to_contain_text("Deleted.")
+    expect(page.locator("#house-link, #house-delete")).to_have_count(0)
+    page.screenshot(path=str(artifacts / "house-author-deleted.png"))
+    try:
+        server.api("GET", f"/api/house/{code}")
+        raise AssertionError("the deleted rules are still there")
+    except urllib.error.HTTPError as e:
+        assert e.code == 404
+    author.close()
     assert not errors, errors

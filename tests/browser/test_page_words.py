@@ -70,8 +70,15 @@ def test_announcements_name_the_players_and_mark_a_stand_ins_move(static_page: P
     doubt = "Red doubts Blue's face-down Five. The card is a Nine: a bluff by Blue."
     table.push({"type": "event", "version": msg["version"] + 2, "seat": 0,
                 "action": "doubt", "announcement": doubt})
-    expect(static_page.locator(f"#log li[data-version='{msg['version'] + 2}']")).to_contain_text(
-        ": Ann doubts Gran's face-down Five. The card is a Nine: a bluff by Gran.")
+    # a decision names its seat first: the page names the seat once, not "Ann: Ann doubts"
+    said = "Ann doubts Gran's face-down Five. The card is a Nine: a bluff by Gran."
+    entry = static_page.locator(f"#log li[data-version='{msg['version'] + 2}']")
+    expect(entry).to_contain_text(said)
+    expect(entry.locator(".who")).to_have_text("Ann")
+    table.push({**table.msg, "version": msg["version"] + 2, "legal": None,
+                "last": {"seat": 0, "action": "doubt", "announcement": doubt}})
+    expect(static_page.locator("#last-move")).to_have_text(said)
+    assert ": Ann doubts" not in entry.inner_text()
 
 
 def test_the_turn_clock_counts_down_and_a_timeout_is_told(static_page: Page) -> None:

@@ -28,6 +28,9 @@ from pegs.server.protocol import legal_texts
 
 #: A short game: pegoo with three pegs each.
 SHORT = {"preset": "pegoo", "settings": {"pegs": 3}}
+#: ``pegs serve`` options for processes on one PostgreSQL database that take a stopped
+#: process's tables over within seconds (leases of 2 s, presence repeated every 0.4 s).
+SHORT_LEASES = ("--lease-seconds", "2")
 
 
 def run(*coroutines: Coroutine[Any, Any, Any], timeout: float = 60) -> None:
@@ -88,9 +91,11 @@ def wait_up(process: subprocess.Popen[bytes], data_dir: Path, port: int) -> None
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, and wait for the process to end (its niced workers may take a while to be
+    scheduled on a loaded machine)."""
     if process.poll() is None:
         process.terminate()
-        process.wait(10)
+        process.wait(30)
 
 
 @contextmanager

@@ -122,6 +122,50 @@ def test_a_seats_listing_is_built_once_per_version(live: LiveServer,
     run(scenario())
 
 
+def _on_a_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def test_a_partners_listing_at_a_teaching_table_is_built_off_the_loop_and_bounded(
+        live: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[tuple[int, bool]] = []  # (actions listed, whether on the event loop)
+    encode = protocol.legal_compact
+
+    def watched(state: Any, legal: Any) -> dict[str, Any]:
+        built.append((len(legal), _on_a_loop()))
+        return encode(state, legal)
+
+    monkeypatch.setattr(protocol, "legal_compact", watched)
+    monkeypatch.setattr(rooms, "LONG_LISTING", 1)  # every listing counts as long
+    monkeypatch.setattr(rooms, "PARTNER_LISTING", 1)
+    code, tokens = new_table(live.http, humans=4, teaching=True)
+    start(live.http, code, tokens[0])
+
+    async def scenario() -> None:
+        seats = [await Client.open(live.ws, code, token) for token in tokens]
+        first = [await seat.until("state") for seat in seats]
+        mover = first[0]["view"]["current_player"]
+        built.clear()
+        move = legal_texts(first[mover]["legal"])[0]
+        await seats[mover].send({"type": "act", "id": "1", "version": 0, "action": move})
+        states = [await seat.until("state", 1) for seat in seats]
+        nxt = states[0]["view"]["current_player"]
+        listing, legal = states[(nxt + 2) % 4]["partner_legal"], states[nxt]["legal"]
+        # cut at one of the partner's actions, and marked so when there are more
+        assert len(legal_texts(listing)) == 1 and legal_texts(listing)[0] in legal_texts(legal)
+        assert listing.get("partial", False) is (len(legal_texts(legal)) > 1)
+        # the mover's listing and its partner's were encoded on threads, not the loop
+        assert sorted(built) == [(1, False), (len(legal_texts(legal)), False)]
+        for seat in seats:
+            await seat.close()
+
+    run(scenario())
+
+
 def test_deeply_nested_json_is_malformed_and_logs_no_traceback(
         served: tuple[httpx.Client, str], tmp_path: Path) -> None:
     http, ws = served

@@ -22,10 +22,20 @@ from pegs.server.protocol import legal_texts
 from pegs.server.store import StoreError, compatible, incompatibility, migrate, open_engine
 
 from .conftest import Cluster
-from .helpers import Client, auth, free_port, launch, new_table, serve, serve_many, start
+from .helpers import (
+    SHORT_LEASES,
+    Client,
+    auth,
+    free_port,
+    launch,
+    new_table,
+    serve,
+    serve_many,
+    start,
+)
 
-#: Long enough for any lease to run out and be taken (10 s) by a process renewing every 3 s.
-TAKEOVER_SECONDS = 40
+#: Long enough for any lease to run out and be taken (2 s) by a process renewing every 0.6 s.
+TAKEOVER_SECONDS = 30
 
 
 def until(condition: Callable[[], bool], timeout: float, what: str) -> None:
@@ -58,9 +68,10 @@ def ready(url: str) -> bool:
 
 def test_a_paused_owner_writes_nothing_for_tables_another_process_took(
         postgres_url: str, tmp_path: Path) -> None:
-    with serve_many(postgres_url, tmp_path, 2, "--shortest-clock", "1") as [(paused, a), (_, b)]:
+    with serve_many(postgres_url, tmp_path, 2, "--shortest-clock", "1",
+                    *SHORT_LEASES) as [(paused, a), (_, b)]:
         http = httpx.Client(base_url=a, timeout=20)
-        tables = [new_table(http, humans=2, away_seconds=6, turn_seconds=None)
+        tables = [new_table(http, humans=2, away_seconds=2, turn_seconds=None)
                   for _ in range(3)]
         for code, tokens in tables:
             r = http.post(f"/api/tables/{code}/bots", json={"bot": "random"},
@@ -115,7 +126,7 @@ def test_a_database_restart_freezes_no_table_and_acts_meanwhile_are_answered(
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with serve(url, tmp_path, port, "--bot-delay", "0.3", "--max-waiting", "0",
-               "--creates-per-minute", "0", "--max-tables-per-address", "0"), \
+               "--creates-per-minute", "0", "--max-tables-per-address", "0", *SHORT_LEASES), \
             httpx.Client(base_url=base, timeout=20) as http:
         codes = []
         for _ in range(20):  # all-bot tables: the host's seat too is played by a bot
@@ -205,7 +216,7 @@ def test_an_additive_migration_of_a_newer_release_keeps_this_release_serving(
 def test_tables_spread_over_the_live_processes_and_a_new_one_takes_its_share(
         postgres_url: str, tmp_path: Path) -> None:
     options = ("--max-waiting", "0", "--creates-per-minute", "0",
-               "--max-tables-per-address", "0")
+               "--max-tables-per-address", "0", *SHORT_LEASES)
     with serve_many(postgres_url, tmp_path, 3, *options) as [(first, a), _, _]:
         with httpx.Client(base_url=a, timeout=20) as http:
             for _ in range(12):  # all created on a: it hands the others their share

@@ -66,6 +66,40 @@ def test_saved_house_rules_are_shared_by_code_and_listed_once_published(
             assert r.status_code == 404 and r.json()["error"]["code"] == "no_house"
 
 
+def test_only_the_author_changes_or_deletes_saved_house_rules(
+        database_url: str, tmp_path: Path) -> None:
+    with served(database_url, tmp_path, "--creates-per-minute", "0") as http:
+        saved = http.post("/api/house", json={**GRANDMA, "publish": True}).json()
+        code, owner = saved["code"], saved["owner_token"]
+        assert len(owner) >= 40 and "owner_token" not in http.get(f"/api/house/{code}").json()
+        other = http.post("/api/house", json={**GRANDMA, "title": "Other"}).json()
+        changed = {**GRANDMA, "title": "Grandma's new rules", "cards": {"4": ["-4", "+4"]}}
+        for token in (None, other["owner_token"], "x" * 43):  # nobody else may
+            headers = auth(token) if token else {}
+            for r in (http.put(f"/api/house/{code}", json=changed, headers=headers),
+                      http.delete(f"/api/house/{code}", headers=headers)):
+                assert r.status_code == 403 and r.json()["error"]["code"] == "not_owner"
+        assert http.get(f"/api/house/{code}").json()["title"] == "Grandma's rules"
+        # the author: the same code and link, the new rules, unpublished when asked
+        r = http.put(f"/api/house/{code}", json={**changed, "publish": False},
+                     headers=auth(owner))
+        assert r.status_code == 200, r.text
+        got = http.get(f"/api/house/{code}").json()
+        assert {k: got[k] for k in GRANDMA} == {**changed, "settings": GRANDMA["settings"]}
+        assert got["published"] is False and got["created"] == saved["created"]
+        assert http.get("/api/house").json()["total"] == 0
+        bad = http.put(f"/api/house/{code}", json={**changed, "cards": {"4": ["fly"]}},
+                       headers=auth(owner))
+        assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_settings"
+        r = http.delete(f"/api/house/{code}", headers=auth(owner))
+        assert r.status_code == 200 and r.json() == {"deleted": code}
+        for r in (http.get(f"/api/house/{code}"),
+                  http.put(f"/api/house/{code}", json=changed, headers=auth(owner)),
+                  http.delete(f"/api/house/{code}", headers=auth(owner))):
+            assert r.status_code == 404 and r.json()["error"]["code"] == "no_house"
+        assert http.get(f"/api/house/{other['code']}").json()["title"] == "Other"
+
+
 @pytest.fixture(scope="module")
 def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, str]]:
     """One real ``pegs serve`` for the tests below (no limit on saving)."""

@@ -22,11 +22,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
-from pegs.server.presence import PRESENCE_SECONDS
+from pegs.server.presence import PRESENCE_SHARE, REPEAT_SHARE
 from pegs.server.protocol import legal_texts
 from pegs.server.store import SeatRow, Store, TableRow, migrate, open_engine
 
-from .helpers import Client, auth, new_table, run, serve_many, start
+from .helpers import SHORT_LEASES, Client, auth, new_table, run, serve_many, start
 
 #: Servers whose tables may have clocks of a second.
 QUICK = ("--shortest-clock", "1")
@@ -154,7 +154,9 @@ def test_the_lobby_through_any_server_lists_every_public_table(postgres_url: str
 
 def test_presence_crosses_servers_both_ways_and_a_departure_shows_at_once(
         postgres_url: str, tmp_path: Path) -> None:
-    with serve_many(postgres_url, tmp_path, 2) as [(_, a), (paused, b)]:
+    lease = 5.0  # presence repeated every second, kept 2.5 s
+    with serve_many(postgres_url, tmp_path, 2, "--lease-seconds",
+                    str(lease)) as [(_, a), (paused, b)]:
         with httpx.Client(base_url=a, timeout=20) as http:
             code, tokens = new_table(http, humans=3, players=3)
             start(http, code, tokens[0])
@@ -186,7 +188,7 @@ def test_presence_crosses_servers_both_ways_and_a_departure_shows_at_once(
             await until_connected(ann, [True, False, True])
             await cy.close()
             await until_connected(watcher, [True, False, False])
-            assert time.monotonic() - left < 2  # not at the next repeat or later
+            assert time.monotonic() - left < lease * REPEAT_SHARE  # not at the next repeat
             await ann.close()
             await until_connected(watcher, [False, False, False])
             await watcher.close()
@@ -196,7 +198,7 @@ def test_presence_crosses_servers_both_ways_and_a_departure_shows_at_once(
             await until_connected(ann, [True, True, False])
             paused.send_signal(signal.SIGSTOP)
             try:
-                await until_connected(ann, [True, False, False], PRESENCE_SECONDS + 3)
+                await until_connected(ann, [True, False, False], lease * PRESENCE_SHARE + 3)
             finally:
                 paused.send_signal(signal.SIGCONT)
             await ann.close()
@@ -316,3 +318,30 @@ def test_racing_agreements_on_postgresql_make_exactly_one_rematch(postgres_url: 
         made = [r.code for r in store.load(("playing",)) if r.code.startswith(f"{old}-")]
         assert made == [row.next], round_
     engine.dispose()
+
+
+def test_a_spectator_on_another_server_keeps_a_table_from_being_abandoned(
+        postgres_url: str, tmp_path: Path) -> None:
+    quiet = ("--abandoned-hours", "0.0003")  # 1.08 s without anyone there
+    with serve_many(postgres_url, tmp_path, 2, *quiet, *SHORT_LEASES) as [(_, a), (_, b)]:
+        with httpx.Client(base_url=a, timeout=20) as http:  # a holds both tables' leases
+            tables = [new_table(http, humans=2, players=2, turn_seconds=None,
+                                away_seconds=None) for _ in range(2)]
+            for code, tokens in tables:
+                start(http, code, tokens[0])
+        (watched, _), (left, _) = tables
+
+        def status(code: str) -> str:
+            return str(httpx.get(f"{a}/api/tables/{code}").json()["status"])
+
+        async def scenario() -> None:
+            watcher = await Client.open(b.replace("http", "ws"), watched, None)
+            await watcher.until("state")
+            await asyncio.to_thread(eventually, lambda: status(left) == "abandoned")
+            assert status(watched) == "playing"  # a hears that b has someone watching it
+            await asyncio.sleep(1.5)  # longer than the quiet time, and the watcher stays
+            assert status(watched) == "playing"
+            await watcher.close()
+            await asyncio.to_thread(eventually, lambda: status(watched) == "abandoned")
+
+        run(scenario())

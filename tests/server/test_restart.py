@@ -11,14 +11,15 @@ import httpx
 
 from pegs.cli import main
 
-from .helpers import Player, auth, free_port, new_table, run, serve, start
+from .helpers import SHORT_LEASES, Player, auth, free_port, new_table, run, serve, start
 
 
 def test_sigkill_mid_game_then_restart_resumes_the_game(database_url: str,
                                                         tmp_path: Path) -> None:
     data, port = tmp_path / "data", free_port()
     base, ws = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
-    with serve(database_url, data, port) as process:
+    # (PostgreSQL) the killed process's leases run out soon: the next one takes its tables
+    with serve(database_url, data, port, *SHORT_LEASES) as process:
         http = httpx.Client(base_url=base, timeout=20)
         code, tokens = new_table(http, humans=2, bots=2)
         waiting, _ = new_table(http, humans=1, public=True)
@@ -34,7 +35,7 @@ def test_sigkill_mid_game_then_restart_resumes_the_game(database_url: str,
 
     seen = max(before, key=lambda p: len(p.events)).events
     last_seen = {p.token: p.states[-1] for p in before}
-    with serve(database_url, data, port):
+    with serve(database_url, data, port, *SHORT_LEASES):
         http = httpx.Client(base_url=base, timeout=20)
         assert http.get(f"/api/tables/{waiting}").json()["status"] == "waiting"
         assert [t["code"] for t in http.get("/api/tables").json()["tables"]] == [waiting]

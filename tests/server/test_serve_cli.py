@@ -1,8 +1,11 @@
-"""``pegs serve``: where the database lives, and clear refusals of unusable settings."""
+"""``pegs serve``: where the database lives, its options (the server's settings), and clear
+refusals of unusable settings."""
 
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,7 +14,9 @@ from alembic.config import Config
 from sqlalchemy import text
 
 from pegs.cli import main
+from pegs.server import serve as serve_module
 from pegs.server.app import default_database_url
+from pegs.server.limits import Limits
 from pegs.server.store import MIGRATIONS, SeatRow, Store, TableRow, migrate, open_engine
 
 
@@ -42,6 +47,8 @@ def test_the_database_lives_in_pegs_data_dir_unless_a_url_is_given(
     (["--shortest-clock", "0.5"], "--shortest-clock must be 1 to 3600 seconds"),
     (["--max-bot-seconds", "nan"], "--max-bot-seconds must be more than 0 and at most 60"),
     (["--min-bot-delay", "9"], "--min-bot-delay 0 to 5"),
+    (["--lease-seconds", "0.5"], "--lease-seconds must be 1 to 600"),
+    (["--lease-seconds", "nan"], "--lease-seconds must be 1 to 600"),
     (["--forwarded-allow-ips", "10.0.0.1,proxy"], "'proxy' is not an IP address"),
     (["--limits-url", "http://127.0.0.1:6379"], "--limits-url takes redis://"),
 ])
@@ -130,3 +137,28 @@ def test_checkpoints_keep_the_write_ahead_log_bounded(tmp_path: Path) -> None:
     assert [r.version for r in store.load(("playing",))] == [number]
     store.close()
     engine.dispose()
+
+
+def test_the_options_are_the_servers_settings_with_their_defaults(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    got: list[Limits] = []
+
+    def fake_serve(host: str, port: int, url: str | None, bot_delay: float,
+                   hint_seconds: float, limits: Limits) -> int:
+        got.append(limits)
+        return 0
+
+    monkeypatch.setattr(serve_module, "serve", fake_serve)
+    assert main(["serve"]) == 0
+    assert got[-1] == Limits()  # every option's default is the setting's
+    assert main(["serve", "--waiting-hours", "0.5", "--abandoned-hours", "2",
+                 "--max-tables-per-address", "3", "--forwarded-allow-ips", "10.0.0.1"]) == 0
+    assert got[-1] == Limits(waiting_seconds=1800, abandoned_seconds=7200,
+                             max_live_per_address=3, forwarded_allow_ips="10.0.0.1")
+
+
+def test_the_command_line_loads_without_the_web_stack() -> None:
+    code = "import sys, pegs.cli; print(sorted({'fastapi', 'sqlalchemy'} & set(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"

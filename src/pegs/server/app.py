@@ -121,7 +121,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         migrate(engine)
-        store = Store(engine)
+        store = Store(engine, lease_seconds=bounds.lease_seconds)
         hub = Hub(store, bounds, bot_delay, hint_seconds, full_gc_seconds)
         app.state.hub = hub
         expired = await hub.run_db(store.expire_waiting, cutoff(hub))

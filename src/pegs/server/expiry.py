@@ -113,7 +113,7 @@ class Abandonment:
                 moved = last.get(room.code, room.created)
                 seen = (room.version, moved.timestamp() if moved else now)
             if seen[0] != room.version or room.conns or any(
-                    room.present(s) for s in range(len(room.seats))):
+                    room.present(s) for s in range(-1, len(room.seats))):  # -1: spectators
                 seen = (room.version, now)
             quiet[room.code] = seen
             if now - seen[1] >= self.seconds:

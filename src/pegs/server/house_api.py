@@ -1,5 +1,6 @@
-"""House rules online: save them (``POST /api/house``), open a saved one by its code,
-list those their authors published, and the cue card of any draft (``POST /api/cue``).
+"""House rules online: save them (``POST /api/house``, answering an owner token), change or
+delete them with that token, open a saved one by its code, list those their authors
+published, and the cue card of any draft (``POST /api/cue``).
 A saved house rules has the shape of a house-rules file (see ``pegs.house``)."""
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from ..cue import cue_card
 from ..house import LONGEST_DESCRIPTION, LONGEST_TITLE, HouseRules, from_mapping
 from ..rules import RulesError
 from . import house_store, table_settings
-from .api import MOST_PAGE, PAGE, HubDep, client_address, rate_check
-from .limits import new_code
+from .api import MOST_PAGE, PAGE, Credentials, HubDep, client_address, rate_check
+from .limits import new_code, new_token, token_hash, token_matches
 from .rooms import TableError
 
 router = APIRouter(prefix="/api")
@@ -88,9 +89,46 @@ async def save(body: SaveHouse, hub: HubDep, request: Request) -> dict[str, Any]
     house = house_of(body)
     address = client_address(request)
     await rate_check(hub.counters.house_saves, address, "saved house rules")
+    token = new_token()
     saved = await hub.run_db(house_store.save, hub.store.engine, new_code(), house.mapping(),
-                             body.publish, address)
-    return _whole(saved)
+                             body.publish, address, token_hash(token))
+    return {**_whole(saved), "owner_token": token}
+
+
+async def _owned(hub: HubDep, code: str, credentials: Credentials) -> house_store.SavedHouse:
+    """The house rules saved under ``code`` if the request carries their owner token."""
+    found = None
+    if len(code) <= LONGEST_CODE:
+        found = await hub.run_db(house_store.get, hub.store.engine, code)
+    if found is None:
+        raise TableError(404, "no_house", "there are no house rules with that code")
+    if credentials is None or not token_matches(credentials.credentials, found.owner_hash):
+        raise TableError(403, "not_owner", "only their author may change these house rules "
+                         "(send the owner token: Authorization: Bearer TOKEN)")
+    return found
+
+
+@router.put("/house/{code}", summary="Change saved house rules (their author, with the owner "
+            "token): the same code and link")
+async def change(code: str, body: SaveHouse, hub: HubDep, request: Request,
+                 credentials: Credentials) -> dict[str, Any]:
+    house = house_of(body)
+    await rate_check(hub.counters.house_saves, client_address(request), "saved house rules")
+    found = await _owned(hub, code, credentials)
+    if not await hub.run_db(house_store.change, hub.store.engine, code, house.mapping(),
+                            body.publish):
+        raise TableError(404, "no_house", "there are no house rules with that code")
+    return _whole(house_store.SavedHouse(code, house.mapping(), body.publish, found.created))
+
+
+@router.delete("/house/{code}", summary="Delete saved house rules (their author, with the "
+               "owner token); tables made with them keep their rules")
+async def remove(code: str, hub: HubDep, request: Request,
+                 credentials: Credentials) -> dict[str, str]:
+    await rate_check(hub.counters.house_saves, client_address(request), "saved house rules")
+    await _owned(hub, code, credentials)
+    await hub.run_db(house_store.remove, hub.store.engine, code)
+    return {"deleted": code}
 
 
 @router.get("/house", summary="Published house rules (\"Rules other families play\"), "

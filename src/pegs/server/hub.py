@@ -23,7 +23,7 @@ from .listening import listen
 from .presence import Presence
 from .retry import Backoff
 from .rooms import Room, TableError
-from .store import LEASE_SECONDS, Store, StoreError, TableRow, compatible
+from .store import Store, StoreError, TableRow, compatible
 from .thinking import BOT_NICENESS, HINT_NICENESS, Thinkers
 
 log = logging.getLogger("pegs.server")
@@ -89,7 +89,7 @@ class Hub:
         if any(task is None or task.done() for task in loops):
             return False
         if self.store.shared and (not self.listening.is_set()
-                                  or time.monotonic() - self.renewed > LEASE_SECONDS):
+                                  or time.monotonic() - self.renewed > self.store.lease_seconds):
             return False
         return await self.run_db(compatible, self.store.engine)
 

@@ -12,23 +12,28 @@ import time
 from typing import TYPE_CHECKING
 
 from .retry import Backoff
-from .store import LEASE_SECONDS, StoreError
+from .store import StoreError
 
 if TYPE_CHECKING:
     from .hub import Hub
 
 log = logging.getLogger("pegs.server")
 
-#: How often an owner renews its leases: a dead owner's tables are taken over at most
-#: ``LEASE_SECONDS + RENEW_SECONDS`` after its last renewal.
-RENEW_SECONDS = 3.0
-assert RENEW_SECONDS * 3 <= LEASE_SECONDS  # two renewals may fail before a lease is lost
+#: How often an owner renews its leases, as a share of the lease's time (10 s: every 3 s),
+#: so two renewals may fail before a lease is lost: a dead owner's tables are taken over
+#: at most a lease and a renewal's time after its last renewal.
+RENEW_SHARE = 0.3
+
+
+def renew_seconds(hub: Hub) -> float:
+    return hub.store.lease_seconds * RENEW_SHARE
 
 
 async def hold_leases(hub: Hub) -> None:
     """Forever, every few seconds: :func:`renew`; after a failure (the database is away)
     sooner, with growing pauses."""
-    backoff = Backoff(0.5, RENEW_SECONDS)
+    every = renew_seconds(hub)
+    backoff = Backoff(min(0.5, every), every)
     while True:
         try:
             await renew(hub)
@@ -37,14 +42,14 @@ async def hold_leases(hub: Hub) -> None:
             await backoff.wait()
             continue
         backoff.succeeded()
-        await asyncio.sleep(RENEW_SECONDS)
+        await asyncio.sleep(every)
 
 
 def lapse(hub: Hub) -> None:
     """The leases were not renewed for a lease's time: they are another process's to take,
     so this one stops running the tables (it takes them again, afresh, on its next
     successful renewal if nobody else did)."""
-    if time.monotonic() - hub.renewed > LEASE_SECONDS:
+    if time.monotonic() - hub.renewed > hub.store.lease_seconds:
         for room in hub.rooms.values():
             if room.owned:
                 room.let_go()

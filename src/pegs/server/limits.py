@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-connection limits and the server's bounds."""
+    """Per-connection limits and the server's bounds (``pegs serve`` takes most of them as
+    options, see ``pegs.cli``; :func:`pegs.server.serve.problem` checks them)."""
 
     max_message_bytes: int = 4096
     max_body_bytes: int = 65536
@@ -41,6 +42,9 @@ class Limits:
     min_bot_delay: float = 0.0  # the shortest pause before a bot's move, whatever the table
     chat_burst: int = 5  # chat messages a connection may send at once ...
     chat_per_second: float = 0.5  # ... and then this many a second (5 in 10 s)
+    lease_seconds: float = 10.0  # (PostgreSQL) a table's owner renews its lease within this
+    request_seconds: float = 30.0  # an HTTP request's head and body arrive within this
+    forwarded_allow_ips: str = ""  # the proxies whose X-Forwarded-For names the client
 
 
 class RateBucket:

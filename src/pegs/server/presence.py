@@ -1,6 +1,6 @@
 """Presence across processes (several on one PostgreSQL database): each process says on
 the tables' channel which seats of a table have connections to it, at once when that
-changes and every ``REPEAT_SECONDS`` anyway; the others keep what each process last said
+changes and every few seconds anyway; the others keep what each process last said
 (``Room.heard``) and forget a process that went quiet (one that died), so every process
 shows the same seats connected and sends its clients the same ``presence`` messages."""
 
@@ -17,10 +17,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("pegs.server")
 
 #: How often a process repeats which seats are connected to it, and how long the others
-#: keep what it said (a lost repeat forgets nobody; a dead process's seats are gone after
-#: at most the sum).
-REPEAT_SECONDS = 2.0
-PRESENCE_SECONDS = 5.0
+#: keep what it said, as shares of a table lease's time (10 s: every 2 s, kept 5 s; a lost
+#: repeat forgets nobody; a dead process's seats are gone after at most the sum).
+REPEAT_SHARE = 0.2
+PRESENCE_SHARE = 0.5
 
 
 class Presence:
@@ -59,7 +59,7 @@ class Presence:
     async def _send_changes(self) -> None:
         while self._changed:
             codes, self._changed = self._changed, set()
-            present = [(code, room.seats_connected()) for code in codes
+            present = [(code, room.here()) for code in codes
                        if (room := self.hub.rooms.get(code)) is not None]
             try:
                 await self.hub.run_db(self.hub.store.announce_presence, present)
@@ -69,13 +69,14 @@ class Presence:
 
     async def _repeat(self) -> None:
         """Forever: say again which seats are connected here; forget quiet processes."""
+        lease = self.hub.store.lease_seconds
         while True:
-            await asyncio.sleep(REPEAT_SECONDS)
+            await asyncio.sleep(lease * REPEAT_SHARE)
             for room in list(self.hub.rooms.values()):
-                if room.seats_connected():
+                if room.here():
                     self._changed.add(room.code)
                 try:
-                    room.expire_presence(PRESENCE_SECONDS)
+                    room.expire_presence(lease * PRESENCE_SHARE)
                 except Exception:
                     log.exception("table %s: cannot update its presence", room.code)
             self._send()

@@ -42,6 +42,9 @@ BOT_KINDS = ("random", "heuristic", "ismcts")
 #: Legal actions from which a seat's listing is encoded on a thread of its own, so the
 #: event loop keeps answering meanwhile (a crowded North Carolina table: tens of ms).
 LONG_LISTING = 1000
+#: The most of a partner's legal actions a teammate is shown at a teaching table (to
+#: suggest one); a longer listing is cut there and marked ``partial``.
+PARTNER_LISTING = 2000
 
 
 class TableError(Exception):
@@ -219,8 +222,10 @@ class Room:
         """Whether the seat has a connection to this process."""
         return any(c.seat == seat and not c.closed for c in self.conns)
 
-    def seats_connected(self) -> list[int]:
-        return sorted({c.seat for c in self.conns if c.seat >= 0 and not c.closed})
+    def here(self) -> list[int]:
+        """What this process tells the others is connected to it: the seats, and -1 when
+        someone watches (so no process ends a watched table as abandoned)."""
+        return sorted({c.seat for c in self.conns if not c.closed})
 
     def heard(self, origin: str, seats: Iterable[int]) -> None:
         """Process ``origin`` has connections of these seats (and of no other)."""
@@ -302,10 +307,12 @@ class Room:
         return _dumps(self._seat_part(seat))[1:]
 
     async def _prepare(self, seat: int) -> None:
-        """Encode the part of the seat to act on another thread when its listing is long
-        (the GIL is handed back to the event loop every few milliseconds)."""
+        """Encode the part of the seat to act, or of a partner shown its listing, on another
+        thread when the listing is long (the GIL is handed back to the event loop every
+        few milliseconds)."""
         state = self.state
-        if (seat in self._parts or state is None or not self._to_act(seat)
+        if (seat in self._parts or state is None
+                or not (self._to_act(seat) or self._teaches(seat))
                 or len(state.legal_actions()) < LONG_LISTING):
             return
         era = self._era
@@ -323,7 +330,10 @@ class Room:
         if self._to_act(seat):
             part["legal"] = protocol.legal_compact(state, state.legal_actions())
         elif self._teaches(seat):
-            part["partner_legal"] = protocol.legal_compact(state, state.legal_actions())
+            legal = state.legal_actions()
+            part["partner_legal"] = protocol.legal_compact(state, legal[:PARTNER_LISTING])
+            if len(legal) > PARTNER_LISTING:
+                part["partner_legal"]["partial"] = True
         if self.last is not None:
             actor, action, said = self.last
             part["last"] = {"seat": actor, "action": protocol.hidden_text(action, actor, seat),
@@ -383,9 +393,11 @@ class Room:
         seat that came back with a small ``presence`` message, the other processes of its
         seat's first connection here."""
         back = conn.seat >= 0 and not self.connected(conn.seat)
+        first = not self.connected(conn.seat)  # of the seat's, or of the spectators
         self.conns.append(conn)
-        if back:
+        if first:
             self.hub.presence.changed(self)
+        if back:
             self._presence_update(skip=conn)
             if self.seats[conn.seat].standin:
                 self._spawn(self._reclaim(conn.seat))
@@ -395,9 +407,10 @@ class Room:
         if conn in self.conns:
             self.conns.remove(conn)
             conn.close()
-            if conn.seat >= 0 and not self.connected(conn.seat):
+            if not self.connected(conn.seat):  # the seat's last, or the last spectator
                 self.hub.presence.changed(self)
-                self._presence_update()
+                if conn.seat >= 0:
+                    self._presence_update()
 
     def drop_seat_connections(self, seat: int) -> None:
         """Tell the connections of ``seat`` they were removed from it, and close them."""
@@ -508,7 +521,8 @@ class Room:
         self._turn_clock()
         if self.status == "finished":
             self._stop_clocks()
-        await self._prepare(after.current_player)
+        for listed in range(len(self.seats)):  # the seat to act and any partner it teaches
+            await self._prepare(listed)
         events: dict[str, str] = {}
         for c in self.conns:
             shown = protocol.hidden_text(action, seat, c.seat)

@@ -163,7 +163,8 @@ _APPEND = insert(actions)
 CHANNEL = "pegs_tables"
 _NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', :payload)")
 _NOTIFY_ALL = text(f"SELECT pg_notify('{CHANNEL}', p) FROM unnest(CAST(:payloads AS text[])) p")
-#: How long a table's lease holds unless its owner renews it.
+#: How long a table's lease holds unless its owner renews it (``pegs serve
+#: --lease-seconds``).
 LEASE_SECONDS = 10.0
 _LIVE = "status IN ('waiting', 'playing')"
 _HEARTBEAT = text(
@@ -388,8 +389,11 @@ def _aware(moment: datetime) -> datetime:
 class Store:
     """The repository: every write is one transaction."""
 
-    def __init__(self, engine: Engine, wal_bytes: int = WAL_BYTES) -> None:
+    def __init__(self, engine: Engine, wal_bytes: int = WAL_BYTES,
+                 lease_seconds: float = LEASE_SECONDS) -> None:
         self.engine = engine
+        #: (PostgreSQL) how long a table's lease holds unless this process renews it
+        self.lease_seconds = lease_seconds
         self._local = threading.local()
         self._writers: list[Connection] = []
         self._writers_lock = threading.Lock()
@@ -419,7 +423,7 @@ class Store:
         if not self.shared:
             return {}
         return {"owner": self.origin,
-                "lease_until": func.now() + timedelta(seconds=LEASE_SECONDS)}
+                "lease_until": func.now() + timedelta(seconds=self.lease_seconds)}
 
     def claim(self) -> dict[str, int]:
         """(PostgreSQL) Say this process is alive, renew its leases and balance: take
@@ -427,7 +431,7 @@ class Store:
         the tables (all of them over the live processes, rounded up), or hand over the
         tables it holds beyond its share (their leases end now, another process takes
         them). The tables it holds then, with their lease epochs."""
-        me = {"me": self.origin, "s": LEASE_SECONDS}
+        me = {"me": self.origin, "s": self.lease_seconds}
         try:
             with self.engine.begin() as c:
                 c.execute(_HEARTBEAT, me)

@@ -4,7 +4,7 @@
 
 import { parseSteps, pointsText, stepOwner, stepPath } from "./board_paths.js";
 import { seatName } from "./board_text.js";
-import { namedText, shortName } from "./people.js";
+import { moveLine, shortName } from "./people.js";
 import { add, D, el, inkOn, PEG, seatColour, seatLetter, seatShape, shapeElement, text, unit } from "./board_shapes.js";
 
 /** At most this many actions are drawn (a long wait shows its latest ones). */
@@ -82,7 +82,7 @@ export function drawTrail(layer, marks, geo, msg, trail) {
     const latest = i === n - 1;
     const g = el("g", { class: `trail-move${latest ? " trail-latest" : ""}`, "data-n": number, "data-seat": actor, opacity: (0.4 + 0.6 * ((i + 1) / n)).toFixed(2) }, layer);
     const said = entry.text || entry.announcement || entry.action;
-    el("title", {}, g).textContent = `${number}. ${seatName(msg, actor)}: ${namedText(msg, said)}`;
+    el("title", {}, g).textContent = `${number}. ${moveLine(msg, actor, seatName(msg, actor), said)}`;
     const steps = parseSteps(entry.action);
     let mark = null;
     for (const step of steps) {

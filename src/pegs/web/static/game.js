@@ -6,7 +6,7 @@ import { ChatPanel } from "./chat.js";
 import { banner, fill, h, store } from "./dom.js";
 import { api, TableSocket } from "./net.js";
 import { matchTyped, Picker, stepKeys } from "./picker.js";
-import { isPartner, listNames, namedText, resultLine, seatName, seatTags, shortName, teamName, teamOf, teamSeats } from "./people.js";
+import { afterActor, isPartner, listNames, moveLine, namedText, resultLine, seatName, seatTags, shortName, teamName, teamOf, teamSeats } from "./people.js";
 import { ReplayViewer } from "./replay.js";
 import { TurnClock } from "./turn_clock.js";
 import { doubtStory, isDecision } from "./bluff.js";
@@ -105,7 +105,7 @@ export class GameScreen {
       const seat = this.msg && this.msg.table.seats[msg.seat];
       const standin = Boolean(msg.timed_out || (seat && seat.standin));
       if (!this.log.some((e) => e.v === msg.version)) {
-        this.sayAloud(`${this.actor(msg.seat, standin)}: ${this.said(msg.announcement)}`);
+        this.sayAloud(moveLine(this.msg, msg.seat, this.actor(msg.seat, standin), msg.announcement));
         if (msg.timed_out) {
           this.ranOut = { v: msg.version, seat: msg.seat };
           this.sayAloud(`${this.name(msg.seat)} ran out of time: a bot played the turn.`);
@@ -430,11 +430,18 @@ export class GameScreen {
       h("p", { class: "status-line", id: "status" }, line, clock ? " · " : null, clock),
       ranOut,
       // a doubt's banner tells the last move itself
-      msg.last && !(this.reveal && this.reveal.version === msg.version) ? h("p", { class: "announce", id: "last-move" },
-        h("strong", {}, `${this.actor(msg.last.seat, (this.log.find((e) => e.v === msg.version) || {}).standin)}: `),
-        this.said(msg.last.announcement)) : null,
+      msg.last && !(this.reveal && this.reveal.version === msg.version) ? this.lastMove(msg) : null,
       this.hint ? h("p", { class: "announce", id: "hint" }, h("strong", {}, "Hint: "), `${this.said(this.hint.announcement)} `, h("em", {}, this.hint.reason || "")) : null,
       this.suggestionLine());
+  }
+
+  /** The last move under the status line: "Ann: Five. 10 to 15." or "Ann doubts ...". */
+  lastMove(msg) {
+    const { seat, announcement } = msg.last;
+    const who = this.actor(seat, (this.log.find((e) => e.v === msg.version) || {}).standin);
+    const rest = afterActor(msg, seat, announcement);
+    return h("p", { class: "announce", id: "last-move" }, h("strong", {}, rest === null ? `${who}: ` : who),
+      rest === null ? this.said(announcement) : rest);
   }
 
   suggestionLine() {
@@ -701,10 +708,15 @@ export class GameScreen {
   renderLog() {
     if (!this.logList || !this.msg) return;
     const entries = this.log.slice(-1000).reverse();
-    fill(this.logList, ...entries.map((e) => h("li", { "data-version": e.v, value: e.v },
-      seatBadge(this.msg.board, e.seat, 16), " ", h("span", { class: "who" }, this.actor(e.seat, e.standin)),
-      ...seatTags(this.msg, e.seat, false).flatMap((tag) => [" ", tag]), `: ${this.said(e.text)}`,
-      e.note ? h("div", { class: "note" }, e.note) : null)));
+    fill(this.logList, ...entries.map((e) => {
+      const tags = seatTags(this.msg, e.seat, false).flatMap((tag) => [" ", tag]);
+      // a sentence naming the seat first goes on from its name ("Ann doubts ..."), tags after
+      const rest = afterActor(this.msg, e.seat, e.text);
+      return h("li", { "data-version": e.v, value: e.v },
+        seatBadge(this.msg.board, e.seat, 16), " ", h("span", { class: "who" }, this.actor(e.seat, e.standin)),
+        ...(rest === null ? [...tags, `: ${this.said(e.text)}`] : [rest, ...tags]),
+        e.note ? h("div", { class: "note" }, e.note) : null);
+    }));
   }
 
   toolsBlock() {

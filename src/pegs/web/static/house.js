@@ -94,6 +94,14 @@ const sameSet = (a, b) => a.length === b.length && a.every((t) => b.includes(t))
  * game choice, `cue` the cue card's box, `readSettings()` the changed settings and
  * `tableSize()` the chosen players and teams.  Answers {node, powers(), label(), open(code)}.
  */
+/** The owner tokens of the house rules this browser saved (their author may change them). */
+const owners = {
+  key: (code) => `pegs.house.${code}`,
+  get(code) { try { return localStorage.getItem(this.key(code)); } catch { return null; } },
+  keep(code, token) { try { localStorage.setItem(this.key(code), token); } catch { /* storage off */ } },
+  forget(code) { try { localStorage.removeItem(this.key(code)); } catch { /* storage off */ } },
+};
+
 export function houseEditor({ form, presets, presetSelect, cue, readSettings, tableSize }) {
   const preset = () => presets.find((p) => p.name === presetSelect.value) || presets[0];
   const rows = h("div", { class: "card-rows", id: "card-rows" });
@@ -104,6 +112,8 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
   const status = h("p", { class: "muted", id: "house-status", role: "status" });
   const shared = h("div", { id: "house-share" });
   let savedCode = null;
+  // the saved rules the form shows, when this browser saved them (it may change them)
+  let ownedCode = null;
 
   const showCards = (cards) => {
     const base = preset().cards;
@@ -162,10 +172,43 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
     if (!body.title) { status.textContent = "Give your rules a name first."; title.focus(); return; }
     try {
       const saved = await api("POST", "/api/house", body);
+      owners.keep(saved.code, saved.owner_token);
+      savedCode = ownedCode = saved.code;
+      showSaved(saved);
+      refreshPublished();
+    } catch (e) {
+      status.textContent = e.message;
+    }
+  };
+  const refreshPublished = () => {
+    const listed = document.getElementById("published");
+    if (listed) publishedPanel(listed);
+  };
+  /** The author saves the form over the rules they opened: the same code and link. */
+  const update = async () => {
+    status.textContent = "";
+    const body = { ...draft(), publish: publish.checked };
+    if (!body.title) { status.textContent = "Give your rules a name first."; title.focus(); return; }
+    try {
+      const saved = await api("PUT", `/api/house/${encodeURIComponent(ownedCode)}`, body, owners.get(ownedCode));
       savedCode = saved.code;
       showSaved(saved);
-      const listed = document.getElementById("published");
-      if (saved.published && listed) publishedPanel(listed);
+      status.textContent = "Changes saved: the same link now gives these rules.";
+      refreshPublished();
+    } catch (e) {
+      status.textContent = e.message;
+    }
+  };
+  const remove = async () => {
+    const code = ownedCode;
+    if (!window.confirm(`Delete “${title.value.trim() || "these rules"}”? Their link stops working; tables made with them keep their rules.`)) return;
+    try {
+      await api("DELETE", `/api/house/${encodeURIComponent(code)}`, undefined, owners.get(code));
+      owners.forget(code);
+      ownedCode = savedCode = null;
+      fill(shared);
+      status.textContent = "Deleted. The form keeps the rules: save them again to share them anew.";
+      refreshPublished();
     } catch (e) {
       status.textContent = e.message;
     }
@@ -176,7 +219,10 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
     const file = URL.createObjectURL(new Blob([saved.toml], { type: "application/toml" }));
     fill(shared, h("p", {}, saved.published ? "Saved and published. Share this link:" : "Saved. Share this link:"),
       h("div", { class: "share" }, link, h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(url) }, "Copy")),
-      h("a", { href: file, download: "house-rules.toml", id: "house-file" }, "Download the house-rules file"));
+      h("a", { href: file, download: "house-rules.toml", id: "house-file" }, "Download the house-rules file"),
+      ownedCode === saved.code ? h("div", { class: "row" },
+        h("button", { type: "button", id: "house-update", onclick: update }, "Save changes to these rules"),
+        h("button", { type: "button", id: "house-delete", onclick: remove }, "Delete these rules")) : null);
   };
 
   /** Fill the form with saved house rules (a share link). */
@@ -196,7 +242,9 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
       showCards(saved.cards);
       for (const row of rows.querySelectorAll(".card-row.changed")) row.open = true;
       node.open = true;
+      publish.checked = saved.published;
       savedCode = saved.code;
+      ownedCode = owners.get(saved.code) ? saved.code : null;
       showSaved(saved);
       status.textContent = `These are “${saved.title}”, based on ${gameName(saved.base)}.`;
       await showCue();

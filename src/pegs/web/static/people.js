@@ -41,6 +41,22 @@ export function namedText(msg, text) {
   return text.replace(words, (word) => shortName(msg, seatOf.get(word)));
 }
 
+/** The rest of an announcement that names the seat acting first (a decision: "Blue
+ * doubts Red's face-down Five." gives " doubts Gran's face-down Five."), worded as the page
+ * words it; null for one that does not (a card move: "Five. 10 to 15."). */
+export function afterActor(msg, seat, text) {
+  const own = `${colourName(msg, seat)} `;
+  return msg && text && text.startsWith(own) ? ` ${namedText(msg, text.slice(own.length))}` : null;
+}
+
+/** A move as one line: "Ann: Five. 10 to 15.", or for a sentence that names the seat
+ * acting first "Ann doubts Gran's face-down Five." (never "Ann: Ann doubts ..."). */
+export function moveLine(msg, seat, who, text) {
+  if (!msg) return `${who}: ${text}`;
+  const rest = afterActor(msg, seat, text);
+  return rest === null ? `${who}: ${namedText(msg, text)}` : `${who}${rest}`;
+}
+
 /** A seat's team (0, 1, ...) or null without teams. */
 export function teamOf(msg, seat) {
   const t = msg.rules.teams;

@@ -2,6 +2,7 @@
 
 import { renderBoard } from "./board.js";
 import { fill, h } from "./dom.js";
+import { moveLine } from "./people.js";
 
 export class ReplayViewer {
   constructor(screen, states) {
@@ -53,7 +54,7 @@ export class ReplayViewer {
     fill(screen.panel,
       h("h2", {}, "Replay"),
       h("p", { class: "status-line", id: "replay-position" }, `Move ${this.index} of ${this.states.length - 1}`),
-      h("p", { class: "announce", id: "replay-move" }, last ? `${screen.name(last.seat)}: ${screen.said(last.announcement)}` : "The deal."),
+      h("p", { class: "announce", id: "replay-move" }, last ? moveLine(screen.msg, last.seat, screen.name(last.seat), last.announcement) : "The deal."),
       h("div", { class: "replay-bar" },
         h("button", { "aria-label": "First", onclick: () => this.go(0) }, "|◀"),
         h("button", { "aria-label": "Previous", id: "replay-prev", onclick: () => this.go(this.index - 1) }, "◀"),
