@@ -25,6 +25,7 @@ COMPILED = [
     "src/pegs/rules/listed.py",
     "src/pegs/rules/part.py",
     "src/pegs/rules/code_set.py",
+    "src/pegs/rules/coded.py",
     "src/pegs/bots/heuristic.py",
     "src/pegs/bots/ismcts.py",
 ]
