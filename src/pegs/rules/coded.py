@@ -28,9 +28,10 @@ from typing import Final, overload
 from .actions import Action, Step
 from .board import START, Geometry
 from .board_work import IN_HAND, Pegs, WorkBoard, moved
-from .legal import RANK_ORDER, Legal, MoveMemo, Turn, _Generator, card_plans, controlled
+from .legal import RANK_ORDER, Legal, MoveMemo, Turn, _Generator
 from .listing import CardPlan
 from .settings import RANKS
+from .table import Table, controls, table_of
 
 MOVE: Final = 0
 DISCARD: Final = 1
@@ -81,64 +82,6 @@ def moved_one(pegs: Pegs, seat: int, src: int, dst: int) -> Pegs:
     return tuple(out)
 
 
-#: Joker rules, as :attr:`Table.joker` numbers them.
-_JOKER_RULES: Final = {"hit_from_anywhere": 1, "hit_start_first": 2, "pegoo": 3}
-
-
-class Table:
-    """What listing a turn reads of a table's settings, read once per geometry."""
-
-    __slots__ = ("bluffing", "counting", "door", "draw_first", "finish", "geo", "hand_size",
-                 "homes", "joker", "joker_comes_out", "joker_must", "keep_pile", "out_hole",
-                 "pass_own", "plans", "players", "quick", "ring", "stuck_out", "team",
-                 "turn_in")
-
-    def __init__(self, geo: Geometry) -> None:
-        rules = geo.rules
-        self.geo = geo
-        self.ring = geo.ring_size
-        self.homes = geo.home_holes
-        self.door = geo.door
-        self.out_hole = geo.out_hole
-        self.players = rules.players
-        self.hand_size = rules.hand_size
-        #: Draw before playing (else after), and keep the unplayable cards (Pegoo).
-        self.draw_first = rules.turn_order == "draw_then_play"
-        self.keep_pile = rules.stuck_rule == "pegoo_cant_play_pile"
-        self.pass_own = rules.may_pass_own
-        self.turn_in = rules.must_turn_in_at_door
-        self.bluffing = rules.bluffing
-        self.counting = rules.stuck_rule == "nc_counting"
-        #: A stuck seat may come out with any card from this many turns without a move.
-        self.stuck_out = {"pegoo_cant_play_pile": 2, "havasu_fourth_turn": 3}.get(
-            rules.stuck_rule, 0)
-        self.joker = _JOKER_RULES[rules.joker_rule]
-        self.joker_comes_out = rules.joker_comes_out
-        self.joker_must = rules.joker_obligatory
-        self.team = rules.control == "team"
-        plans = card_plans(rules)
-        #: The plan of each rank, by its index in ``RANKS``.
-        self.plans = [plans[rank] for rank in RANKS]
-        #: May a split of the rank finish with a partner's peg?
-        self.finish = [r in rules.split_finish_with_partner and not self.team for r in RANKS]
-        #: Are the rank's moves found here (a split only when it cannot be made)?
-        self.quick = [not (p.swap or p.split == 10 or (p.joker and self.joker == 3))
-                      for p in self.plans]
-
-
-_TABLES: dict[Geometry, Table] = {}
-
-
-def table_of(geo: Geometry) -> Table:
-    """The :class:`Table` of a geometry (made once)."""
-    table = _TABLES.get(geo)
-    if table is None:
-        if len(_TABLES) > 256:
-            _TABLES.clear()
-        table = _TABLES[geo] = Table(geo)
-    return table
-
-
 class Coded:
     """The legal actions of a turn as codes (see the module's docstring)."""
 
@@ -164,7 +107,7 @@ class Coded:
                 if 0 <= p < ring:
                     occ[p] = q
         self.occ = occ
-        self.ctrl = controlled(geo, pegs, seat)
+        self.ctrl = controls(table, pegs, seat)
         #: The movable pegs as (seat, position) pairs, flat.
         self.own_movable = _movable(table, self.ctrl, pegs)
         self.codes: list[int] = []
@@ -485,7 +428,7 @@ class Coded:
             return 0 <= code >> 3 < self.deferred
         if kind == BUILT:
             return self._slow is not None and 0 <= code >> 3 < len(self._slow.legal.actions)
-        return code in self.codes
+        return any(c == code for c in self.listed)
 
     def card(self, code: int) -> str:
         """The card a code plays."""
@@ -594,3 +537,34 @@ class CodedActions(Sequence[Action]):
 
     def __repr__(self) -> str:
         return f"<{len(self)} legal actions>"
+
+
+class Codes(Sequence[int]):
+    """Legal codes: some listed, then ``extra`` more numbered of one ``kind``."""
+
+    __slots__ = ("_extra", "_kind", "_listed")
+
+    def __init__(self, listed: tuple[int, ...], extra: int, kind: int) -> None:
+        self._listed, self._extra, self._kind = listed, extra, kind
+
+    def __len__(self) -> int:
+        return len(self._listed) + self._extra
+
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[int]: ...
+
+    def __getitem__(self, i: int | slice) -> int | list[int]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("legal code index out of range")
+        listed = self._listed
+        if i < len(listed):
+            return listed[i]
+        return (i - len(listed)) * 8 + self._kind

@@ -11,17 +11,20 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Final, overload
+from typing import Any, Final
 
 from . import bluff
 from .actions import Action
 from .bluff import Pending as Pending
 from .board import START, Geometry, geometry
 from .board_work import Pegs
-from .coded import DEFERRED, DISCARD, LISTED, Coded, plain_turn, table_of
+from .cards import Draft, build_shoe
+from .cards import sorted_hand as _sorted_hand
+from .coded import DEFERRED, DISCARD, LISTED, Coded, Codes, plain_turn
 from .errors import IllegalActionError, RulesError
 from .legal import RANK_ORDER, Legal, MoveMemo, Turn, controlled, generate, spelled
-from .settings import RANKS, Rules
+from .settings import Rules
+from .table import table_of
 
 
 @dataclass(frozen=True)
@@ -34,17 +37,6 @@ class Outcome:
 
 #: The winner of a state not yet found (see ``GameState.__init__``).
 UNKNOWN: Final = Outcome(-1, ())
-
-
-def _sorted_hand(cards: Sequence[str]) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=RANK_ORDER.__getitem__))
-
-
-def build_shoe(rules: Rules) -> list[str]:
-    """All cards of the game in a fixed order, before shuffling."""
-    cards = [r for _ in range(rules.decks) for r in RANKS[:-1] for _ in range(4)]
-    cards += ["Joker"] * (rules.decks * rules.jokers_per_deck + rules.extra_jokers)
-    return cards
 
 
 class GameState:
@@ -132,7 +124,8 @@ class GameState:
             face_down=(),
         )
         if rules.turn_order == "draw_then_play":
-            draft = _Draft(state, list(state.hands))
+            draft = Draft(state._shoe, state._top, state.discards, state.face_down, state.rng,
+                          list(state.hands))
             draft.draw(0, 1)
             state = state._replace(hands=tuple(draft.hands), draw_pile=draft.pile(),
                                    discards=draft.discards, rng=draft.rng,
@@ -342,6 +335,14 @@ class GameState:
 
     def result_of(self, action: Action) -> Pegs:
         """The peg layout a legal action leads to."""
+        coded = self._codes()
+        if coded is not None:
+            code = coded.find(action)
+            if code >= 0:
+                return coded.result(code)
+            counted = coded.counted(action)
+            if counted is not None:
+                return counted
         legal = self._generate()
         result = legal.outcome(action)
         if result is None:
@@ -459,7 +460,7 @@ class GameState:
                 discarded = ()
         taken = _put(self.turns_taken, seat, self.turns_taken[seat] + 1)
         owed = self.extra if extra is None else extra
-        draft = _Draft(self, hands)
+        draft = Draft(self._shoe, self._top, self.discards, self.face_down, self.rng, hands)
         draft.discards += discarded
         if face_down:  # the seat that played it and where it lies in the discards
             draft.face_down += ((seat, len(draft.discards) - 1),)
@@ -556,94 +557,8 @@ def _find_winner(geo: Geometry, pegs: Pegs) -> Outcome | None:
     return None
 
 
-class _Draft:
-    """The card side of the next state while ``apply`` builds it."""
-
-    __slots__ = ("discards", "face_down", "hands", "rng", "shoe", "src", "top")
-
-    def __init__(self, state: GameState, hands: list[tuple[str, ...]]) -> None:
-        self.src = state
-        self.hands = hands
-        self.shoe = state._shoe
-        self.top = state._top
-        self.discards = state.discards
-        self.face_down = state.face_down
-        self.rng = state.rng
-
-    def pile(self) -> tuple[str, ...]:
-        return self.shoe[:self.top]
-
-    def draw(self, seat: int, count: int) -> None:
-        """``seat`` draws ``count`` cards, shuffling the discards into a new pile when the
-        pile runs out (with a copy of the state's generator, leaving the old state as it was)."""
-        if count <= 0:
-            return
-        drawn: list[str] = []
-        for _ in range(count):
-            if not self.top and self.discards:
-                self.rng = random.Random()
-                self.rng.setstate(self.src.rng.getstate())
-                pile = list(self.discards)
-                self.rng.shuffle(pile)
-                self.shoe = tuple(pile)
-                self.top = len(pile)
-                self.discards = ()
-                self.face_down = ()
-            if not self.top:
-                break
-            self.top -= 1
-            drawn.append(self.shoe[self.top])
-        hand = self.hands[seat]
-        for card in drawn:
-            hand = _insert(hand, card)
-        self.hands[seat] = hand
-
-
-def _insert(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
-    """A sorted hand with ``card`` added after the cards of its rank (as sorting would)."""
-    rank = RANK_ORDER[card]
-    i = len(hand)
-    for n in range(1, i):
-        if RANK_ORDER[hand[n - 1]] > RANK_ORDER[hand[n]]:  # not sorted (a made-up state)
-            return _sorted_hand((*hand, card))
-    while i > 0 and RANK_ORDER[hand[i - 1]] > rank:
-        i -= 1
-    return (*hand[:i], card, *hand[i:])
-
-
 def _put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
     """``values`` with the ``i``-th one replaced."""
     out = list(values)
     out[i] = value
     return tuple(out)
-
-
-class Codes(Sequence[int]):
-    """Legal codes: some listed, then ``extra`` more numbered of one ``kind``."""
-
-    __slots__ = ("_extra", "_kind", "_listed")
-
-    def __init__(self, listed: tuple[int, ...], extra: int, kind: int) -> None:
-        self._listed, self._extra, self._kind = listed, extra, kind
-
-    def __len__(self) -> int:
-        return len(self._listed) + self._extra
-
-    @overload
-    def __getitem__(self, i: int) -> int: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[int]: ...
-
-    def __getitem__(self, i: int | slice) -> int | list[int]:
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        n = len(self)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("legal code index out of range")
-        listed = self._listed
-        if i < len(listed):
-            return listed[i]
-        return (i - len(listed)) * 8 + self._kind
