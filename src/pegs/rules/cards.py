@@ -72,10 +72,15 @@ class Draft:
 def insert(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
     """A sorted hand with ``card`` added after the cards of its rank (as sorting would)."""
     rank = RANK_ORDER[card]
-    i = len(hand)
-    for n in range(1, i):
-        if RANK_ORDER[hand[n - 1]] > RANK_ORDER[hand[n]]:  # not sorted (a made-up state)
+    at = -1
+    last = -1
+    for n in range(len(hand)):
+        r = RANK_ORDER[hand[n]]
+        if r < last:  # not sorted (a made-up state)
             return sorted_hand((*hand, card))
-    while i > 0 and RANK_ORDER[hand[i - 1]] > rank:
-        i -= 1
-    return (*hand[:i], card, *hand[i:])
+        last = r
+        if at < 0 and r > rank:
+            at = n
+    if at < 0:
+        at = len(hand)
+    return (*hand[:at], card, *hand[at:])

@@ -464,7 +464,8 @@ class GameState:
         draft.discards += discarded
         if face_down:  # the seat that played it and where it lies in the discards
             draft.face_down += ((seat, len(draft.discards) - 1),)
-        winner = _find_winner(self.geo, result)
+        winner = (_find_winner(self.geo, result) if self._winner is not None
+                  else _new_winner(self.geo, self.pegs, result))
         if winner is None:
             if not table.draw_first:
                 draft.draw(seat, table.hand_size - len(hands[seat]))
@@ -554,6 +555,16 @@ def _find_winner(geo: Geometry, pegs: Pegs) -> Outcome | None:
             team = geo.team_seats[seat]
             if all(pegs[q] == home for q in team):
                 return Outcome(geo.team_of[seat], team)
+    return None
+
+
+def _new_winner(geo: Geometry, before: Pegs, after: Pegs) -> Outcome | None:
+    """The winner after a move from ``before`` (no winner) to ``after``: a team can only
+    have come home if one of the seats the move changed (a new tuple) is all home."""
+    home = geo.all_home
+    for q in range(len(after)):
+        if after[q] is not before[q] and after[q] == home:
+            return _find_winner(geo, after)
     return None
 
 
