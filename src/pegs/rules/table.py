@@ -32,6 +32,7 @@ class Table:
         "keep_pile",
         "out_hole",
         "pass_own",
+        "plan_of",
         "plans",
         "players",
         "quick",
@@ -66,7 +67,7 @@ class Table:
         self.team = rules.control == "team"
         #: A seat all home helps only its first partner still playing (else all of them).
         self.first_helper = rules.help_order == "clockwise"
-        plans = card_plans(rules)
+        plans = self.plan_of = card_plans(rules)
         #: The plan of each rank, by its index in ``RANKS``.
         self.plans = [plans[rank] for rank in RANKS]
         #: May a split of the rank finish with a partner's peg?
@@ -76,7 +77,7 @@ class Table:
                       for p in self.plans]
 
 
-_TABLES: dict[Geometry, Table] = {}
+_TABLES: Final[dict[Geometry, Table]] = {}
 
 
 def table_of(geo: Geometry) -> Table:
