@@ -386,10 +386,18 @@ class Coded:
         """The code of ``action`` if it is one of the built actions (as listed, not another
         spelling), else -1 (see :meth:`counted` for the others)."""
         codes = self.codes
-        if self.deferred:
+        if self.deferred:  # the actions are not kept: make only those that may match
+            one = len(action.steps) == 1 and not action.discard
+            rank = RANK_ORDER.get(action.card, -1)
             for i in range(len(codes)):
-                if self.action(codes[i]) == action:
-                    return codes[i]
+                code = codes[i]
+                kind = code & 7
+                if kind == MOVE and not (one and code >> 3 & 15 == rank):
+                    continue
+                if kind == DISCARD and not (action.discard and code >> 3 == rank):
+                    continue
+                if self.action(code) == action:
+                    return code
             return -1
         made = self.actions()
         for i in range(len(made)):
