@@ -27,6 +27,7 @@ COMPILED = [
     "src/pegs/rules/part.py",
     "src/pegs/rules/code_set.py",
     "src/pegs/rules/coded.py",
+    "src/pegs/rules/code_list.py",
     "src/pegs/rules/cards.py",
     "src/pegs/rules/table.py",
     "src/pegs/bots/heuristic.py",

@@ -20,7 +20,8 @@ from .board import START, Geometry, geometry
 from .board_work import Pegs
 from .cards import Draft, build_shoe
 from .cards import sorted_hand as _sorted_hand
-from .coded import DEFERRED, DISCARD, LISTED, Coded, Codes, plain_turn
+from .code_list import Codes
+from .coded import DEFERRED, DISCARD, LISTED, Coded, plain_turn
 from .errors import IllegalActionError, RulesError
 from .legal import RANK_ORDER, Legal, MoveMemo, Turn, controlled, generate, spelled
 from .settings import Rules
