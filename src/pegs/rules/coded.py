@@ -85,8 +85,8 @@ def moved_one(pegs: Pegs, seat: int, src: int, dst: int) -> Pegs:
 class Coded:
     """The legal actions of a turn as codes (see the module's docstring)."""
 
-    __slots__ = ("_actions", "_board", "_cache", "_reaches", "_seen", "_seen_rank", "_slow",
-                 "_team", "codes", "ctrl", "deferred", "first_turn", "geo", "hand", "listed",
+    __slots__ = ("_actions", "_board", "_cache", "_seen", "_seen_rank", "_slow", "_team",
+                 "codes", "ctrl", "deferred", "first_turn", "geo", "hand", "listed",
                  "memo", "mover", "occ", "own_movable", "pegs", "stuck_turns", "table")
 
     def __init__(self, geo: Geometry, pegs: Pegs, seat: int, hand: tuple[str, ...],
@@ -120,7 +120,6 @@ class Coded:
         self._team: dict[int, Pegs] | None = None
         self._seen: set[Pegs] | None = None
         self._seen_rank = -1
-        self._reaches: dict[int, tuple[int, int, int]] | None = None
         self._actions: tuple[Action, ...] | None = None
         self._list(_ranks(hand))
         #: The codes in order (the built ones: then come ``deferred`` counted ones).
@@ -269,16 +268,6 @@ class Coded:
             if t <= homes and _home_clear(ring, ps, p - ring + 2, t):
                 self._one(moves, seat, p, ring + t - 1, False)
             return
-        if n <= 13:  # from the peg's reach: O(1) a count (as MoveFinder.base_forward)
-            to_door, block, free = self._reach(seat, p)
-            if n > to_door and (table.pass_own or block > to_door) and n - to_door <= free:
-                self._one(moves, seat, p, ring + n - to_door - 1, False)
-            if table.turn_in and n > to_door:
-                return
-            d = (p + n) % ring
-            if (self.occ[d] != seat) if table.pass_own else n < block:
-                self._one(moves, seat, p, d, False)
-            return
         occ = self.occ
         door = table.door[seat]
         pass_own = table.pass_own
@@ -298,29 +287,6 @@ class Coded:
                 return
         if occ[cur] != seat:
             self._one(moves, seat, p, cur, False)
-
-    def _reach(self, seat: int, p: int) -> tuple[int, int, int]:
-        """For a ring peg: (holes to its door, holes to the next own peg ahead, free home
-        holes), kept for the turn (see ``MoveFinder.reach``)."""
-        reach = self._reaches
-        if reach is None:
-            reach = self._reaches = {}
-        got = reach.get(seat * 1024 + p)
-        if got is None:
-            ring = self.table.ring
-            ps = self.pegs[seat]
-            on_ring = [h for h in ps if 0 <= h < ring]
-            free = self.table.homes  # home holes below the lowest home peg
-            for h in ps:
-                if ring <= h < ring + free:
-                    free = h - ring
-            door = self.table.door[seat]
-            for i in range(len(on_ring)):
-                h = on_ring[i]
-                ahead = (on_ring[(i + 1) % len(on_ring)] - h) % ring if len(on_ring) > 1 else 99
-                reach[seat * 1024 + h] = ((door - h) % ring, ahead, free)
-            got = reach[seat * 1024 + p]
-        return got
 
     def _joker(self, rank: int) -> None:
         """The joker onto any peg on the ring (RULES.md: from start or the ring)."""
