@@ -9,6 +9,10 @@ rounds, and the ratio new / old):
 
 - ``random <preset> <seats>``: actions a second of uniformly random games (listing the
   legal actions, choosing one, applying it), seeds 1 onwards, at most ``--actions``;
+  through the integer codes (``legal_codes``, ``apply_code``) on an engine that has them,
+  as a simulation or a bot's rollout would play, else through ``Action`` values;
+- ``actions <preset> <seats>``: the same games through ``legal_actions`` and ``apply``
+  on both sides (the public API of the clients that read actions);
 - ``ismcts basic 4``: ISMCTS iterations a second with the bot's defaults, a fresh bot per
   position deciding with 200 iterations, on positions of random games;
 - ``env <preset> <seats>``: PettingZoo environment steps a second under a random masked
@@ -36,8 +40,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-FIGURES = ("random-basic-4", "random-north-carolina-8", "ismcts-basic-4", "env-basic-4",
-           "env-north-carolina-4", "refuse")
+FIGURES = ("random-basic-4", "random-north-carolina-8", "actions-basic-4",
+           "actions-north-carolina-8", "ismcts-basic-4", "env-basic-4", "env-north-carolina-4",
+           "refuse")
 
 
 def fresh(state: Any) -> Any:
@@ -48,18 +53,25 @@ def fresh(state: Any) -> Any:
         return state._replace()
 
 
-def random_games(preset: str, players: int, budget: int) -> dict[str, float]:
+def random_games(preset: str, players: int, budget: int, codes: bool = True
+                 ) -> dict[str, float]:
+    """Random play; with ``codes``, through the integer codes where the engine has them."""
     from pegs.rules import GameState, Rules
 
     rules = Rules.preset(preset, players=players)
     actions, seed = 0, 1
+    coded = codes and hasattr(GameState, "legal_codes")
     start = time.process_time()
     while actions < budget:
         rng = random.Random(seed)
         state = GameState.new(rules, seed)
         while not state.is_over() and actions < budget:
-            legal = state.legal_actions()
-            state = state.apply(legal[rng.randrange(len(legal))])
+            if coded:
+                listed = state.legal_codes()
+                state = state.apply_code(listed[rng.randrange(len(listed))])
+            else:
+                legal = state.legal_actions()
+                state = state.apply(legal[rng.randrange(len(legal))])
             actions += 1
         seed += 1
     return {"per_second": actions / (time.process_time() - start)}
@@ -193,6 +205,8 @@ def work(figure: str, args: argparse.Namespace) -> dict[str, float]:
     preset, _, seats = rest.rpartition("-")
     if kind == "random":
         return random_games(preset, int(seats), args.actions)
+    if kind == "actions":
+        return random_games(preset, int(seats), args.actions, codes=False)
     return env_steps(preset, int(seats), args.steps)
 
 

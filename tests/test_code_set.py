@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pegs.rules.code_set import CodeSet
-from pegs.rules.counted import group_code, group_of
+from pegs.rules.pairs import group_code, group_of
 
 
 @given(st.lists(st.integers(0, 2**40)), st.lists(st.integers(0, 2**40)))

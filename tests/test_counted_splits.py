@@ -22,8 +22,8 @@ from helpers import position, random_game
 from pegs.rules import Action, GameState, Rules
 from pegs.rules.actions import Step
 from pegs.rules.board import START, Geometry
-from pegs.rules.counted import _net, on_way
 from pegs.rules.legal import Actions, _Generator, generate
+from pegs.rules.pairs import net_change, on_way
 from pegs.rules.part import PLAIN_SLOTS, Part
 from reference import Reference
 from split_oracle import TenOracle, split_actions
@@ -524,4 +524,4 @@ def test_a_net_change_cancels_a_hole_left_and_taken_again(
         gone, came = sorted((left - taken).elements()), sorted((taken - left).elements())
         if gone or came:
             want.append((seat, tuple(gone), tuple(came)))
-    assert _net(tuple(changes)) == tuple(want)
+    assert net_change(tuple(changes)) == tuple(want)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from .cards import build_shoe, sorted_hand
 from .legal import MoveMemo
-from .state import GameState, Pending, _sorted_hand, build_shoe
+from .state import GameState, Pending
 from .view import HIDDEN, View
 
 
@@ -55,7 +56,7 @@ def sample_state(view: View, rng: random.Random, unseen: list[str] | None = None
             hands.append(view.hand)
         else:
             size = view.hand_sizes[q]
-            hands.append(_sorted_hand(cards[:size]))
+            hands.append(sorted_hand(cards[:size]))
             del cards[:size]
     pending = view.pending
     if pending is not None and hidden_pending:

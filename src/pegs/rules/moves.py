@@ -24,9 +24,9 @@ from .listing import (
     Move,
     MoveMemo,
     Turn,
-    card_plans,
     controlled,
 )
+from .table import table_of
 
 _new: Final = tuple.__new__
 
@@ -81,7 +81,7 @@ class MoveFinder:
         self._seen: dict[tuple[str, Pegs], Action] = {}
         self.names = geo.names_for(turn.seat)
         self._cache: dict[tuple[str, object], list[Move]] = {}
-        self.plans = card_plans(self.rules)
+        self.plans = table_of(geo).plan_of
         self.other_moves = 0  # moves other than coming out (North Carolina counting)
         self._reach: dict[tuple[int, int], tuple[int, int, int]] = {}
         self._own_hits: set[tuple[int, int]] = set()  # pegs whose ten part hits own colour

@@ -19,7 +19,7 @@ class Part:
     """One peg's part of a split on the unchanged board: where it lands, the doors its hits
     send pegs to (its landing reads or changes those holes and the one it lands on), the
     holes a 7 or 9 walks over (its way, where its own colour would stop it: see
-    :func:`pegs.rules.counted.on_way`), and, if legal, the pegs it moves and how much that
+    :func:`pegs.rules.pairs.on_way`), and, if legal, the pegs it moves and how much that
     changes the layout's key (:attr:`Geometry.keys`)."""
 
     __slots__ = ("changes", "doors", "dst", "forward", "hit", "home_hi", "home_lo", "key",

@@ -12,19 +12,19 @@ from mypy_extensions import i64
 from .board import START
 from .board_work import IN_HAND, Change, has, index_of, moved
 from .code_set import CodeSet
-from .counted import (
-    CountedSplits,
-    interact,
-    numbered,
-    on_way,
-    pick_code,
-)
+from .counted import CountedSplits
 from .listed import Listed
 from .listing import (
     all_home,
     controlled,
 )
 from .moves import MoveFinder
+from .pairs import (
+    interact,
+    numbered,
+    on_way,
+    pick_code,
+)
 from .part import Part
 
 

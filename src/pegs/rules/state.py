@@ -11,16 +11,21 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from . import bluff
 from .actions import Action
 from .bluff import Pending as Pending
 from .board import START, Geometry, geometry
 from .board_work import Pegs
+from .cards import Draft, build_shoe
+from .cards import sorted_hand as _sorted_hand
+from .code_list import Codes
+from .coded import DEFERRED, DISCARD, LISTED, Coded, plain_turn
 from .errors import IllegalActionError, RulesError
 from .legal import RANK_ORDER, Legal, MoveMemo, Turn, controlled, generate, spelled
-from .settings import RANKS, Rules
+from .settings import Rules
+from .table import table_of
 
 
 @dataclass(frozen=True)
@@ -31,25 +36,20 @@ class Outcome:
     seats: tuple[int, ...]
 
 
-def _sorted_hand(cards: Sequence[str]) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=RANK_ORDER.__getitem__))
-
-
-def build_shoe(rules: Rules) -> list[str]:
-    """All cards of the game in a fixed order, before shuffling."""
-    cards = [r for _ in range(rules.decks) for r in RANKS[:-1] for _ in range(4)]
-    cards += ["Joker"] * (rules.decks * rules.jokers_per_deck + rules.extra_jokers)
-    return cards
+#: The winner of a state not yet found (see ``GameState.__init__``).
+UNKNOWN: Final = Outcome(-1, ())
 
 
 class GameState:
     """One moment of a game.  Never changed after creation; ``apply`` gives the next one."""
 
     __slots__ = (
+        "_coded",
         "_legal",
+        "_shoe",
+        "_top",
         "_winner",
         "discards",
-        "draw_pile",
         "extra",
         "face_down",
         "geo",
@@ -72,7 +72,10 @@ class GameState:
     seed: int
     pegs: Pegs
     hands: tuple[tuple[str, ...], ...]
-    draw_pile: tuple[str, ...]
+    #: The draw pile is ``_shoe[:_top]`` (its top at the end): drawing lowers ``_top``, so
+    #: the states of one shuffle share one tuple.
+    _shoe: tuple[str, ...]
+    _top: int
     discards: tuple[str, ...]
     piles: tuple[tuple[str, ...], ...]
     turn: int
@@ -85,6 +88,7 @@ class GameState:
     #: Face-down discards (Bluffing Joker): (seat that played it, index in ``discards``).
     face_down: tuple[tuple[int, int], ...]
     _legal: Legal | None
+    _coded: Coded | None
     _winner: Outcome | None
     #: Card moves shared with the other states of one search (not part of the state).
     memo: MoveMemo | None
@@ -121,9 +125,10 @@ class GameState:
             face_down=(),
         )
         if rules.turn_order == "draw_then_play":
-            draft = _Draft(state, list(state.hands))
+            draft = Draft(state._shoe, state._top, state.discards, state.face_down, state.rng,
+                          list(state.hands))
             draft.draw(0, 1)
-            state = state._replace(hands=tuple(draft.hands), draw_pile=draft.pile,
+            state = state._replace(hands=tuple(draft.hands), draw_pile=draft.pile(),
                                    discards=draft.discards, rng=draft.rng,
                                    face_down=draft.face_down)
         return state
@@ -133,16 +138,20 @@ class GameState:
                  discards: tuple[str, ...], piles: tuple[tuple[str, ...], ...], turn: int,
                  stuck: tuple[int, ...], turns_taken: tuple[int, ...], ply: int,
                  rng: random.Random, pending: Pending | None, extra: tuple[int, ...],
-                 face_down: tuple[tuple[int, int], ...], memo: MoveMemo | None = None) -> None:
+                 face_down: tuple[tuple[int, int], ...], memo: MoveMemo | None = None,
+                 top: int = -1, winner: Outcome | None = UNKNOWN) -> None:
         """Every field of a state.  Build states with :meth:`new`, :meth:`from_position`
-        and :meth:`apply`; the states that ``apply`` makes share ``memo``."""
+        and :meth:`apply`; the states that ``apply`` makes share ``memo``.  With ``top``,
+        the draw pile is ``draw_pile[:top]``; ``winner``, when known, spares finding it."""
         self.rules, self.geo, self.seed, self.pegs = rules, geo, seed, pegs
-        self.hands, self.draw_pile, self.discards, self.piles = hands, draw_pile, discards, piles
+        self.hands, self.discards, self.piles = hands, discards, piles
+        self._shoe, self._top = draw_pile, len(draw_pile) if top < 0 else top
         self.turn, self.stuck, self.turns_taken, self.ply = turn, stuck, turns_taken, ply
         self.rng, self.pending, self.extra, self.face_down = rng, pending, extra, face_down
         self.memo = memo
         self._legal = None
-        self._winner = _find_winner(geo, pegs)
+        self._coded = None
+        self._winner = _find_winner(geo, pegs) if winner is UNKNOWN else winner
 
     @classmethod
     def _make(cls, rules: Rules, geo: Geometry | None = None, **values: Any) -> GameState:
@@ -210,6 +219,12 @@ class GameState:
 
     # --- reading ------------------------------------------------------------------------------
     @property
+    def draw_pile(self) -> tuple[str, ...]:
+        """The cards left to draw, the top one last."""
+        shoe, top = self._shoe, self._top
+        return shoe if top == len(shoe) else shoe[:top]
+
+    @property
     def current_player(self) -> int:
         """The seat to act (``-1`` once the game is over): the seat whose turn it is, or
         during a Bluffing Joker declaration the seat asked to doubt or choosing a peg."""
@@ -245,15 +260,90 @@ class GameState:
         return Turn(self.turn, self.hands[self.turn], self.stuck[self.turn],
                     self.turns_taken[self.turn] == 0)
 
+    def _codes(self) -> Coded | None:
+        """The listing as codes, or None when only the general generator lists this turn
+        (the game is over, a declaration is pending, or see :func:`plain_turn`)."""
+        coded = self._coded
+        if coded is None and self._winner is None and self.pending is None:
+            seat = self.turn
+            stuck = self.stuck[seat]
+            if plain_turn(self.geo, stuck):
+                coded = self._coded = Coded(self.geo, self.pegs, seat, self.hands[seat], stuck,
+                                            self.turns_taken[seat] == 0, self.memo)
+        return coded
+
     def legal_actions(self) -> Sequence[Action]:
         """Every legal action of the seat to move, in a stable order (empty when over).
 
         A read-only sequence: most splits are counted and each is built when indexed,
         iterated or looked up with ``in``."""
-        return self._generate().listing()
+        coded = self._codes()
+        if coded is None:
+            return self._generate().listing()
+        return coded.actions()
+
+    def legal_codes(self) -> Sequence[int]:
+        """The legal actions as integer codes, in the order of :meth:`legal_actions`
+        (a code names an action of this position: see :mod:`pegs.rules.coded`)."""
+        coded = self._codes()
+        if coded is None:
+            return Codes((), len(self._generate().listing()), LISTED)
+        if coded.deferred:
+            return Codes(coded.listed, coded.deferred, DEFERRED)
+        return coded.listed
+
+    def action_of(self, code: object) -> Action:
+        """The action a legal code names (:class:`IllegalActionError` if none)."""
+        n = self._check_code(code)
+        coded = self._codes()
+        if coded is None:
+            return self._generate().listing()[n >> 3]
+        return coded.action(n)
+
+    def code_of(self, action: Action) -> int:
+        """The code of a legal action (another spelling of a split gives the listed one's);
+        raises :class:`IllegalActionError` saying why if it is not legal."""
+        coded = self._codes()
+        if coded is not None:
+            code = coded.find(action)
+            if code < 0:
+                action = self.canonical(action)
+                code = coded.find(action)
+            if code < 0:
+                code = coded.counted_code(action)
+            assert code >= 0
+            return code
+        listing = self._generate().listing()
+        action = self.canonical(action)
+        for i, a in enumerate(listing):
+            if a == action:
+                return i * 8 + LISTED
+        raise AssertionError(f"{action} is legal but not listed")
+
+    def _check_code(self, code: object) -> int:
+        """``code`` if it is a legal code here, else :class:`IllegalActionError` (a code
+        may come from a client: it is checked, whatever its type)."""
+        if isinstance(code, bool) or not isinstance(code, int):
+            raise IllegalActionError(f"an action code is a whole number, not {code!r}")
+        coded = self._codes()
+        if coded is None:
+            ok = code & 7 == LISTED and 0 <= code >> 3 < len(self._generate().listing())
+        else:
+            ok = code >= 0 and coded.has(code)
+        if not ok:
+            raise IllegalActionError(f"{code} is not the code of a legal action here")
+        return code
 
     def result_of(self, action: Action) -> Pegs:
         """The peg layout a legal action leads to."""
+        coded = self._codes()
+        if coded is not None:
+            code = coded.find(action)
+            if code >= 0:
+                return coded.result(code)
+            counted = coded.counted(action)
+            if counted is not None:
+                return counted
         legal = self._generate()
         result = legal.outcome(action)
         if result is None:
@@ -302,8 +392,34 @@ class GameState:
         return f"{action} is not a legal move; legal moves with the {action.card}: {shown}"
 
     # --- acting -------------------------------------------------------------------------------
+    def apply_code(self, code: object) -> GameState:
+        """The state after the action of a legal code (see :meth:`legal_codes`); raises
+        :class:`IllegalActionError` if it is not one."""
+        n = self._check_code(code)
+        coded = self._codes()
+        if coded is None:
+            return self.apply(self._generate().listing()[n >> 3])
+        return self._played(coded.card(n), coded.result(n), n & 7 != DISCARD)
+
+    def _played(self, card: str, result: Pegs, moved: bool) -> GameState:
+        """The state after the seat to move played ``card`` face up to layout ``result``."""
+        seat = self.turn
+        hands = list(self.hands)
+        hand = hands[seat]
+        i = hand.index(card)
+        hands[seat] = hand[:i] + hand[i + 1:]
+        return self.end_turn(card, result, moved, hands)
+
     def apply(self, action: Action) -> GameState:
         """The state after ``action``; raises :class:`IllegalActionError` if it is not legal."""
+        coded = self._codes()
+        if coded is not None:
+            code = coded.find(action)
+            if code >= 0:
+                return self._played(action.card, coded.result(code), code & 7 != DISCARD)
+            result = coded.counted(action)
+            if result is not None:
+                return self._played(action.card, result, True)
         result = self._generate().outcome(action)
         if result is None:
             action = self.canonical(action)
@@ -328,42 +444,44 @@ class GameState:
         """The state after the seat to move has played ``card`` (already out of its hand):
         pegs become ``result``, the card is discarded, cards are drawn and the turn passes
         (to the same seat again when it is owed an extra turn)."""
-        seat, rules = self.turn, self.rules
+        seat, rules, table = self.turn, self.rules, table_of(self.geo)
         discarded: tuple[str, ...] = (card,)
         piles = self.piles
-        stuck = list(self.stuck)
+        stuck = self.stuck
         if moved:
-            stuck[seat] = 0
+            if stuck[seat]:
+                stuck = _put(stuck, seat, 0)
             if piles[seat]:
                 discarded = piles[seat] + discarded
                 piles = tuple(() if q == seat else p for q, p in enumerate(piles))
         else:
-            stuck[seat] += 1
-            if rules.stuck_rule == "pegoo_cant_play_pile":
+            stuck = _put(stuck, seat, stuck[seat] + 1)
+            if table.keep_pile:
                 piles = tuple(p + discarded if q == seat else p for q, p in enumerate(piles))
                 discarded = ()
-        taken = list(self.turns_taken)
-        taken[seat] += 1
-        owed = list(self.extra if extra is None else extra)
-        draft = _Draft(self, hands)
+        taken = _put(self.turns_taken, seat, self.turns_taken[seat] + 1)
+        owed = self.extra if extra is None else extra
+        draft = Draft(self._shoe, self._top, self.discards, self.face_down, self.rng, hands)
         draft.discards += discarded
         if face_down:  # the seat that played it and where it lies in the discards
             draft.face_down += ((seat, len(draft.discards) - 1),)
-        winner = _find_winner(self.geo, result)
+        winner = (_find_winner(self.geo, result) if self._winner is not None
+                  else _new_winner(self.geo, self.pegs, result))
         if winner is None:
-            if rules.turn_order == "play_then_draw":
-                draft.draw(seat, rules.hand_size - len(hands[seat]))
+            if not table.draw_first:
+                draft.draw(seat, table.hand_size - len(hands[seat]))
             if owed[seat] > int(granted_now):
-                owed[seat] -= 1
+                owed = _put(owed, seat, owed[seat] - 1)
             else:
-                seat = (seat + 1) % rules.players
-            if rules.turn_order == "draw_then_play":
+                seat = (seat + 1) % table.players
+            if table.draw_first:
                 draft.draw(seat, 1)
         return GameState(
             rules, self.geo, seed=self.seed, pegs=result, hands=tuple(draft.hands),
-            draw_pile=draft.pile, discards=draft.discards, piles=piles, turn=seat,
-            stuck=tuple(stuck), turns_taken=tuple(taken), ply=self.ply + 1, rng=draft.rng,
-            pending=None, extra=tuple(owed), face_down=draft.face_down, memo=self.memo)
+            draw_pile=draft.shoe, discards=draft.discards, piles=piles, turn=seat,
+            stuck=stuck, turns_taken=taken, ply=self.ply + 1, rng=draft.rng,
+            pending=None, extra=owed, face_down=draft.face_down, memo=self.memo,
+            top=draft.top, winner=winner)
 
     # --- Bluffing Joker decisions (RULES.md section 5) ------------------------------------
     def decide(self, action: Action, result: Pegs) -> GameState:
@@ -441,36 +559,18 @@ def _find_winner(geo: Geometry, pegs: Pegs) -> Outcome | None:
     return None
 
 
-class _Draft:
-    """The card side of the next state while ``apply`` builds it."""
+def _new_winner(geo: Geometry, before: Pegs, after: Pegs) -> Outcome | None:
+    """The winner after a move from ``before`` (no winner) to ``after``: a team can only
+    have come home if one of the seats the move changed (a new tuple) is all home."""
+    home = geo.all_home
+    for q in range(len(after)):
+        if after[q] is not before[q] and after[q] == home:
+            return _find_winner(geo, after)
+    return None
 
-    __slots__ = ("discards", "face_down", "hands", "pile", "rng", "src")
 
-    def __init__(self, state: GameState, hands: list[tuple[str, ...]]) -> None:
-        self.src = state
-        self.hands = hands
-        self.pile = state.draw_pile
-        self.discards = state.discards
-        self.face_down = state.face_down
-        self.rng = state.rng
-
-    def draw(self, seat: int, count: int) -> None:
-        """``seat`` draws ``count`` cards, shuffling the discards into a new pile when the
-        pile runs out (with a copy of the state's generator, leaving the old state as it was)."""
-        if count <= 0:
-            return
-        pile = list(self.pile)
-        drawn: list[str] = []
-        for _ in range(count):
-            if not pile and self.discards:
-                self.rng = random.Random()
-                self.rng.setstate(self.src.rng.getstate())
-                pile = list(self.discards)
-                self.rng.shuffle(pile)
-                self.discards = ()
-                self.face_down = ()
-            if not pile:
-                break
-            drawn.append(pile.pop())
-        self.pile = tuple(pile)
-        self.hands[seat] = _sorted_hand(self.hands[seat] + tuple(drawn))
+def _put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
+    """``values`` with the ``i``-th one replaced."""
+    out = list(values)
+    out[i] = value
+    return tuple(out)

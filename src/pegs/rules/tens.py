@@ -15,8 +15,9 @@ from .actions import Step
 from .board import START
 from .board_work import IN_HAND, Change, has, moved
 from .code_set import CodeSet
-from .counted import (
-    CountedSplits,
+from .counted import CountedSplits
+from .listed import Listed, Make
+from .pairs import (
     Group,
     group_code,
     group_of,
@@ -25,7 +26,6 @@ from .counted import (
     numbered,
     pick_code,
 )
-from .listed import Listed, Make
 from .part import Part
 from .splits import SplitFinder, _close, _plain
 

@@ -1,0 +1,547 @@
+"""The legal actions of a turn as integer codes, with the one-peg powers found on integers.
+
+A code is an ``int`` naming one legal action of its position.  Its low three bits are its
+kind:
+
+- :data:`MOVE`: one peg moved by a one-peg power (coming out, forward, back, the joker):
+  the card's rank, forward or back, and the peg's seat, from and to (:func:`move_code`);
+- :data:`DISCARD`: a card discarded without a move (its rank);
+- :data:`BUILT` and :data:`DEFERRED`: the ``n``-th action the general generator
+  (:mod:`pegs.rules.legal`) built or counted for the cards it handled (splits, tens, swaps,
+  Pegoo's joker);
+- :data:`LISTED`: the ``n``-th action of a listing made wholly by the general generator
+  (a Bluffing Joker turn or declaration, North Carolina counting).
+
+:class:`Coded` lists a turn in exactly the order of the general generator: each card of the
+hand in rank order, its built moves, then the discards, then the counted moves card by
+card.  The powers of one peg are found here on integers (no :class:`Action`, no hashing of
+tuples); every other card of the hand is handed to the generator.  An :class:`Action` is
+made from a code only when asked (:meth:`Coded.action`), and the layout a code leads to is
+computed when it is played (:meth:`Coded.result`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Final, overload
+
+from .actions import Action, Step
+from .board import START, Geometry
+from .board_work import IN_HAND, Pegs, WorkBoard, moved
+from .legal import RANK_ORDER, Legal, MoveMemo, Turn, _Generator
+from .listing import CardPlan
+from .settings import RANKS
+from .table import Table, controls, table_of
+
+MOVE: Final = 0
+DISCARD: Final = 1
+BUILT: Final = 2
+DEFERRED: Final = 3
+LISTED: Final = 4
+KIND_BITS: Final = 3
+#: The joker's index in ``RANKS``.
+JOKER: Final = 13
+
+_new: Final = tuple.__new__
+
+
+def move_code(rank: int, back: bool, seat: int, src: int, dst: int) -> int:
+    """The code of one peg of ``seat`` moved from ``src`` to ``dst`` by the card of rank
+    index ``rank`` (``back``: a move backward, written ``<``)."""
+    return ((((dst + 1) * 256 + src + 1) * 16 + seat) * 2 + int(back)) * 16 * 8 + rank * 8
+
+
+def index_code(kind: int, n: int) -> int:
+    """The code of the ``n``-th action of a :data:`BUILT`, :data:`DEFERRED` or
+    :data:`LISTED` kind."""
+    return n * 8 + kind
+
+
+def kind_of(code: int) -> int:
+    return code & 7
+
+
+def plain_turn(geo: Geometry, stuck_turns: int) -> bool:
+    """Can :class:`Coded` list a turn after ``stuck_turns`` turns without a move?  (Not
+    under Bluffing Joker, nor when North Carolina counting may be offered: those depend on
+    the whole listing.)"""
+    table = table_of(geo)
+    return not table.bluffing and not (table.counting and stuck_turns >= 2)
+
+
+def moved_one(pegs: Pegs, seat: int, src: int, dst: int) -> Pegs:
+    """``pegs`` with one peg of ``seat`` moved from ``src`` to ``dst`` (no hit)."""
+    lst = list(pegs[seat])
+    for i in range(len(lst)):
+        if lst[i] == src:
+            lst[i] = dst
+            break
+    lst.sort()
+    out = list(pegs)
+    out[seat] = tuple(lst)
+    return tuple(out)
+
+
+class Coded:
+    """The legal actions of a turn as codes (see the module's docstring)."""
+
+    __slots__ = ("_actions", "_board", "_cache", "_seen", "_seen_rank", "_slow", "_team",
+                 "codes", "ctrl", "deferred", "first_turn", "geo", "hand", "listed",
+                 "memo", "mover", "occ", "own_movable", "pegs", "stuck_turns", "table")
+
+    def __init__(self, geo: Geometry, pegs: Pegs, seat: int, hand: tuple[str, ...],
+                 stuck_turns: int, first_turn: bool, memo: MoveMemo | None = None) -> None:
+        """The listing of ``seat`` holding ``hand`` on ``pegs`` (as :class:`Turn` says)."""
+        self.geo = geo
+        table = self.table = table_of(geo)
+        self.pegs = pegs
+        self.mover = seat
+        self.hand = hand
+        self.stuck_turns = stuck_turns
+        self.first_turn = first_turn
+        self.memo = memo
+        ring = table.ring
+        occ = [-1] * ring
+        for q in range(len(pegs)):
+            for p in pegs[q]:
+                if 0 <= p < ring:
+                    occ[p] = q
+        self.occ = occ
+        self.ctrl = controls(table, pegs, seat)
+        #: The movable pegs as (seat, position) pairs, flat.
+        self.own_movable = _movable(table, self.ctrl, pegs)
+        self.codes: list[int] = []
+        self.deferred = 0  # how many counted actions follow the built ones
+        self._slow: _Generator | None = None
+        self._board: WorkBoard | None = None
+        #: Moves kept for the ranks that share them: coming out at 0, then 2n (+1 back).
+        self._cache: list[list[int] | None] = [None] * 32
+        #: The layouts of the moves onto team pegs, and those listed for the current rank.
+        self._team: dict[int, Pegs] | None = None
+        self._seen: set[Pegs] | None = None
+        self._seen_rank = -1
+        self._actions: tuple[Action, ...] | None = None
+        self._list(_ranks(hand))
+        #: The codes in order (the built ones: then come ``deferred`` counted ones).
+        self.listed = tuple(self.codes)
+
+    # --- listing --------------------------------------------------------------------------
+    def _list(self, ranks: list[int]) -> None:
+        table = self.table
+        codes = self.codes
+        moving = 0  # moving ranks (but the joker), and whether the joker moves
+        joker_moves = False
+        for rank in ranks:
+            n = len(codes) + self.deferred
+            plan = table.plans[rank]
+            if table.quick[rank] and (not plan.split or self._no_split(rank)):
+                self._card(rank, plan)
+                if (table.stuck_out and self.stuck_turns >= table.stuck_out and not plan.out
+                        and not (plan.joker and table.joker_comes_out)):
+                    self._add(rank, self._come_out())
+            else:
+                slow = self._generator()
+                legal = slow.legal
+                built = len(legal.actions)
+                card = RANKS[rank]
+                slow.card_moves(card)
+                slow.stuck_come_out(card)
+                for i in range(built, len(legal.actions)):
+                    codes.append(i * 8 + BUILT)
+                self.deferred = sum(len(d) for d in legal.deferred)
+            if len(codes) + self.deferred > n:
+                if rank == JOKER:
+                    joker_moves = True
+                else:
+                    moving += 1
+        if not moving and not (table.joker_must and not self.first_turn and joker_moves):
+            for rank in ranks:
+                codes.append(rank * 8 + DISCARD)
+
+    def _no_split(self, rank: int) -> bool:
+        """Can the rank's split not be made?  (Fewer than two pegs may move, and none
+        finishes to let a partner's peg make the rest: see ``SplitFinder.splits``.)"""
+        n = len(self.own_movable)
+        return n == 0 or (n == 2 and not self.table.finish[rank])
+
+    def _card(self, rank: int, plan: CardPlan) -> None:
+        if plan.joker:
+            self._joker(rank)
+            return
+        if plan.out:
+            self._add(rank, self._come_out())
+        for n in plan.forward:
+            self._add(rank, self._singles(n, False))
+        for n in plan.backward:
+            self._add(rank, self._singles(n, True))
+
+    def _add(self, rank: int, moves: list[int]) -> None:
+        """List the rank's moves, but a move onto a team peg that leads to the layout of
+        one listed before it with this rank (a chain of hits can)."""
+        codes = self.codes
+        team = self._team
+        if team is None:  # no move onto a team peg
+            for m in moves:
+                codes.append(m + rank * 8)
+            return
+        seen = self._seen
+        if seen is None or self._seen_rank != rank:
+            self._seen_rank = rank
+            seen = self._seen = set()
+        for m in moves:
+            result = team.get(m)
+            if result is not None:
+                if result in seen:
+                    continue
+                seen.add(result)
+            codes.append(m + rank * 8)
+
+    def _generator(self) -> _Generator:
+        slow = self._slow
+        if slow is None:
+            turn = Turn(self.mover, self.hand, self.stuck_turns, self.first_turn)
+            slow = self._slow = _Generator(self.geo, self.pegs, turn, False, self.memo)
+        return slow
+
+    def _one(self, moves: list[int], seat: int, src: int, dst: int, back: bool) -> None:
+        """Add the move if it is legal: a hit on a team peg may not be (the layout of a
+        legal one is kept, to drop moves that repeat it)."""
+        if dst < self.table.ring:
+            victim = self.occ[dst]
+            if victim != -1 and not self.geo.opponent[self.mover][victim]:
+                board = self._board
+                if board is None:
+                    board = self._board = WorkBoard(self.geo, self.pegs, self.mover)
+                ok = board.land(seat, src, dst)
+                if ok:
+                    if self._team is None:
+                        self._team = {}
+                    self._team[move_code(0, back, seat, src, dst)] = board.snapshot()
+                board.undo(0)
+                if not ok:
+                    return
+        moves.append(move_code(0, back, seat, src, dst))
+
+    def _come_out(self) -> list[int]:
+        """Coming out of start onto the out-hole, for each controlled seat (kept)."""
+        moves = self._cache[0]
+        if moves is None:
+            moves = []
+            out_hole = self.table.out_hole
+            for q in self.ctrl:
+                if START in self.pegs[q]:
+                    out = out_hole[q]
+                    if self.occ[out] != q:
+                        self._one(moves, q, START, out, False)
+            self._cache[0] = moves
+        return moves
+
+    def _singles(self, n: int, back: bool) -> list[int]:
+        """Every one-peg move of ``n`` holes forward or back (kept: ranks share them)."""
+        key = 2 * n + int(back)
+        if key < 32:
+            moves = self._cache[key]
+            if moves is not None:
+                return moves
+        moves = []
+        mov = self.own_movable
+        for i in range(0, len(mov), 2):
+            q, p = mov[i], mov[i + 1]
+            if back:
+                d = _backward(self.table, self.occ, q, p, n)
+                if d != IN_HAND:
+                    self._one(moves, q, p, d, True)
+            else:
+                self._forward(moves, q, p, n)
+        if key < 32:
+            self._cache[key] = moves
+        return moves
+
+    def _forward(self, moves: list[int], seat: int, p: int, n: int) -> None:
+        """Add the moves of the peg of ``seat`` at ``p`` going ``n`` forward (as
+        ``WorkBoard.forward``: into its home first when it may turn in at its door)."""
+        table = self.table
+        ring, homes = table.ring, table.homes
+        ps = self.pegs[seat]
+        if p >= ring:
+            t = p - ring + 1 + n
+            if t <= homes and _home_clear(ring, ps, p - ring + 2, t):
+                self._one(moves, seat, p, ring + t - 1, False)
+            return
+        occ = self.occ
+        door = table.door[seat]
+        pass_own = table.pass_own
+        cur = p
+        last = n - 1
+        for i in range(n):
+            if cur == door:
+                m = n - i
+                if m <= homes and _home_clear(ring, ps, 1, m):
+                    self._one(moves, seat, p, ring + m - 1, False)
+                if table.turn_in:
+                    return
+            cur += 1
+            if cur == ring:
+                cur = 0
+            if i < last and occ[cur] == seat and not pass_own:
+                return
+        if occ[cur] != seat:
+            self._one(moves, seat, p, cur, False)
+
+    def _joker(self, rank: int) -> None:
+        """The joker onto any peg on the ring (RULES.md: from start or the ring)."""
+        table, occ, ring = self.table, self.occ, self.table.ring
+        seats = self.ctrl
+        if table.joker == 2:  # hit_start_first
+            team = self.geo.team_seats[self.mover]
+            with_start = tuple(q for q in team if START in self.pegs[q])
+            seats = with_start or team
+        targets = [h for h in range(ring) if occ[h] != -1]
+        sources = [(q, p) for q in seats for p in sorted(set(self.pegs[q])) if p < ring]
+        if table.joker == 2 and any(p == START for _, p in sources):
+            sources = [(q, p) for q, p in sources if p == START]
+        moves: list[int] = []
+        for q, p in sources:
+            for h in targets:
+                if occ[h] != q:
+                    self._one(moves, q, p, h, False)
+        if table.joker_comes_out:  # a come-out onto a peg is one of the moves above
+            moves += [m for m in self._come_out() if m not in moves]
+        self._add(rank, moves)
+
+    # --- reading --------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.codes) + self.deferred
+
+    def code(self, i: int) -> int:
+        """The ``i``-th code of the listing."""
+        codes = self.codes
+        if i < len(codes):
+            return codes[i]
+        return (i - len(codes)) * 8 + DEFERRED
+
+    def action(self, code: int) -> Action:
+        """The :class:`Action` a code names."""
+        kind = code & 7
+        if kind == MOVE:
+            rank = code >> 3 & 15
+            back = code >> 7 & 1
+            seat = code >> 8 & 15
+            src = (code >> 12 & 255) - 1
+            dst = (code >> 20) - 1
+            names = self.geo.names_for(self.mover)[seat]
+            hit = 0 <= dst < self.geo.ring_size and self.occ[dst] not in (-1, seat)
+            step = _new(Step, (names[src + 1], names[dst + 1], "<" if back else ">", hit))
+            return _new(Action, (RANKS[rank], (step,), False, "", ""))
+        if kind == DISCARD:
+            return _new(Action, (RANKS[code >> 3], (), True, "", ""))
+        legal = self._legal()
+        if kind == BUILT:
+            return legal.actions[code >> 3]
+        if kind == DEFERRED:
+            return legal.made(code >> 3)
+        raise ValueError(f"{code} is not a code of this listing")
+
+    def result(self, code: int) -> Pegs:
+        """The layout a code leads to."""
+        kind = code & 7
+        if kind == MOVE:
+            seat = code >> 8 & 15
+            src = (code >> 12 & 255) - 1
+            dst = (code >> 20) - 1
+            if dst >= self.geo.ring_size or self.occ[dst] == -1:
+                return moved_one(self.pegs, seat, src, dst)
+            victim = self.occ[dst]
+            if self.geo.opponent[self.mover][victim]:  # sent to start
+                return moved(self.pegs, ((victim, dst, START), (seat, src, dst)))
+            team = self._team
+            known = None if team is None else team.get(code - (code & 15 << 3))
+            if known is not None:
+                return known
+            board = WorkBoard(self.geo, self.pegs, self.mover)
+            board.land(seat, src, dst)
+            return board.snapshot()
+        if kind == DISCARD:
+            return self.pegs
+        outcome = self._legal().outcome(self.action(code))
+        assert outcome is not None
+        return outcome
+
+    def _legal(self) -> Legal:
+        slow = self._slow
+        if slow is None:
+            raise ValueError("this listing has no generated actions")
+        return slow.legal
+
+    def actions(self) -> Sequence[Action]:
+        """The listing as actions: a tuple when nothing is counted, else built when read."""
+        if self.deferred:
+            return CodedActions(self)
+        made = self._actions
+        if made is None:
+            made = self._actions = tuple([self.action(c) for c in self.codes])
+        return made
+
+    def find(self, action: Action) -> int:
+        """The code of ``action`` if it is one of the built actions (as listed, not another
+        spelling), else -1 (see :meth:`counted` for the others)."""
+        codes = self.codes
+        if self.deferred:  # the actions are not kept: make only those that may match
+            one = len(action.steps) == 1 and not action.discard
+            rank = RANK_ORDER.get(action.card, -1)
+            for i in range(len(codes)):
+                code = codes[i]
+                kind = code & 7
+                if kind == MOVE and not (one and code >> 3 & 15 == rank):
+                    continue
+                if kind == DISCARD and not (action.discard and code >> 3 == rank):
+                    continue
+                if self.action(code) == action:
+                    return code
+            return -1
+        made = self.actions()
+        for i in range(len(made)):
+            if made[i] is action:
+                return codes[i]
+        for i in range(len(made)):
+            if made[i] == action:
+                return codes[i]
+        return -1
+
+    def counted(self, action: Action) -> Pegs | None:
+        """The layout ``action`` leads to if it is one of the counted actions, else None."""
+        if not self.deferred:
+            return None
+        legal = self._legal()
+        for d in legal.deferred:
+            result = d.outcome(action)
+            if result is not None:
+                return result
+        return None
+
+    def counted_code(self, action: Action) -> int:
+        """The code of a counted action, or -1 (reads them all: for the edges only)."""
+        if self.counted(action) is None:
+            return -1
+        legal = self._legal()
+        for m in range(self.deferred):
+            if legal.made(m) == action:
+                return m * 8 + DEFERRED
+        return -1
+
+    def has(self, code: int) -> bool:
+        """Is ``code`` one of this listing's codes?"""
+        kind = code & 7
+        if kind == DEFERRED:
+            return 0 <= code >> 3 < self.deferred
+        if kind == BUILT:
+            return self._slow is not None and 0 <= code >> 3 < len(self._slow.legal.actions)
+        return any(c == code for c in self.listed)
+
+    def card(self, code: int) -> str:
+        """The card a code plays."""
+        kind = code & 7
+        if kind in (MOVE, DISCARD):
+            return RANKS[code >> 3 & 15]
+        return self.action(code).card
+
+
+def _ranks(hand: tuple[str, ...]) -> list[int]:
+    """The different ranks of a hand (indices in ``RANKS``), in order (a hand is kept
+    sorted so)."""
+    out: list[int] = []
+    last = -1
+    for card in hand:
+        rank = RANK_ORDER[card]
+        if rank < last:
+            return sorted({RANK_ORDER[c] for c in hand})
+        if rank > last:
+            out.append(rank)
+            last = rank
+    return out
+
+
+def _movable(table: Table, seats: tuple[int, ...], pegs: Pegs) -> list[int]:
+    """Seat and position of each peg of ``seats`` that may still move, in position order,
+    two numbers a peg (as ``MoveFinder.movable``)."""
+    ring, last = table.ring, table.ring + table.homes - 1
+    out: list[int] = []
+    for q in seats:
+        ps = pegs[q]
+        for p in ps:
+            if p == START:
+                continue
+            if p >= ring:
+                above = 0
+                for h in ps:
+                    if h > p:
+                        above += 1
+                if above == last - p:
+                    continue
+            out.append(q)
+            out.append(p)
+    return out
+
+
+def _home_clear(ring: int, ps: tuple[int, ...], first: int, last: int) -> bool:
+    return not any(p >= ring and first <= p - ring + 1 <= last for p in ps)
+
+
+def _backward(table: Table, occ: list[int], seat: int, p: int, n: int) -> int:
+    """The destination of a ring peg moving ``n`` back, or ``IN_HAND`` when blocked."""
+    ring = table.ring
+    if not 0 <= p < ring:
+        return IN_HAND
+    pass_own = table.pass_own
+    cur = p
+    for i in range(n):
+        cur -= 1
+        if cur < 0:
+            cur = ring - 1
+        if i < n - 1 and occ[cur] == seat and not pass_own:
+            return IN_HAND
+    if occ[cur] == seat:
+        return IN_HAND
+    return cur
+
+
+class CodedActions(Sequence[Action]):
+    """The actions of a :class:`Coded` listing with counted moves, each made when read."""
+
+    __slots__ = ("_coded",)
+
+    def __init__(self, coded: Coded) -> None:
+        self._coded = coded
+
+    def __len__(self) -> int:
+        return len(self._coded)
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | list[Action]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("legal action index out of range")
+        return self._coded.action(self._coded.code(i))
+
+    def __iter__(self) -> Iterator[Action]:
+        coded = self._coded
+        for i in range(len(coded)):
+            yield coded.action(coded.code(i))
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Action):
+            return False
+        coded = self._coded
+        return coded.find(action) >= 0 or coded.counted(action) is not None
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} legal actions>"
