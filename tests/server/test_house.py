@@ -204,7 +204,7 @@ def test_a_table_of_house_powers_plays_shows_its_title_and_replays(
     table = http.get(f"/api/tables/{code}").json()
     assert table["house"] == house and table["settings"]["powers"] == powers
     start(http, code, tokens[0])
-    player = Player(ws, code, tokens[0])
+    player = Player(ws, code, tokens[0], pace=0.05)  # under the message rate
     run(player.play())
     assert player.states[0]["table"]["house"]["title"] == "Grandma's rules"
     r = http.get(f"/api/tables/{code}/record")
