@@ -7,6 +7,16 @@ from collections.abc import Sequence
 from typing import overload
 
 
+def list_index(i: int, n: int, what: str) -> int:
+    """``i`` as an index of a listing of ``n`` items (negative counts from the end), or
+    IndexError naming ``what``."""
+    if i < 0:
+        i += n
+    if not 0 <= i < n:
+        raise IndexError(f"{what} index out of range")
+    return i
+
+
 class Codes(Sequence[int]):
     """Legal codes: some listed, then ``extra`` more numbered of one ``kind``."""
 
@@ -27,11 +37,7 @@ class Codes(Sequence[int]):
     def __getitem__(self, i: int | slice) -> int | list[int]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
-        n = len(self)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("legal code index out of range")
+        i = list_index(i, len(self), "legal code")
         listed = self._listed
         if i < len(listed):
             return listed[i]

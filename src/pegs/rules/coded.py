@@ -28,6 +28,7 @@ from typing import Final, overload
 from .actions import Action, Step
 from .board import START, Geometry
 from .board_work import IN_HAND, Pegs, WorkBoard, moved
+from .code_list import list_index
 from .legal import RANK_ORDER, Legal, MoveMemo, Turn, _Generator
 from .listing import CardPlan
 from .settings import RANKS
@@ -525,11 +526,7 @@ class CodedActions(Sequence[Action]):
     def __getitem__(self, i: int | slice) -> Action | list[Action]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
-        n = len(self)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("legal action index out of range")
+        i = list_index(i, len(self), "legal action")
         return self._coded.action(self._coded.code(i))
 
     def __iter__(self) -> Iterator[Action]:

@@ -15,6 +15,7 @@ from typing import Final, overload
 from .actions import Action, Step
 from .board import Geometry
 from .board_work import Change, Pegs, moved
+from .code_list import list_index
 from .deferred import Deferred
 from .settings import RANKS, Rules
 
@@ -157,11 +158,7 @@ class Actions(Sequence[Action]):
     def __getitem__(self, i: int | slice) -> Action | list[Action]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
-        n = len(self)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("legal action index out of range")
+        i = list_index(i, len(self), "legal action")
         built = self._legal.actions
         if i < len(built):
             return built[i]
