@@ -61,6 +61,16 @@ class ActionCodec:
         self._decision = {w: self.index[w] for w in ("doubt", "pass", "send")}
         #: per mover, the token of every position text as that seat writes it
         self._places: dict[int, dict[str, int]] = {}
+        #: the token of each card, by rank index (in ``RANKS``)
+        self.card_tokens = tuple(self._card[r] for r in RANKS)
+        #: ``places[q][pos + 1]``: the token of seat ``q``'s peg at ``pos`` (start -1, the
+        #: ring, then the home holes)
+        where = self._positions(-1)
+        self.places = tuple(tuple(where[name] for name in row) for row in geo.names_for(-1))
+        self.ring_size = geo.ring_size
+        #: the op tokens of a one-peg move: forward, forward with a hit, back, back with one
+        self._move_ops = (self._op[">", False], self._op[">", True], self._op["<", False],
+                          self._op["<", True])
 
     # --- positions -------------------------------------------------------------------------
     def _positions(self, mover: int) -> dict[str, int]:
@@ -114,6 +124,28 @@ class ActionCodec:
                     raise NotationError(f"{text!r} is not a position of this table")
                 out += (src, dst, self._op[step.op, step.hit])
         return tuple(out)
+
+    def occupants(self, pegs: Sequence[Sequence[int]]) -> list[int]:
+        """The seat of the peg in each ring hole (-1: empty), for :meth:`move_tokens`."""
+        ring = self.ring_size
+        occ = [-1] * ring
+        for q in range(len(pegs)):
+            for p in pegs[q]:
+                if 0 <= p < ring:
+                    occ[p] = q
+        return occ
+
+    def move_tokens(self, code: int, occupants: list[int]) -> tuple[int, ...]:
+        """The tokens of the one-peg move of ``code`` (a :data:`~pegs.rules.coded.MOVE`
+        code, :func:`~pegs.rules.coded.move_code`: rank, back, seat, from + 1, to + 1)
+        on a board whose ring holes ``occupants`` holds: a move onto another seat's peg
+        is a hit."""
+        seat = code >> 8 & 15
+        dst = code >> 20
+        places = self.places[seat]
+        hit = 0 < dst <= self.ring_size and occupants[dst - 1] not in (-1, seat)
+        return (self.card_tokens[code >> 3 & 15], places[code >> 12 & 255], places[dst],
+                self._move_ops[(code >> 6 & 2) | hit])
 
     def first(self, action: Action) -> int:
         """The first token of :meth:`encode` (the card, or the decision)."""

@@ -10,44 +10,117 @@ asked, even when a single action is legal, so every turn takes at least one step
 
 Every sequence of masked choices therefore ends in exactly one legal action, and every
 legal action is reached by exactly one sequence.
+
+The tree is read off the engine's integer codes (:meth:`GameState.legal_codes`), and an
+:class:`Action` is made only where a code's tokens cannot be read off the code itself:
+a one-peg move's or a discard's card (and a one-peg move's whole tokens) are fields of
+its code.  The counted actions (the codes after the listed ones: North Carolina's tens,
+most splits) come card by card, so the first choice reads their cards only where they
+change (found by bisection), and after it only the actions of the chosen card are made.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from ..rules import Action
+from ..rules import Action, GameState
+from ..rules.coded import DEFERRED, DISCARD, MOVE
 from .codec import ActionCodec
 
 
 class TurnDecisions:
     """The choices left in one position: the tokens chosen so far and the mask of the next.
 
-    An action's tokens are worked out when first needed: the first choice reads only the
-    actions' first tokens (:meth:`ActionCodec.first`), so the whole sequences are made
-    only for the actions still in play after it."""
+    The tokens of an action are worked out when first needed: the first choice needs only
+    each action's card, so whole sequences are made only for the actions still in play
+    after it."""
 
-    def __init__(self, codec: ActionCodec, legal: Sequence[Action], mover: int) -> None:
-        if not legal:
+    def __init__(self, codec: ActionCodec, state: GameState) -> None:
+        codes = state.legal_codes()
+        if not codes:
             raise ValueError("no legal action to decide between")
         self.codec = codec
-        self.mover = mover
-        self.actions = list(legal)
-        self._first = [codec.first(a) for a in self.actions]
+        self.state = state
+        self.mover = state.current_player
+        self.codes = codes
+        #: the actions made so far, by index in :attr:`codes`
+        self._made: dict[int, Action] = {}
+        #: the ring's occupants (:meth:`ActionCodec.occupants`), once needed
+        self._occupants: list[int] | None = None
+        n = len(codes)
+        last = codes[n - 1]
+        listed = n - 1 - (last >> 3) if last & 7 == DEFERRED else n
+        #: the first token of each listed code, then (token, start, stop) of each run of
+        #: counted codes with the same card
+        self._first = [self._first_token(i) for i in range(listed)]
+        self._runs = self._card_runs(listed, n)
         #: the tokens of the actions left after the first choice
         self._sequences: dict[int, tuple[int, ...]] = {}
-        #: indices of the actions that still agree with :attr:`prefix`
-        self.remaining = list(range(len(self.actions)))
+        #: indices (in :attr:`codes`) of the actions that agree with :attr:`prefix`, once
+        #: the first token is taken (every action before)
+        self.remaining: list[int] = []
+        self._left = n
         #: the tokens chosen so far this turn (asked or appended)
         self.prefix: list[int] = []
         self.options: list[int] = self._next_tokens()
-        if len(self.remaining) > 1:
+        if n > 1:
             self._append_shared()
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled without the codes (the engine's sequence of them does not pickle): they
+        are listed again from the state."""
+        return {k: v for k, v in self.__dict__.items() if k != "codes"}
+
+    def __setstate__(self, saved: dict[str, object]) -> None:
+        self.__dict__.update(saved)
+        self.codes = self.state.legal_codes()
+
+    def _action(self, i: int) -> Action:
+        made = self._made.get(i)
+        if made is None:
+            made = self._made[i] = self.state.action_of(self.codes[i])
+        return made
+
+    def _first_token(self, i: int) -> int:
+        code = self.codes[i]
+        kind = code & 7
+        if kind == MOVE:
+            return self.codec.card_tokens[code >> 3 & 15]
+        if kind == DISCARD:
+            return self.codec.card_tokens[code >> 3]
+        return self.codec.first(self._action(i))
+
+    def _card_runs(self, start: int, stop: int) -> list[tuple[int, int, int]]:
+        """The runs of codes ``start`` to ``stop`` with the same first token, each found by
+        bisection (the codes of one card are consecutive)."""
+        runs: list[tuple[int, int, int]] = []
+        while start < stop:
+            token = self._first_token(start)
+            lo, hi = start + 1, stop  # the run ends in [lo, hi]
+            if self._first_token(stop - 1) == token:
+                lo = stop
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if self._first_token(mid) == token:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            runs.append((token, start, lo))
+            start = lo
+        return runs
+
+    def tokens(self, i: int) -> tuple[int, ...]:
+        """The tokens of the ``i``-th legal action (:meth:`ActionCodec.encode`)."""
+        code = self.codes[i]
+        if code & 7 == MOVE:
+            occupants = self._occupants
+            if occupants is None:
+                occupants = self._occupants = self.codec.occupants(self.state.pegs)
+            return self.codec.move_tokens(code, occupants)
+        return self.codec.encode(self._action(i), self.mover)
 
     def _next_tokens(self) -> list[int]:
         depth = len(self.prefix)
         if depth == 0:
-            return list(dict.fromkeys(self._first))  # every action remains
+            return list(dict.fromkeys([*self._first, *[run[0] for run in self._runs]]))
         end, seqs = self.codec.end, self._sequences
         return list(dict.fromkeys([seqs[i][depth] if len(seqs[i]) > depth else end
                                    for i in self.remaining]))
@@ -55,37 +128,41 @@ class TurnDecisions:
     def _append_shared(self) -> None:
         """Append tokens while they are forced; set :attr:`options` to the next choice."""
         self.options = self._next_tokens()
-        while len(self.options) == 1 and len(self.remaining) > 1:
+        while len(self.options) == 1 and self._left > 1:
             self._take(self.options[0])
             self.options = self._next_tokens()
 
     def _take(self, token: int) -> None:
         depth = len(self.prefix)
+        seqs = self._sequences
         if depth == 0:
             first = self._first
-            self.remaining = [i for i in self.remaining if first[i] == token]
-            if len(self.remaining) > 1:
-                encode, actions, mover = self.codec.encode, self.actions, self.mover
-                self._sequences = {i: encode(actions[i], mover) for i in self.remaining}
+            remaining = [i for i in range(len(first)) if first[i] == token]
+            for run_token, start, stop in self._runs:
+                if run_token == token:
+                    remaining += range(start, stop)
+            if len(remaining) > 1:
+                tokens = self.tokens
+                self._sequences = {i: tokens(i) for i in remaining}
         elif token == self.codec.end:
-            seqs = self._sequences
-            self.remaining = [i for i in self.remaining if len(seqs[i]) == depth]
+            remaining = [i for i in self.remaining if len(seqs[i]) == depth]
         else:
-            seqs = self._sequences
-            self.remaining = [i for i in self.remaining
-                              if len(seqs[i]) > depth and seqs[i][depth] == token]
+            remaining = [i for i in self.remaining
+                         if len(seqs[i]) > depth and seqs[i][depth] == token]
+        self.remaining = remaining
+        self._left = len(remaining)
         self.prefix.append(token)
 
     def allowed(self, token: int) -> bool:
         return token in self.options
 
-    def choose(self, token: int) -> Action | None:
-        """Take ``token`` (one of :attr:`options`): the action once it is decided, else None
-        (and :attr:`options` holds the next choice)."""
+    def choose(self, token: int) -> int | None:
+        """Take ``token`` (one of :attr:`options`): the code of the action once it is
+        decided, else None (and :attr:`options` holds the next choice)."""
         if token not in self.options:
             raise ValueError(f"token {token} is not among the choices {self.options}")
         self._take(token)
-        if len(self.remaining) == 1:
-            return self.actions[self.remaining[0]]
+        if self._left == 1:
+            return self.codes[self.remaining[0]]
         self._append_shared()
         return None

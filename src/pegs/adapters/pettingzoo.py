@@ -96,7 +96,7 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.game_seed = seed
         self.state = GameState.new(self.rules, seed)
         self.decisions: TurnDecisions | None = None
-        self.last_action = ""
+        self._last: tuple[GameState, int] | str = ""
         self._seen: View | None = None
         self._seen_state: GameState | None = None
 
@@ -118,12 +118,12 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.last_action = ""
+        self._last = ""
         self._next_turn()
 
     def _next_turn(self) -> None:
         seat = self.state.current_player
-        self.decisions = TurnDecisions(self.codec, self.state.legal_actions(), seat)
+        self.decisions = TurnDecisions(self.codec, self.state)
         self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> Observation:
@@ -174,27 +174,45 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             raise ValueError(f"action {token} ({name}) is masked out for {agent}; choose one of "
                              f"{', '.join(self.codec.names[t] for t in d.options)}")
         self._cumulative_rewards[agent] = 0.0
-        chosen = d.choose(token)
-        if chosen is not None:
-            self.play(chosen)
+        code = d.choose(token)
+        if code is not None:
+            self.play_code(code)
         self._accumulate_rewards()
+
+    @property
+    def last_action(self) -> str:
+        """The last action played, in canonical notation ("" before the first)."""
+        last = self._last
+        if not isinstance(last, str):
+            state, code = last
+            last = self._last = str(state.action_of(code))
+        return last
 
     def play(self, action: Action) -> None:
         """Play a whole legal action for the agent to act (bots of the Gymnasium wrapper)."""
-        self.state = self.state.apply(action)
-        self.last_action = str(action)
+        self._played(self.state.apply(action))
+        self._last = str(action)
+
+    def play_code(self, code: int) -> None:
+        """Play the legal action of ``code`` (of :meth:`GameState.legal_codes`)."""
+        before = self.state
+        self._played(before.apply_code(code))
+        self._last = (before, code)
+
+    def _played(self, state: GameState) -> None:
+        self.state = state
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        outcome = self.state.outcome()
+        outcome = state.outcome()
         if outcome is not None:
             for agent in self.agents:
                 self.rewards[agent] = 1.0 if self._seat[agent] in outcome.seats else -1.0
             self.terminations = dict.fromkeys(self.agents, True)
-        elif self.state.ply >= self.max_actions:
+        elif state.ply >= self.max_actions:
             self.truncations = dict.fromkeys(self.agents, True)
             for agent in self.agents:
                 self.infos[agent]["truncated"] = (f"stopped after {self.max_actions} actions "
                                                   "with no winner")
-        if outcome is not None or self.state.ply >= self.max_actions:
+        if outcome is not None or state.ply >= self.max_actions:
             self.decisions = None
             return
         self._next_turn()
