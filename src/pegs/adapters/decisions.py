@@ -35,7 +35,8 @@ class TurnDecisions:
 
     def __init__(self, codec: ActionCodec, state: GameState) -> None:
         codes = state.legal_codes()
-        if not codes:
+        n = len(codes)
+        if not n:
             raise ValueError("no legal action to decide between")
         self.codec = codec
         self.state = state
@@ -43,25 +44,22 @@ class TurnDecisions:
         self.codes = codes
         #: the actions made so far, by index in :attr:`codes`
         self._made: dict[int, Action] = {}
-        #: the ring's occupants (:meth:`ActionCodec.occupants`), once needed
-        self._occupants: list[int] | None = None
-        n = len(codes)
         last = codes[n - 1]
         listed = n - 1 - (last >> 3) if last & 7 == DEFERRED else n
         #: the first token of each listed code, then (token, start, stop) of each run of
         #: counted codes with the same card
-        self._first = [self._first_token(i) for i in range(listed)]
-        self._runs = self._card_runs(listed, n)
-        #: the tokens of the actions left after the first choice
-        self._sequences: dict[int, tuple[int, ...]] = {}
-        #: indices (in :attr:`codes`) of the actions that agree with :attr:`prefix`, once
-        #: the first token is taken (every action before)
-        self.remaining: list[int] = []
-        self._left = n
+        self._first = first = self._first_tokens(listed)
+        self._runs = runs = self._card_runs(listed, n) if listed < n else []
+        #: after the first choice, the tokens of each action still in play: its sequence,
+        #: ``end``, and its index in :attr:`codes` (only the index once one is left)
+        self._left: list[tuple[int, ...]] = []
         #: the tokens chosen so far this turn (asked or appended)
         self.prefix: list[int] = []
-        self.options: list[int] = self._next_tokens()
-        if n > 1:
+        self.options: list[int] = list(dict.fromkeys(first))
+        if runs:
+            self.options = list(dict.fromkeys([*self.options, *[run[0] for run in runs]]))
+        if n > 1 and len(self.options) == 1:
+            self._take(self.options[0])
             self._append_shared()
 
     def __getstate__(self) -> dict[str, object]:
@@ -79,27 +77,34 @@ class TurnDecisions:
             made = self._made[i] = self.state.action_of(self.codes[i])
         return made
 
-    def _first_token(self, i: int) -> int:
-        code = self.codes[i]
-        kind = code & 7
-        if kind == MOVE:
-            return self.codec.card_tokens[code >> 3 & 15]
-        if kind == DISCARD:
-            return self.codec.card_tokens[code >> 3]
-        return self.codec.first(self._action(i))
+    def _first_tokens(self, stop: int) -> list[int]:
+        """The first tokens of codes 0 to ``stop``."""
+        codes, cards, first = self.codes, self.codec.card_tokens, self.codec.first
+        out = []
+        for i in range(stop):
+            code = codes[i]
+            kind = code & 7
+            if kind == MOVE:
+                out.append(cards[code >> 3 & 15])
+            elif kind == DISCARD:
+                out.append(cards[code >> 3])
+            else:
+                out.append(first(self._action(i)))
+        return out
 
     def _card_runs(self, start: int, stop: int) -> list[tuple[int, int, int]]:
-        """The runs of codes ``start`` to ``stop`` with the same first token, each found by
-        bisection (the codes of one card are consecutive)."""
+        """The runs of counted codes ``start`` to ``stop`` with the same card, each found by
+        bisection (the counted codes of one card are consecutive)."""
+        card = self.codec.first
         runs: list[tuple[int, int, int]] = []
         while start < stop:
-            token = self._first_token(start)
+            token = card(self._action(start))
             lo, hi = start + 1, stop  # the run ends in [lo, hi]
-            if self._first_token(stop - 1) == token:
+            if card(self._action(stop - 1)) == token:
                 lo = stop
             while lo < hi:
                 mid = (lo + hi) // 2
-                if self._first_token(mid) == token:
+                if card(self._action(mid)) == token:
                     lo = mid + 1
                 else:
                     hi = mid
@@ -109,48 +114,47 @@ class TurnDecisions:
 
     def tokens(self, i: int) -> tuple[int, ...]:
         """The tokens of the ``i``-th legal action (:meth:`ActionCodec.encode`)."""
-        code = self.codes[i]
-        if code & 7 == MOVE:
-            occupants = self._occupants
-            if occupants is None:
-                occupants = self._occupants = self.codec.occupants(self.state.pegs)
-            return self.codec.move_tokens(code, occupants)
-        return self.codec.encode(self._action(i), self.mover)
+        return self._sequences([i])[0][:-2]
 
-    def _next_tokens(self) -> list[int]:
-        depth = len(self.prefix)
-        if depth == 0:
-            return list(dict.fromkeys([*self._first, *[run[0] for run in self._runs]]))
-        end, seqs = self.codec.end, self._sequences
-        return list(dict.fromkeys([seqs[i][depth] if len(seqs[i]) > depth else end
-                                   for i in self.remaining]))
+    def _sequences(self, indices: list[int]) -> list[tuple[int, ...]]:
+        """The tokens of the actions of ``indices``, each followed by ``end`` and its
+        index."""
+        codec, codes, end = self.codec, self.codes, self.codec.end
+        out = []
+        occupants = None
+        for i in indices:
+            code = codes[i]
+            if code & 7 == MOVE:
+                if occupants is None:
+                    occupants = codec.occupants(self.state.pegs)
+                out.append((*codec.move_tokens(code, occupants), end, i))
+            else:
+                out.append((*codec.encode(self._action(i), self.mover), end, i))
+        return out
 
     def _append_shared(self) -> None:
         """Append tokens while they are forced; set :attr:`options` to the next choice."""
-        self.options = self._next_tokens()
-        while len(self.options) == 1 and self._left > 1:
-            self._take(self.options[0])
-            self.options = self._next_tokens()
+        left = self._left
+        depth = len(self.prefix)
+        options = list(dict.fromkeys([s[depth] for s in left]))
+        while len(options) == 1 and len(left) > 1:
+            self._take(options[0])
+            left = self._left
+            depth += 1
+            options = list(dict.fromkeys([s[depth] for s in left]))
+        self.options = options
 
     def _take(self, token: int) -> None:
         depth = len(self.prefix)
-        seqs = self._sequences
         if depth == 0:
             first = self._first
-            remaining = [i for i in range(len(first)) if first[i] == token]
+            chosen = [i for i in range(len(first)) if first[i] == token]
             for run_token, start, stop in self._runs:
                 if run_token == token:
-                    remaining += range(start, stop)
-            if len(remaining) > 1:
-                tokens = self.tokens
-                self._sequences = {i: tokens(i) for i in remaining}
-        elif token == self.codec.end:
-            remaining = [i for i in self.remaining if len(seqs[i]) == depth]
+                    chosen += range(start, stop)
+            self._left = self._sequences(chosen) if len(chosen) > 1 else [(chosen[0],)]
         else:
-            remaining = [i for i in self.remaining
-                         if len(seqs[i]) > depth and seqs[i][depth] == token]
-        self.remaining = remaining
-        self._left = len(remaining)
+            self._left = [s for s in self._left if s[depth] == token]
         self.prefix.append(token)
 
     def allowed(self, token: int) -> bool:
@@ -162,7 +166,7 @@ class TurnDecisions:
         if token not in self.options:
             raise ValueError(f"token {token} is not among the choices {self.options}")
         self._take(token)
-        if self._left == 1:
-            return self.codes[self.remaining[0]]
+        if len(self._left) == 1:
+            return self.codes[self._left[0][-1]]
         self._append_shared()
         return None
