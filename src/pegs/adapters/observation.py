@@ -98,14 +98,27 @@ class ObservationEncoder:
         self.high: Vector = np.array(highs, dtype=np.int16)
         #: where each field starts in the vector
         self._at = {name: cut.start for name, (cut, _) in self.slices.items()}
-        self._format = f"{self.size}h"  # the vector as packed bytes
-        self._offsets = tuple(self._at[name] for name in (
-            "seat", "to_act", "turn", "pegs", "hand", "hand_sizes", "draw_pile", "discards",
-            "hidden_discards", "piles", "stuck", "started", "extra", "pending", "pending_move"))
+        #: the fields but the prefix, packed (the prefix is the last field)
+        self._prefix_at = self._at["prefix"]
+        self._head = struct.Struct(f"{self._prefix_at}h")
+        self._no_prefix = bytes(2 * MAX_TOKENS)
+        #: each seat's one-hot field, and the field of none
+        self._one_hot = [[int(q == s) for q in range(p)] for s in range(p)]
+        self._none = [0] * p
+        self._no_piles = [0] * (p * ranks)
+        self._no_pending = [0] * (6 + MAX_TOKENS)
         #: the last view encoded and its vector without the prefix (a turn of several
         #: steps shows the same view), and the last discards counted with their counts
         self._last: tuple[View | None, Vector] = (None, self.high)
         self._discards: tuple[tuple[str, ...], list[int]] = ((), [0] * len(RANKS))
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled without the packer (a ``struct.Struct`` does not pickle)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_head"}
+
+    def __setstate__(self, saved: dict[str, object]) -> None:
+        self.__dict__.update(saved)
+        self._head = struct.Struct(f"{self._prefix_at}h")
 
     def fields(self, vector: Vector) -> dict[str, Vector]:
         """The named arrays of an observation vector (views, not copies)."""
@@ -159,56 +172,54 @@ class ObservationEncoder:
 
     def _encode(self, v: View, prefix: Sequence[int]) -> Vector:
         last, vector = self._last
-        if v is not last:  # (packed as bytes: quicker than numpy reading a list)
-            vector = np.frombuffer(struct.pack(self._format, *self._values(v)),
+        if v is not last:
+            vector = np.frombuffer(self._head.pack(*self._values(v)) + self._no_prefix,
                                    dtype=np.int16)
             self._last = (v, vector)
         out = vector.copy()
         if prefix:
-            at = self._at["prefix"]
+            at = self._prefix_at
             out[at:at + len(prefix)] = [t + 1 for t in prefix]
         return out
 
     def _values(self, v: View) -> list[int]:
-        """The fields of the view as one list (the prefix left 0)."""
-        (seat_at, act_at, turn_at, pegs_at, hand_at, sizes_at, pile_at, discards_at,
-         hidden_at, piles_at, stuck_at, started_at, extra_at, pending_at, move_at) = self._offsets
-        out = [0] * self.size
-        if v.seat >= 0:
-            out[seat_at + v.seat] = 1
-        if v.outcome is None:
-            out[act_at + v.current_player] = 1
-        out[turn_at + v.turn] = 1
-        i = pegs_at
-        for seat in v.pegs:
-            for pos in seat:
-                out[i] = 0 if pos == START else pos + 1
-                i += 1
+        """The fields of the view but the prefix, in order, as one list."""
+        one_hot, none = self._one_hot, self._none
+        out = [*(one_hot[v.seat] if v.seat >= 0 else none),
+               *(one_hot[v.current_player] if v.outcome is None else none),
+               *one_hot[v.turn]]
+        out += [0 if pos == START else pos + 1 for seat in v.pegs for pos in seat]
+        hand = [0] * len(RANKS)
         for card in v.hand:
-            out[hand_at + RANK_INDEX[card]] += 1
-        players = self.players
-        out[sizes_at:sizes_at + players] = v.hand_sizes
-        out[pile_at] = v.draw_pile_size
-        out[discards_at:discards_at + len(RANKS)] = self._discard_counts(v.discards)
-        out[hidden_at] = v.hidden_discards
-        i = piles_at
-        for pile in v.piles:
-            for card in pile:
-                out[i + RANK_INDEX[card]] += 1
-            i += len(RANKS)
-        out[stuck_at:stuck_at + players] = [min(s, STUCK_CAP) for s in v.stuck]
-        out[started_at:started_at + players] = [int(t > 0) for t in v.turns_taken]
-        out[extra_at:extra_at + players] = [min(e, EXTRA_CAP) for e in v.extra]
+            hand[RANK_INDEX[card]] += 1
+        out += hand
+        out += v.hand_sizes
+        out.append(v.draw_pile_size)
+        out += self._discard_counts(v.discards)
+        out.append(v.hidden_discards)
+        if any(v.piles):
+            for pile in v.piles:
+                counts = [0] * len(RANKS)
+                for card in pile:
+                    counts[RANK_INDEX[card]] += 1
+                out += counts
+        else:
+            out += self._no_piles
+        out += [s if s < STUCK_CAP else STUCK_CAP for s in v.stuck]
+        out += [1 if t > 0 else 0 for t in v.turns_taken]
+        out += [e if e < EXTRA_CAP else EXTRA_CAP for e in v.extra]
         pending = v.pending
-        if pending is not None:
-            act = pending.action
-            real = RANK_INDEX.get(act.card, -1) + 1
-            out[pending_at:pending_at + 6] = [
-                pending.declarer + 1, RANK_INDEX[act.declared] + 1, real, pending.asked + 1,
-                pending.chooser + 1, pending.victim + 1]
-            declared = Action(act.declared, act.steps, act.discard)
-            tokens = self.codec.encode(declared, pending.declarer)
-            out[move_at:move_at + len(tokens)] = [t + 1 for t in tokens]
+        if pending is None:
+            out += self._no_pending
+            return out
+        act = pending.action
+        out += [pending.declarer + 1, RANK_INDEX[act.declared] + 1,
+                RANK_INDEX.get(act.card, -1) + 1, pending.asked + 1, pending.chooser + 1,
+                pending.victim + 1]
+        tokens = self.codec.encode(Action(act.declared, act.steps, act.discard),
+                                   pending.declarer)
+        out += [t + 1 for t in tokens]
+        out += [0] * (MAX_TOKENS - len(tokens))
         return out
 
     def _discard_counts(self, discards: tuple[str, ...]) -> list[int]:
