@@ -37,6 +37,7 @@ class ActionCodec:
 
     def __init__(self, rules: Rules) -> None:
         geo = geometry(rules)
+        self.rules = rules
         self.players = rules.players
         self.home_holes = rules.home_holes
         names = [f"card:{rank_text(r)}" for r in RANKS]
@@ -71,6 +72,9 @@ class ActionCodec:
         #: the op tokens of a one-peg move: forward, forward with a hit, back, back with one
         self._move_ops = (self._op[">", False], self._op[">", True], self._op["<", False],
                           self._op["<", True])
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (ActionCodec, (self.rules,))
 
     # --- positions -------------------------------------------------------------------------
     def _positions(self, mover: int) -> dict[str, int]:

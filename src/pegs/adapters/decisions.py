@@ -17,9 +17,12 @@ a one-peg move's or a discard's card (and a one-peg move's whole tokens) are fie
 its code.  The counted actions (the codes after the listed ones: North Carolina's tens,
 most splits) come card by card, so the first choice reads their cards only where they
 change (found by bisection), and after it only the actions of the chosen card are made.
+The module is compiled with mypyc (``setup.py``), like the engine.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from ..rules import Action, GameState
 from ..rules.coded import DEFERRED, DISCARD, MOVE
@@ -31,80 +34,98 @@ class TurnDecisions:
 
     The tokens of an action are worked out when first needed: the first choice needs only
     each action's card, so whole sequences are made only for the actions still in play
-    after it."""
+    after it.  A copy (``copy.copy``) takes the choices made so far along; a pickle holds
+    the position and the tokens chosen, and chooses them again when loaded."""
 
-    def __init__(self, codec: ActionCodec, state: GameState) -> None:
+    #: the legal codes, in the engine's order
+    codes: Sequence[int]
+    #: the actions made so far, by index in :attr:`codes`
+    _made: dict[int, Action]
+    #: the first token of each listed code, then (token, start, stop) of each run of
+    #: counted codes with the same card
+    _first: list[int]
+    _runs: list[tuple[int, int, int]]
+    #: after the first choice, the tokens of each action still in play: its sequence,
+    #: ``end``, and its index in :attr:`codes` (only the index once one is left)
+    _left: list[tuple[int, ...]]
+    #: the tokens chosen so far this turn (asked or appended)
+    prefix: list[int]
+    #: the tokens that may be chosen next
+    options: list[int]
+
+    def __init__(self, codec: ActionCodec, state: GameState,
+                 like: TurnDecisions | None = None) -> None:
+        """The choices of the seat to act in ``state``; with ``like`` (of the same
+        position), a copy of it."""
+        self.codec = codec
+        self.state = state
+        self.mover = state.current_player
+        if like is not None:
+            self.codes, self._made = like.codes, like._made
+            self._first, self._runs, self._left = like._first, like._runs, like._left
+            self.prefix, self.options = list(like.prefix), like.options
+            return
         codes = state.legal_codes()
         n = len(codes)
         if not n:
             raise ValueError("no legal action to decide between")
-        self.codec = codec
-        self.state = state
-        self.mover = state.current_player
         self.codes = codes
-        #: the actions made so far, by index in :attr:`codes`
-        self._made: dict[int, Action] = {}
+        self._made = {}
         last = codes[n - 1]
         listed = n - 1 - (last >> 3) if last & 7 == DEFERRED else n
-        #: the first token of each listed code, then (token, start, stop) of each run of
-        #: counted codes with the same card
-        self._first = first = self._first_tokens(listed)
-        self._runs = runs = self._card_runs(listed, n) if listed < n else []
-        #: after the first choice, the tokens of each action still in play: its sequence,
-        #: ``end``, and its index in :attr:`codes` (only the index once one is left)
-        self._left: list[tuple[int, ...]] = []
-        #: the tokens chosen so far this turn (asked or appended)
-        self.prefix: list[int] = []
-        self.options: list[int] = list(dict.fromkeys(first))
-        if runs:
-            self.options = list(dict.fromkeys([*self.options, *[run[0] for run in runs]]))
+        self._first = self._first_tokens(listed)
+        self._runs = self._card_runs(listed, n) if listed < n else []
+        self._left = []
+        self.prefix = []
+        self.options = list(dict.fromkeys(self._first + [run[0] for run in self._runs]))
         if n > 1 and len(self.options) == 1:
             self._take(self.options[0])
             self._append_shared()
 
-    def __getstate__(self) -> dict[str, object]:
-        """Pickled without the codes (the engine's sequence of them does not pickle): they
-        are listed again from the state."""
-        return {k: v for k, v in self.__dict__.items() if k != "codes"}
+    def __copy__(self) -> TurnDecisions:
+        return TurnDecisions(self.codec, self.state, self)
 
-    def __setstate__(self, saved: dict[str, object]) -> None:
-        self.__dict__.update(saved)
-        self.codes = self.state.legal_codes()
+    def __reduce__(self) -> tuple[object, ...]:
+        return (chosen_again, (self.codec, self.state, list(self.prefix)))
 
     def _action(self, i: int) -> Action:
         made = self._made.get(i)
         if made is None:
-            made = self._made[i] = self.state.action_of(self.codes[i])
+            made = self.state.action_of(self.codes[i])
+            self._made[i] = made
         return made
 
     def _first_tokens(self, stop: int) -> list[int]:
         """The first tokens of codes 0 to ``stop``."""
-        codes, cards, first = self.codes, self.codec.card_tokens, self.codec.first
-        out = []
+        codes = self.codes
+        listed: tuple[int, ...] = (codes if isinstance(codes, tuple)
+                                   else tuple([codes[i] for i in range(stop)]))
+        cards = self.codec.card_tokens
+        out: list[int] = []
         for i in range(stop):
-            code = codes[i]
+            code = listed[i]
             kind = code & 7
             if kind == MOVE:
                 out.append(cards[code >> 3 & 15])
             elif kind == DISCARD:
                 out.append(cards[code >> 3])
             else:
-                out.append(first(self._action(i)))
+                out.append(self.codec.first(self._action(i)))
         return out
 
     def _card_runs(self, start: int, stop: int) -> list[tuple[int, int, int]]:
         """The runs of counted codes ``start`` to ``stop`` with the same card, each found by
         bisection (the counted codes of one card are consecutive)."""
-        card = self.codec.first
+        codec = self.codec
         runs: list[tuple[int, int, int]] = []
         while start < stop:
-            token = card(self._action(start))
+            token = codec.first(self._action(start))
             lo, hi = start + 1, stop  # the run ends in [lo, hi]
-            if card(self._action(stop - 1)) == token:
+            if codec.first(self._action(stop - 1)) == token:
                 lo = stop
             while lo < hi:
                 mid = (lo + hi) // 2
-                if card(self._action(mid)) == token:
+                if codec.first(self._action(mid)) == token:
                     lo = mid + 1
                 else:
                     hi = mid
@@ -120,12 +141,12 @@ class TurnDecisions:
         """The tokens of the actions of ``indices``, each followed by ``end`` and its
         index."""
         codec, codes, end = self.codec, self.codes, self.codec.end
-        out = []
-        occupants = None
+        out: list[tuple[int, ...]] = []
+        occupants: list[int] = []
         for i in indices:
             code = codes[i]
             if code & 7 == MOVE:
-                if occupants is None:
+                if not occupants:
                     occupants = codec.occupants(self.state.pegs)
                 out.append((*codec.move_tokens(code, occupants), end, i))
             else:
@@ -151,7 +172,7 @@ class TurnDecisions:
             chosen = [i for i in range(len(first)) if first[i] == token]
             for run_token, start, stop in self._runs:
                 if run_token == token:
-                    chosen += range(start, stop)
+                    chosen.extend(range(start, stop))
             self._left = self._sequences(chosen) if len(chosen) > 1 else [(chosen[0],)]
         else:
             self._left = [s for s in self._left if s[depth] == token]
@@ -170,3 +191,13 @@ class TurnDecisions:
             return self.codes[self._left[0][-1]]
         self._append_shared()
         return None
+
+
+def chosen_again(codec: ActionCodec, state: GameState, prefix: list[int]) -> TurnDecisions:
+    """The choices of ``state`` after the tokens ``prefix`` (those appended without
+    asking are appended again): how a pickled :class:`TurnDecisions` is loaded."""
+    d = TurnDecisions(codec, state)
+    for i in range(len(prefix)):
+        if i >= len(d.prefix):
+            d.choose(prefix[i])
+    return d

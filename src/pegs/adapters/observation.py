@@ -66,6 +66,7 @@ class ObservationEncoder:
     """The observation layout of one table, and the encoding of views into it."""
 
     def __init__(self, rules: Rules, codec: ActionCodec, relative: bool = False) -> None:
+        self.rules = rules
         self.codec = codec
         self.relative = relative
         self.players = rules.players
@@ -112,13 +113,8 @@ class ObservationEncoder:
         self._last: tuple[View | None, Vector] = (None, self.high)
         self._discards: tuple[tuple[str, ...], list[int]] = ((), [0] * len(RANKS))
 
-    def __getstate__(self) -> dict[str, object]:
-        """Pickled without the packer (a ``struct.Struct`` does not pickle)."""
-        return {k: v for k, v in self.__dict__.items() if k != "_head"}
-
-    def __setstate__(self, saved: dict[str, object]) -> None:
-        self.__dict__.update(saved)
-        self._head = struct.Struct(f"{self._prefix_at}h")
+    def __reduce__(self) -> tuple[object, ...]:
+        return (ObservationEncoder, (self.rules, self.codec, self.relative))
 
     def fields(self, vector: Vector) -> dict[str, Vector]:
         """The named arrays of an observation vector (views, not copies)."""

@@ -227,9 +227,8 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             twin.infos = {a: dict(i) for a, i in self.infos.items()}
         if hasattr(self, "agents"):
             twin.agents = list(self.agents)
-        if self.decisions is not None:  # its lists are replaced as it goes, but the prefix
+        if self.decisions is not None:
             twin.decisions = copy.copy(self.decisions)
-            twin.decisions.prefix = list(self.decisions.prefix)
         return twin
 
     def render(self) -> str | None:
