@@ -53,6 +53,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..rules import RANKS, Action, Rules, View, geometry
+from ..rules.bluff import Pending
 from ..rules.board import START
 from .codec import MAX_TOKENS, ActionCodec
 
@@ -99,15 +100,20 @@ class ObservationEncoder:
         self.high: Vector = np.array(highs, dtype=np.int16)
         #: where each field starts in the vector
         self._at = {name: cut.start for name, (cut, _) in self.slices.items()}
-        #: the fields but the prefix, packed (the prefix is the last field)
-        self._prefix_at = self._at["prefix"]
-        self._head = struct.Struct(f"{self._prefix_at}h")
+        #: the vector's parts packed as bytes: each seat's one-hot field and the field of
+        #: none; pegs to hidden discards; stuck to extra; piles and pending fields
+        pegs = p * rules.pegs
+        self._one_hot = [struct.pack(f"{p}h", *[int(q == s) for q in range(p)])
+                         for s in range(p)]
+        self._none = bytes(2 * p)
+        self._board = struct.Struct(f"{pegs + ranks + p + 1 + ranks + 1}h")
+        self._counters = struct.Struct(f"{3 * p}h")
+        self._piles = struct.Struct(f"{p * ranks}h")
+        self._no_piles = bytes(2 * p * ranks)
+        self._pending = struct.Struct(f"{6 + MAX_TOKENS}h")
+        self._no_pending = bytes(2 * (6 + MAX_TOKENS))
         self._no_prefix = bytes(2 * MAX_TOKENS)
-        #: each seat's one-hot field, and the field of none
-        self._one_hot = [[int(q == s) for q in range(p)] for s in range(p)]
-        self._none = [0] * p
-        self._no_piles = [0] * (p * ranks)
-        self._no_pending = [0] * (6 + MAX_TOKENS)
+        self._prefix_at = self._at["prefix"]
         #: the last view encoded and its vector without the prefix (a turn of several
         #: steps shows the same view), and the last discards counted with their counts
         self._last: tuple[View | None, Vector] = (None, self.high)
@@ -169,54 +175,61 @@ class ObservationEncoder:
     def _encode(self, v: View, prefix: Sequence[int]) -> Vector:
         last, vector = self._last
         if v is not last:
-            vector = np.frombuffer(self._head.pack(*self._values(v)) + self._no_prefix,
-                                   dtype=np.int16)
+            vector = np.frombuffer(self._packed(v), dtype=np.int16)
             self._last = (v, vector)
         out = vector.copy()
-        if prefix:
-            at = self._prefix_at
-            out[at:at + len(prefix)] = [t + 1 for t in prefix]
+        at = self._prefix_at
+        for t in prefix:
+            out[at] = t + 1
+            at += 1
         return out
 
-    def _values(self, v: View) -> list[int]:
-        """The fields of the view but the prefix, in order, as one list."""
+    def _packed(self, v: View) -> bytes:
+        """The vector of the view (the prefix 0) as bytes."""
         one_hot, none = self._one_hot, self._none
-        out = [*(one_hot[v.seat] if v.seat >= 0 else none),
-               *(one_hot[v.current_player] if v.outcome is None else none),
-               *one_hot[v.turn]]
-        out += [0 if pos == START else pos + 1 for seat in v.pegs for pos in seat]
+        board = [0 if pos == START else pos + 1 for seat in v.pegs for pos in seat]
         hand = [0] * len(RANKS)
         for card in v.hand:
             hand[RANK_INDEX[card]] += 1
-        out += hand
-        out += v.hand_sizes
-        out.append(v.draw_pile_size)
-        out += self._discard_counts(v.discards)
-        out.append(v.hidden_discards)
-        if any(v.piles):
-            for pile in v.piles:
-                counts = [0] * len(RANKS)
-                for card in pile:
-                    counts[RANK_INDEX[card]] += 1
-                out += counts
-        else:
-            out += self._no_piles
-        out += [s if s < STUCK_CAP else STUCK_CAP for s in v.stuck]
-        out += [1 if t > 0 else 0 for t in v.turns_taken]
-        out += [e if e < EXTRA_CAP else EXTRA_CAP for e in v.extra]
-        pending = v.pending
+        board += hand
+        board += v.hand_sizes
+        board.append(v.draw_pile_size)
+        board += self._discard_counts(v.discards)
+        board.append(v.hidden_discards)
+        counters = [s if s < STUCK_CAP else STUCK_CAP for s in v.stuck]
+        counters += [1 if t > 0 else 0 for t in v.turns_taken]
+        counters += [e if e < EXTRA_CAP else EXTRA_CAP for e in v.extra]
+        return b"".join([
+            one_hot[v.seat] if v.seat >= 0 else none,
+            one_hot[v.current_player] if v.outcome is None else none,
+            one_hot[v.turn],
+            self._board.pack(*board),
+            self._pile_counts(v.piles),
+            self._counters.pack(*counters),
+            self._pending_fields(v.pending),
+            self._no_prefix,
+        ])
+
+    def _pile_counts(self, piles: tuple[tuple[str, ...], ...]) -> bytes:
+        if not any(piles):
+            return self._no_piles
+        counts = [0] * (len(piles) * len(RANKS))
+        for i in range(len(piles)):
+            for card in piles[i]:
+                counts[i * len(RANKS) + RANK_INDEX[card]] += 1
+        return self._piles.pack(*counts)
+
+    def _pending_fields(self, pending: Pending | None) -> bytes:
+        """The pending declaration and its tokens (each + 1: 0 is none or not known)."""
         if pending is None:
-            out += self._no_pending
-            return out
+            return self._no_pending
         act = pending.action
-        out += [pending.declarer + 1, RANK_INDEX[act.declared] + 1,
-                RANK_INDEX.get(act.card, -1) + 1, pending.asked + 1, pending.chooser + 1,
-                pending.victim + 1]
         tokens = self.codec.encode(Action(act.declared, act.steps, act.discard),
                                    pending.declarer)
-        out += [t + 1 for t in tokens]
-        out += [0] * (MAX_TOKENS - len(tokens))
-        return out
+        return self._pending.pack(
+            pending.declarer + 1, RANK_INDEX[act.declared] + 1, RANK_INDEX.get(act.card, -1) + 1,
+            pending.asked + 1, pending.chooser + 1, pending.victim + 1,
+            *[t + 1 for t in tokens], *[0] * (MAX_TOKENS - len(tokens)))
 
     def _discard_counts(self, discards: tuple[str, ...]) -> list[int]:
         """The discards counted by rank; the discards of the last view counted again
