@@ -99,6 +99,7 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._last: tuple[GameState, int] | str = ""
         self._seen: View | None = None
         self._seen_state: GameState | None = None
+        self._rewarded = False  # whether the last action played gave rewards
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -119,6 +120,7 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._last = ""
+        self._rewarded = False
         self._next_turn()
 
     def _next_turn(self) -> None:
@@ -128,28 +130,21 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Observation:
         seat = self._seat[agent]
-        mask = np.zeros(self.codec.size, dtype=np.int8)
-        prefix: list[int] = []
-        d = self.decisions
         state = self.state
-        if d is not None and d.mover == seat and not state.is_over():
-            if self.encoder.relative:
-                mask[self.encoder.turn(seat)[d.options]] = 1
-            else:
-                for token in d.options:
-                    mask[token] = 1
-            prefix = d.prefix
-        return {"observation": self.encoder.encode(self._view(state, seat), prefix),
-                "action_mask": mask}
-
-    def _view(self, state: GameState, seat: int) -> View:
-        """The seat's view of ``state`` (the last one again while the state and seat are
-        the same: the steps of one turn)."""
-        seen = self._seen
+        seen = self._seen  # the last view again for the steps of one turn
         if seen is None or seen.seat != seat or self._seen_state is not state:
             seen = self._seen = view(state, seat)
             self._seen_state = state
-        return seen
+        mask = np.zeros(self.codec.size, dtype=np.int8)
+        d = self.decisions
+        if d is None or d.mover != seat or state.is_over():
+            return {"observation": self.encoder.encode(seen), "action_mask": mask}
+        if self.encoder.relative:
+            mask[self.encoder.turn(seat)[d.options]] = 1
+        else:
+            for token in d.options:
+                mask[token] = 1
+        return {"observation": self.encoder.encode(seen, d.prefix), "action_mask": mask}
 
     def absolute(self, agent: str, token: int) -> int:
         """The token ``agent`` chose, in absolute terms (``token`` as is unless
@@ -168,8 +163,10 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             return
         d = self.decisions
         assert d is not None and action is not None
-        token = self.absolute(agent, int(action))
-        if not d.allowed(token):
+        token = int(action)
+        if self.encoder.relative:
+            token = self.absolute(agent, token)
+        if token not in d.options:
             name = self.codec.names[token] if 0 <= token < self.codec.size else "no token"
             raise ValueError(f"action {token} ({name}) is masked out for {agent}; choose one of "
                              f"{', '.join(self.codec.names[t] for t in d.options)}")
@@ -177,7 +174,8 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         code = d.choose(token)
         if code is not None:
             self.play_code(code)
-        self._accumulate_rewards()
+        if self._rewarded:  # (adding the rewards of a move that ended nothing adds zeros)
+            self._accumulate_rewards()
 
     @property
     def last_action(self) -> str:
@@ -203,6 +201,7 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.state = state
         self.rewards = dict.fromkeys(self.agents, 0.0)
         outcome = state.outcome()
+        self._rewarded = outcome is not None
         if outcome is not None:
             for agent in self.agents:
                 self.rewards[agent] = 1.0 if self._seat[agent] in outcome.seats else -1.0
