@@ -129,25 +129,20 @@ class ActionCodec:
                 out += (src, dst, self._op[step.op, step.hit])
         return tuple(out)
 
-    def occupants(self, pegs: Sequence[Sequence[int]]) -> list[int]:
-        """The seat of the peg in each ring hole (-1: empty), for :meth:`move_tokens`."""
-        ring = self.ring_size
-        occ = [-1] * ring
-        for q in range(len(pegs)):
-            for p in pegs[q]:
-                if 0 <= p < ring:
-                    occ[p] = q
-        return occ
-
-    def move_tokens(self, code: int, occupants: list[int]) -> tuple[int, ...]:
+    def move_tokens(self, code: int, pegs: Sequence[Sequence[int]]
+                    ) -> tuple[int, int, int, int]:
         """The tokens of the one-peg move of ``code`` (a :data:`~pegs.rules.coded.MOVE`
-        code, :func:`~pegs.rules.coded.move_code`: rank, back, seat, from + 1, to + 1)
-        on a board whose ring holes ``occupants`` holds: a move onto another seat's peg
-        is a hit."""
+        code, :func:`~pegs.rules.coded.move_code`: rank, back, seat, from + 1, to + 1) on
+        the board ``pegs``: a move onto another seat's peg is a hit."""
         seat = code >> 8 & 15
         dst = code >> 20
         places = self.places[seat]
-        hit = 0 < dst <= self.ring_size and occupants[dst - 1] not in (-1, seat)
+        hit = 0
+        if 0 < dst <= self.ring_size:
+            for q in range(len(pegs)):
+                if q != seat and dst - 1 in pegs[q]:
+                    hit = 1
+                    break
         return (self.card_tokens[code >> 3 & 15], places[code >> 12 & 255], places[dst],
                 self._move_ops[(code >> 6 & 2) | hit])
 

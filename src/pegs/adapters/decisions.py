@@ -141,14 +141,13 @@ class TurnDecisions:
         """The tokens of the actions of ``indices``, each followed by ``end`` and its
         index."""
         codec, codes, end = self.codec, self.codes, self.codec.end
+        pegs = self.state.pegs
         out: list[tuple[int, ...]] = []
-        occupants: list[int] = []
         for i in indices:
             code = codes[i]
             if code & 7 == MOVE:
-                if not occupants:
-                    occupants = codec.occupants(self.state.pegs)
-                out.append((*codec.move_tokens(code, occupants), end, i))
+                card, src, dst, op = codec.move_tokens(code, pegs)
+                out.append((card, src, dst, op, end, i))
             else:
                 out.append((*codec.encode(self._action(i), self.mover), end, i))
         return out

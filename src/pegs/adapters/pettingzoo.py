@@ -121,12 +121,8 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._last = ""
         self._rewarded = False
-        self._next_turn()
-
-    def _next_turn(self) -> None:
-        seat = self.state.current_player
         self.decisions = TurnDecisions(self.codec, self.state)
-        self.agent_selection = self.possible_agents[seat]
+        self.agent_selection = self.possible_agents[self.state.current_player]
 
     def observe(self, agent: str) -> Observation:
         seat = self._seat[agent]
@@ -173,7 +169,9 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         code = d.choose(token)
         if code is not None:
-            self.play_code(code)
+            before = self.state
+            self._last = (before, code)
+            self._played(before.apply_code(code))
         if self._rewarded:  # (adding the rewards of a move that ended nothing adds zeros)
             self._accumulate_rewards()
 
@@ -191,16 +189,16 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._played(self.state.apply(action))
         self._last = str(action)
 
-    def play_code(self, code: int) -> None:
-        """Play the legal action of ``code`` (of :meth:`GameState.legal_codes`)."""
-        before = self.state
-        self._played(before.apply_code(code))
-        self._last = (before, code)
-
     def _played(self, state: GameState) -> None:
+        """Move on to ``state``: the next turn's choices, or the end of the game."""
         self.state = state
         self.rewards = dict.fromkeys(self.agents, 0.0)
         outcome = state.outcome()
+        if outcome is None and state.ply < self.max_actions:
+            self.decisions = TurnDecisions(self.codec, state)
+            self.agent_selection = self.possible_agents[state.current_player]
+            return
+        self.decisions = None
         self._rewarded = outcome is not None
         if outcome is not None:
             for agent in self.agents:
@@ -211,10 +209,6 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             for agent in self.agents:
                 self.infos[agent]["truncated"] = (f"stopped after {self.max_actions} actions "
                                                   "with no winner")
-        if outcome is not None or state.ply >= self.max_actions:
-            self.decisions = None
-            return
-        self._next_turn()
 
     def clone(self) -> PegsEnv:
         """An independent copy in the current position (see the module notes)."""
