@@ -77,7 +77,7 @@ class TurnDecisions:
         self._runs = self._card_runs(listed, n) if listed < n else []
         self._left = []
         self.prefix = []
-        self.options = list(dict.fromkeys(self._first + [run[0] for run in self._runs]))
+        self.options = distinct(self._first + [run[0] for run in self._runs])
         if n > 1 and len(self.options) == 1:
             self._take(self.options[0])
             self._append_shared()
@@ -154,15 +154,20 @@ class TurnDecisions:
 
     def _append_shared(self) -> None:
         """Append tokens while they are forced; set :attr:`options` to the next choice."""
-        left = self._left
-        depth = len(self.prefix)
-        options = list(dict.fromkeys([s[depth] for s in left]))
-        while len(options) == 1 and len(left) > 1:
+        options = self._next_tokens()
+        while len(options) == 1 and len(self._left) > 1:
             self._take(options[0])
-            left = self._left
-            depth += 1
-            options = list(dict.fromkeys([s[depth] for s in left]))
+            options = self._next_tokens()
         self.options = options
+
+    def _next_tokens(self) -> list[int]:
+        depth = len(self.prefix)
+        out: list[int] = []
+        for s in self._left:
+            token = s[depth]
+            if token not in out:
+                out.append(token)
+        return out
 
     def _take(self, token: int) -> None:
         depth = len(self.prefix)
@@ -190,6 +195,15 @@ class TurnDecisions:
             return self.codes[self._left[0][-1]]
         self._append_shared()
         return None
+
+
+def distinct(tokens: list[int]) -> list[int]:
+    """``tokens`` without repeats, in order."""
+    out: list[int] = []
+    for token in tokens:
+        if token not in out:
+            out.append(token)
+    return out
 
 
 def chosen_again(codec: ActionCodec, state: GameState, prefix: list[int]) -> TurnDecisions:
