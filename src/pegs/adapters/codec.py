@@ -22,14 +22,15 @@ op:>``.  A decision is ``doubt``, ``pass`` or ``send ring:s.h``.  :meth:`encode`
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from ..rules import RANKS, Action, NotationError, Rules, Step, geometry, parse_rank, rank_text
 
 OPS = (">", ">x", "<", "<x", "~", "~x")
 #: Most steps an action makes (a split); the observation's token fields hold this many.
-MAX_STEPS = 2
+MAX_STEPS: Final = 2
 #: Longest token sequence: card, declaration, discard, three tokens a step, end.
-MAX_TOKENS = 3 + 3 * MAX_STEPS + 1
+MAX_TOKENS: Final = 3 + 3 * MAX_STEPS + 1
 
 
 class ActionCodec:

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -58,9 +59,9 @@ from ..rules.board import START
 from .codec import MAX_TOKENS, ActionCodec
 
 Vector = npt.NDArray[np.int16]
-RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
-STUCK_CAP = 100
-EXTRA_CAP = 10
+RANK_INDEX: Final = {r: i for i, r in enumerate(RANKS)}
+STUCK_CAP: Final = 100
+EXTRA_CAP: Final = 10
 
 
 class ObservationEncoder:
