@@ -19,6 +19,7 @@ from pegs.adapters.decisions import TurnDecisions
 from pegs.adapters.gym_seat import SeatEnv
 from pegs.adapters.pettingzoo import PegsEnv, env, raw_env
 from pegs.rules import PRESETS, Action, GameState, Rules, RulesError, view
+from pegs.rules.coded import DEFERRED
 
 TABLES = []
 for _preset in PRESETS:
@@ -155,6 +156,34 @@ def test_tokens_map_every_legal_action_both_ways_and_masks_reach_each_once(
                 codec.encode(action, mover)]
             reached.append(action)
     assert sorted(map(str, reached)) == sorted(map(str, legal))
+
+
+def test_counted_actions_of_several_cards_offer_each_card_once() -> None:
+    """Where the counted actions (after the listed ones, found by bisection) hold several
+    cards (a ten and a 9, a 2's swaps and a 7 ...), the first choice and the choice after
+    each card are those of the encoded legal actions."""
+    rules = Rules.preset("north-carolina", players=4)
+    codec, checked = ActionCodec(rules), 0
+    state, rng = GameState.new(rules, 1), random.Random(1)
+    while checked < 6 and not state.is_over():
+        codes = state.legal_codes()
+        counted = codes[-1] >> 3 if codes[-1] & 7 == DEFERRED else -1
+        cards = {state.action_of(codes[-1 - i]).card for i in range(counted + 1)}
+        if len(cards) > 1:
+            checked += 1
+            mover = state.current_player
+            sequences = [codec.encode(a, mover) for a in state.legal_actions()]
+            d = TurnDecisions(codec, state)
+            assert d.options == list(dict.fromkeys(s[0] for s in sequences))
+            for card in d.options:
+                twin = copy.copy(d)
+                if twin.choose(card) is None:
+                    left = _following(sequences, twin.prefix, codec.end)
+                    depth = len(twin.prefix)
+                    assert twin.options == list(dict.fromkeys(
+                        s[depth] if len(s) > depth else codec.end for s in left))
+        state = state.apply_code(codes[rng.randrange(len(codes))])
+    assert checked == 6
 
 
 def test_observations_show_only_the_seats_own_view() -> None:
