@@ -7,10 +7,13 @@ For each preset (default basic and North Carolina) at ``--players`` seats, plays
 choice; an action of the engine takes one or more.  One process, timed in CPU time
 (``time.process_time``), so other jobs on the machine do not distort the figures.  Also
 prints the engine actions a second of the same games and the steps an action takes.
-``--profile`` plays the first preset's games again under ``cProfile`` and prints the
-functions with the most own time and the share of the engine's ``legal_actions`` and
-``apply`` (the adapters are never compiled, so the profile sees inside them; read its
-shares, not its times).
+``--profile`` plays the first preset's games again and says where a step's time goes:
+the engine's share (listing the codes and applying the one played at each position of
+the same games, timed alone), the views' share (``view`` of the seat to act at each
+position), the random agent's (its choice from each mask), and the rest (the adapters and
+PettingZoo); then a ``cProfile`` of the games' interpreted functions (the engine and the
+environment's codec, token choices and observation encoder are compiled: cProfile counts
+their time in the Python function that calls them).
 
     python benchmarks/env_steps.py
     python benchmarks/env_steps.py --presets north-carolina --players 8 --games 3
@@ -20,14 +23,18 @@ shares, not its times).
 from __future__ import annotations
 
 import argparse
+import copy
 import cProfile
+import gc
 import platform
 import pstats
 import time
 
 import numpy as np
+import numpy.typing as npt
 
 from pegs.adapters.pettingzoo import raw_env
+from pegs.rules import Action, GameState, view
 
 
 def measure(preset: str, players: int, games: int) -> tuple[int, int, float]:
@@ -49,18 +56,64 @@ def measure(preset: str, players: int, games: int) -> tuple[int, int, float]:
     return steps, actions, time.process_time() - start
 
 
+def recorded(preset: str, players: int, games: int
+             ) -> tuple[list[tuple[GameState, int]], list[npt.NDArray[np.int8]]]:
+    """The games of :func:`measure` again: the position before each action with the code
+    played there, and the mask of each step."""
+    e = raw_env(rules=preset, players=players, seed=1)
+    rng = np.random.default_rng(0)
+    played: list[tuple[GameState, int]] = []
+    masks: list[npt.NDArray[np.int8]] = []
+    for _ in range(games):
+        e.reset()
+        for _agent in e.agent_iter():
+            obs, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            before = e.state
+            masks.append(obs["action_mask"])
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            if e.state is not before:
+                played.append((before, before.code_of(Action.parse(e.last_action))))
+    return played, masks
+
+
 def profile(preset: str, players: int, games: int) -> None:
-    """Where a step's time goes: the top functions and the engine's share."""
+    """Where a step's time goes: the shares of the engine, the views and the random agent
+    (each timed alone on the same games), then the top interpreted functions."""
+    steps, _, seconds = measure(preset, players, games)
+    played, masks = recorded(preset, players, games)
+    fresh = [copy.copy(state) for state, _ in played]  # equal states with nothing cached
+    # (the collector off: these thousands of states kept at once, which the environment
+    # never holds, would make its passes long)
+    gc.collect()
+    gc.disable()
+    start = time.process_time()
+    for state, (_, code) in zip(fresh, played, strict=True):
+        state.legal_codes()
+        state.apply_code(code)
+    engine = time.process_time() - start
+    start = time.process_time()
+    for state, _ in played:
+        view(state, state.current_player)
+    views = time.process_time() - start
+    rng = np.random.default_rng(0)
+    start = time.process_time()
+    for mask in masks:
+        int(rng.choice(np.flatnonzero(mask)))
+    agent = time.process_time() - start
+    gc.enable()
+    micro = 1e6 / steps
+    print(f"\n{preset}: {seconds * micro:.1f} us a step: the engine (legal_codes, apply_code) "
+          f"{engine * micro:.1f} ({engine / seconds:.0%}), the views {views * micro:.1f} "
+          f"({views / seconds:.0%}), the random agent {agent * micro:.1f} ({agent / seconds:.0%}),"
+          f" the adapters and PettingZoo (with the actions they have the engine spell) "
+          f"{(seconds - engine - views - agent) * micro:.1f} "
+          f"({(seconds - engine - views - agent) / seconds:.0%})")
     profiler = cProfile.Profile()
     profiler.runcall(measure, preset, players, games)
-    stats = pstats.Stats(profiler)
-    total = max(stats.total_tt, 1e-9)  # type: ignore[attr-defined]
-    engine = sum(row[3] for (_, _, name), row in stats.stats.items()  # type: ignore[attr-defined]
-                 if name in ("<method 'legal_actions' of 'GameState' objects>",
-                             "<method 'apply' of 'GameState' objects>"))
-    print(f"\n{preset}: the engine's legal_actions and apply take {engine / total:.0%} of "
-          "the profiled time (the rest: the adapters, PettingZoo and the random agent)")
-    stats.sort_stats("tottime").print_stats(15)
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
 
 
 def main() -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import pegs
 from pegs.adapters.pettingzoo import raw_env
 
 EXPECTED = Path(__file__).with_name("env_trajectory.json")
@@ -73,6 +76,22 @@ def test_the_environment_shows_what_it_showed(table: tuple[str, int, bool, int])
     got = trajectory(*table)
     assert got["tokens"] == expected["tokens"]
     assert got["digests"] == expected["digests"]
+
+
+def test_the_interpreted_environment_shows_the_same(tmp_path: Path) -> None:
+    """The codec, token choices and observation encoder run interpreted (as installed with
+    ``PEGS_PURE=1``) as they do compiled."""
+    shutil.copytree(Path(pegs.__file__).parent, tmp_path / "pegs",
+                    ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    table = TABLES[2]  # North Carolina: counted tens, relative frame
+    script = (f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+              "import pegs.adapters.decisions as d; assert d.__file__.endswith('.py')\n"
+              f"from test_env_trajectory import trajectory; print(json.dumps(trajectory{table}))")
+    pure = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env={"PYTHONPATH": str(tmp_path)}, timeout=600, check=False)
+    assert pure.returncode == 0, pure.stderr
+    expected = json.loads(EXPECTED.read_text(encoding="utf-8"))[_key(*table)]
+    assert json.loads(pure.stdout) == expected
 
 
 if __name__ == "__main__":

@@ -115,3 +115,31 @@ def test_a_pickled_or_deep_copied_environment_plays_on_the_same() -> None:
         assert e.state == copied.state
         assert (e.observe(e.agent_selection)["observation"]
                 == copied.observe(copied.agent_selection)["observation"]).all()
+
+
+def test_a_turn_half_decided_is_copied_and_pickled_with_its_choices() -> None:
+    """Mid-turn (some tokens chosen) a copy takes the choices along, and a pickle chooses
+    them again when loaded: the same mask, prefix and game afterwards."""
+    for preset in ("basic", "north-carolina"):
+        e = raw_env(rules=preset, players=4, seed=6)
+        e.reset()
+        rng = random.Random(4)
+        found = 0
+        while found < 4:
+            _advance(e, rng, 1)
+            d = e.decisions
+            assert d is not None
+            if not d.prefix:
+                continue
+            found += 1
+            copies = [copy.deepcopy(e), pickle.loads(pickle.dumps(e)), e.clone()]
+            for copied in copies:
+                c = copied.decisions
+                assert c is not None and c is not d
+                assert (c.prefix, c.options) == (d.prefix, d.options)
+                _advance(copied, random.Random(found), 12)
+            _advance(e, random.Random(found), 12)
+            for copied in copies:
+                assert copied.state == e.state
+                assert (copied.observe(copied.agent_selection)["observation"]
+                        == e.observe(e.agent_selection)["observation"]).all()

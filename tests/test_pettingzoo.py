@@ -3,6 +3,7 @@ preset and table size, the token mapping, the masked turn decomposition and the 
 
 from __future__ import annotations
 
+import copy
 import random
 import warnings
 
@@ -18,6 +19,7 @@ from pegs.adapters.decisions import TurnDecisions
 from pegs.adapters.gym_seat import SeatEnv
 from pegs.adapters.pettingzoo import PegsEnv, env, raw_env
 from pegs.rules import PRESETS, Action, GameState, Rules, RulesError, view
+from pegs.rules.coded import DEFERRED
 
 TABLES = []
 for _preset in PRESETS:
@@ -98,38 +100,90 @@ def test_masked_choices_replay_the_engine_game_of_the_same_actions() -> None:
         assert e.last_action == str(action) and e.state == state
 
 
+def _random_position(preset: str, seed: int, plies: int) -> GameState:
+    state, rng = GameState.new(Rules.preset(preset, players=4), seed), random.Random(seed)
+    for _ in range(plies):
+        if state.is_over():
+            break
+        legal = state.legal_actions()
+        state = state.apply(legal[rng.randrange(len(legal))])
+    return state
+
+
+def _following(sequences: list[tuple[int, ...]], prefix: list[int], end: int
+               ) -> list[tuple[int, ...]]:
+    """The token sequences that agree with ``prefix`` (``end`` matches where one ends)."""
+    depth = len(prefix)
+    return [s for s in sequences
+            if all((s[i] if i < len(s) else end) == t for i, t in enumerate(prefix))
+            and len(s) >= depth - (prefix[-1:] == [end])]
+
+
 @settings(max_examples=25, deadline=None)
 @given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 10**6), plies=st.integers(0, 300))
 def test_tokens_map_every_legal_action_both_ways_and_masks_reach_each_once(
         preset: str, seed: int, plies: int) -> None:
-    rules = Rules.preset(preset, players=4)
-    codec, rng = ActionCodec(rules), random.Random(seed)
-    state = GameState.new(rules, seed)
-    for _ in range(plies):
-        if state.is_over():
-            return
-        legal = state.legal_actions()
-        state = state.apply(legal[rng.randrange(len(legal))])
+    """Every path of masked choices, walked from the codes, offers the tokens that the
+    encoded legal actions offer after the same prefix and ends at the action it spells."""
+    state = _random_position(preset, seed, plies)
     if state.is_over():
         return
+    codec = ActionCodec(state.rules)
     legal, mover = list(state.legal_actions()), state.current_player
     for action in legal:
         assert codec.decode(codec.encode(action, mover), mover) == action
         assert Action.parse(str(codec.decode(codec.encode(action, mover), mover))) == action
+    sequences = [codec.encode(a, mover) for a in legal]
     reached: list[Action] = []
-    paths: list[list[int]] = [[]]
-    while paths:  # every path of masked choices, depth first
-        path = paths.pop()
-        d = TurnDecisions(codec, legal, mover)
-        chosen = None
-        for token in path:
-            chosen = d.choose(token)
-        if chosen is not None:
-            reached.append(chosen)
-            continue
-        assert d.options and (path or d.prefix == [] or len(d.options) > 1)
-        paths += [[*path, t] for t in d.options]
+    nodes = [TurnDecisions(codec, state)]
+    assert [nodes[0].tokens(i) for i in range(len(legal))] == sequences
+    while nodes:  # every path of masked choices, depth first
+        d = nodes.pop()
+        left = _following(sequences, d.prefix, codec.end)
+        depth = len(d.prefix)
+        assert d.options == list(dict.fromkeys(s[depth] if len(s) > depth else codec.end
+                                               for s in left))
+        assert len(d.options) > 1 or len(legal) == 1
+        for token in d.options:
+            twin = copy.copy(d)
+            twin.prefix = list(d.prefix)
+            chosen = twin.choose(token)
+            if chosen is None:
+                nodes.append(twin)
+                continue
+            action = state.action_of(chosen)
+            assert _following(sequences, [*d.prefix, token], codec.end) == [
+                codec.encode(action, mover)]
+            reached.append(action)
     assert sorted(map(str, reached)) == sorted(map(str, legal))
+
+
+def test_counted_actions_of_several_cards_offer_each_card_once() -> None:
+    """Where the counted actions (after the listed ones, found by bisection) hold several
+    cards (a ten and a 9, a 2's swaps and a 7 ...), the first choice and the choice after
+    each card are those of the encoded legal actions."""
+    rules = Rules.preset("north-carolina", players=4)
+    codec, checked = ActionCodec(rules), 0
+    state, rng = GameState.new(rules, 1), random.Random(1)
+    while checked < 6 and not state.is_over():
+        codes = state.legal_codes()
+        counted = codes[-1] >> 3 if codes[-1] & 7 == DEFERRED else -1
+        cards = {state.action_of(codes[-1 - i]).card for i in range(counted + 1)}
+        if len(cards) > 1:
+            checked += 1
+            mover = state.current_player
+            sequences = [codec.encode(a, mover) for a in state.legal_actions()]
+            d = TurnDecisions(codec, state)
+            assert d.options == list(dict.fromkeys(s[0] for s in sequences))
+            for card in d.options:
+                twin = copy.copy(d)
+                if twin.choose(card) is None:
+                    left = _following(sequences, twin.prefix, codec.end)
+                    depth = len(twin.prefix)
+                    assert twin.options == list(dict.fromkeys(
+                        s[depth] if len(s) > depth else codec.end for s in left))
+        state = state.apply_code(codes[rng.randrange(len(codes))])
+    assert checked == 6
 
 
 def test_observations_show_only_the_seats_own_view() -> None:

@@ -22,14 +22,15 @@ op:>``.  A decision is ``doubt``, ``pass`` or ``send ring:s.h``.  :meth:`encode`
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from ..rules import RANKS, Action, NotationError, Rules, Step, geometry, parse_rank, rank_text
 
 OPS = (">", ">x", "<", "<x", "~", "~x")
 #: Most steps an action makes (a split); the observation's token fields hold this many.
-MAX_STEPS = 2
+MAX_STEPS: Final = 2
 #: Longest token sequence: card, declaration, discard, three tokens a step, end.
-MAX_TOKENS = 3 + 3 * MAX_STEPS + 1
+MAX_TOKENS: Final = 3 + 3 * MAX_STEPS + 1
 
 
 class ActionCodec:
@@ -37,6 +38,7 @@ class ActionCodec:
 
     def __init__(self, rules: Rules) -> None:
         geo = geometry(rules)
+        self.rules = rules
         self.players = rules.players
         self.home_holes = rules.home_holes
         names = [f"card:{rank_text(r)}" for r in RANKS]
@@ -61,6 +63,19 @@ class ActionCodec:
         self._decision = {w: self.index[w] for w in ("doubt", "pass", "send")}
         #: per mover, the token of every position text as that seat writes it
         self._places: dict[int, dict[str, int]] = {}
+        #: the token of each card, by rank index (in ``RANKS``)
+        self.card_tokens = tuple(self._card[r] for r in RANKS)
+        #: ``places[q][pos + 1]``: the token of seat ``q``'s peg at ``pos`` (start -1, the
+        #: ring, then the home holes)
+        where = self._positions(-1)
+        self.places = tuple(tuple(where[name] for name in row) for row in geo.names_for(-1))
+        self.ring_size = geo.ring_size
+        #: the op tokens of a one-peg move: forward, forward with a hit, back, back with one
+        self._move_ops = (self._op[">", False], self._op[">", True], self._op["<", False],
+                          self._op["<", True])
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (ActionCodec, (self.rules,))
 
     # --- positions -------------------------------------------------------------------------
     def _positions(self, mover: int) -> dict[str, int]:
@@ -114,6 +129,23 @@ class ActionCodec:
                     raise NotationError(f"{text!r} is not a position of this table")
                 out += (src, dst, self._op[step.op, step.hit])
         return tuple(out)
+
+    def move_tokens(self, code: int, pegs: Sequence[Sequence[int]]
+                    ) -> tuple[int, int, int, int]:
+        """The tokens of the one-peg move of ``code`` (a :data:`~pegs.rules.coded.MOVE`
+        code, :func:`~pegs.rules.coded.move_code`: rank, back, seat, from + 1, to + 1) on
+        the board ``pegs``: a move onto another seat's peg is a hit."""
+        seat = code >> 8 & 15
+        dst = code >> 20
+        places = self.places[seat]
+        hit = 0
+        if 0 < dst <= self.ring_size:
+            for q in range(len(pegs)):
+                if q != seat and dst - 1 in pegs[q]:
+                    hit = 1
+                    break
+        return (self.card_tokens[code >> 3 & 15], places[code >> 12 & 255], places[dst],
+                self._move_ops[(code >> 6 & 2) | hit])
 
     def first(self, action: Action) -> int:
         """The first token of :meth:`encode` (the card, or the decision)."""

@@ -48,24 +48,27 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
 from ..rules import RANKS, Action, Rules, View, geometry
+from ..rules.bluff import Pending
 from ..rules.board import START
 from .codec import MAX_TOKENS, ActionCodec
 
 Vector = npt.NDArray[np.int16]
-RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
-STUCK_CAP = 100
-EXTRA_CAP = 10
+RANK_INDEX: Final = {r: i for i, r in enumerate(RANKS)}
+STUCK_CAP: Final = 100
+EXTRA_CAP: Final = 10
 
 
 class ObservationEncoder:
     """The observation layout of one table, and the encoding of views into it."""
 
     def __init__(self, rules: Rules, codec: ActionCodec, relative: bool = False) -> None:
+        self.rules = rules
         self.codec = codec
         self.relative = relative
         self.players = rules.players
@@ -98,14 +101,27 @@ class ObservationEncoder:
         self.high: Vector = np.array(highs, dtype=np.int16)
         #: where each field starts in the vector
         self._at = {name: cut.start for name, (cut, _) in self.slices.items()}
-        self._format = f"{self.size}h"  # the vector as packed bytes
-        self._offsets = tuple(self._at[name] for name in (
-            "seat", "to_act", "turn", "pegs", "hand", "hand_sizes", "draw_pile", "discards",
-            "hidden_discards", "piles", "stuck", "started", "extra", "pending", "pending_move"))
+        #: the vector's parts packed as bytes: each seat's one-hot field and the field of
+        #: none; pegs to hidden discards; stuck to extra; piles and pending fields
+        pegs = p * rules.pegs
+        self._one_hot = [struct.pack(f"{p}h", *[int(q == s) for q in range(p)])
+                         for s in range(p)]
+        self._none = bytes(2 * p)
+        self._board = struct.Struct(f"{pegs + ranks + p + 1 + ranks + 1}h")
+        self._counters = struct.Struct(f"{3 * p}h")
+        self._piles = struct.Struct(f"{p * ranks}h")
+        self._no_piles = bytes(2 * p * ranks)
+        self._pending = struct.Struct(f"{6 + MAX_TOKENS}h")
+        self._no_pending = bytes(2 * (6 + MAX_TOKENS))
+        self._no_prefix = bytes(2 * MAX_TOKENS)
+        self._prefix_at = self._at["prefix"]
         #: the last view encoded and its vector without the prefix (a turn of several
         #: steps shows the same view), and the last discards counted with their counts
         self._last: tuple[View | None, Vector] = (None, self.high)
         self._discards: tuple[tuple[str, ...], list[int]] = ((), [0] * len(RANKS))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (ObservationEncoder, (self.rules, self.codec, self.relative))
 
     def fields(self, vector: Vector) -> dict[str, Vector]:
         """The named arrays of an observation vector (views, not copies)."""
@@ -159,57 +175,62 @@ class ObservationEncoder:
 
     def _encode(self, v: View, prefix: Sequence[int]) -> Vector:
         last, vector = self._last
-        if v is not last:  # (packed as bytes: quicker than numpy reading a list)
-            vector = np.frombuffer(struct.pack(self._format, *self._values(v)),
-                                   dtype=np.int16)
+        if v is not last:
+            vector = np.frombuffer(self._packed(v), dtype=np.int16)
             self._last = (v, vector)
         out = vector.copy()
-        if prefix:
-            at = self._at["prefix"]
-            out[at:at + len(prefix)] = [t + 1 for t in prefix]
+        at = self._prefix_at
+        for t in prefix:
+            out[at] = t + 1
+            at += 1
         return out
 
-    def _values(self, v: View) -> list[int]:
-        """The fields of the view as one list (the prefix left 0)."""
-        (seat_at, act_at, turn_at, pegs_at, hand_at, sizes_at, pile_at, discards_at,
-         hidden_at, piles_at, stuck_at, started_at, extra_at, pending_at, move_at) = self._offsets
-        out = [0] * self.size
-        if v.seat >= 0:
-            out[seat_at + v.seat] = 1
-        if v.outcome is None:
-            out[act_at + v.current_player] = 1
-        out[turn_at + v.turn] = 1
-        i = pegs_at
-        for seat in v.pegs:
-            for pos in seat:
-                out[i] = 0 if pos == START else pos + 1
-                i += 1
+    def _packed(self, v: View) -> bytes:
+        """The vector of the view (the prefix 0) as bytes."""
+        one_hot, none = self._one_hot, self._none
+        board = [0 if pos == START else pos + 1 for seat in v.pegs for pos in seat]
+        hand = [0] * len(RANKS)
         for card in v.hand:
-            out[hand_at + RANK_INDEX[card]] += 1
-        players = self.players
-        out[sizes_at:sizes_at + players] = v.hand_sizes
-        out[pile_at] = v.draw_pile_size
-        out[discards_at:discards_at + len(RANKS)] = self._discard_counts(v.discards)
-        out[hidden_at] = v.hidden_discards
-        i = piles_at
-        for pile in v.piles:
-            for card in pile:
-                out[i + RANK_INDEX[card]] += 1
-            i += len(RANKS)
-        out[stuck_at:stuck_at + players] = [min(s, STUCK_CAP) for s in v.stuck]
-        out[started_at:started_at + players] = [int(t > 0) for t in v.turns_taken]
-        out[extra_at:extra_at + players] = [min(e, EXTRA_CAP) for e in v.extra]
-        pending = v.pending
-        if pending is not None:
-            act = pending.action
-            real = RANK_INDEX.get(act.card, -1) + 1
-            out[pending_at:pending_at + 6] = [
-                pending.declarer + 1, RANK_INDEX[act.declared] + 1, real, pending.asked + 1,
-                pending.chooser + 1, pending.victim + 1]
-            declared = Action(act.declared, act.steps, act.discard)
-            tokens = self.codec.encode(declared, pending.declarer)
-            out[move_at:move_at + len(tokens)] = [t + 1 for t in tokens]
-        return out
+            hand[RANK_INDEX[card]] += 1
+        board += hand
+        board += v.hand_sizes
+        board.append(v.draw_pile_size)
+        board += self._discard_counts(v.discards)
+        board.append(v.hidden_discards)
+        counters = [s if s < STUCK_CAP else STUCK_CAP for s in v.stuck]
+        counters += [1 if t > 0 else 0 for t in v.turns_taken]
+        counters += [e if e < EXTRA_CAP else EXTRA_CAP for e in v.extra]
+        return b"".join([
+            one_hot[v.seat] if v.seat >= 0 else none,
+            one_hot[v.current_player] if v.outcome is None else none,
+            one_hot[v.turn],
+            self._board.pack(*board),
+            self._pile_counts(v.piles),
+            self._counters.pack(*counters),
+            self._pending_fields(v.pending),
+            self._no_prefix,
+        ])
+
+    def _pile_counts(self, piles: tuple[tuple[str, ...], ...]) -> bytes:
+        if not any(piles):
+            return self._no_piles
+        counts = [0] * (len(piles) * len(RANKS))
+        for i in range(len(piles)):
+            for card in piles[i]:
+                counts[i * len(RANKS) + RANK_INDEX[card]] += 1
+        return self._piles.pack(*counts)
+
+    def _pending_fields(self, pending: Pending | None) -> bytes:
+        """The pending declaration and its tokens (each + 1: 0 is none or not known)."""
+        if pending is None:
+            return self._no_pending
+        act = pending.action
+        tokens = self.codec.encode(Action(act.declared, act.steps, act.discard),
+                                   pending.declarer)
+        return self._pending.pack(
+            pending.declarer + 1, RANK_INDEX[act.declared] + 1, RANK_INDEX.get(act.card, -1) + 1,
+            pending.asked + 1, pending.chooser + 1, pending.victim + 1,
+            *[t + 1 for t in tokens], *[0] * (MAX_TOKENS - len(tokens)))
 
     def _discard_counts(self, discards: tuple[str, ...]) -> list[int]:
         """The discards counted by rank; the discards of the last view counted again

@@ -96,9 +96,10 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.game_seed = seed
         self.state = GameState.new(self.rules, seed)
         self.decisions: TurnDecisions | None = None
-        self.last_action = ""
+        self._last: tuple[GameState, int] | str = ""
         self._seen: View | None = None
         self._seen_state: GameState | None = None
+        self._rewarded = False  # whether the last action played gave rewards
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -118,38 +119,28 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.last_action = ""
-        self._next_turn()
-
-    def _next_turn(self) -> None:
-        seat = self.state.current_player
-        self.decisions = TurnDecisions(self.codec, self.state.legal_actions(), seat)
-        self.agent_selection = self.possible_agents[seat]
+        self._last = ""
+        self._rewarded = False
+        self.decisions = TurnDecisions(self.codec, self.state)
+        self.agent_selection = self.possible_agents[self.state.current_player]
 
     def observe(self, agent: str) -> Observation:
         seat = self._seat[agent]
-        mask = np.zeros(self.codec.size, dtype=np.int8)
-        prefix: list[int] = []
-        d = self.decisions
         state = self.state
-        if d is not None and d.mover == seat and not state.is_over():
-            if self.encoder.relative:
-                mask[self.encoder.turn(seat)[d.options]] = 1
-            else:
-                for token in d.options:
-                    mask[token] = 1
-            prefix = d.prefix
-        return {"observation": self.encoder.encode(self._view(state, seat), prefix),
-                "action_mask": mask}
-
-    def _view(self, state: GameState, seat: int) -> View:
-        """The seat's view of ``state`` (the last one again while the state and seat are
-        the same: the steps of one turn)."""
-        seen = self._seen
+        seen = self._seen  # the last view again for the steps of one turn
         if seen is None or seen.seat != seat or self._seen_state is not state:
             seen = self._seen = view(state, seat)
             self._seen_state = state
-        return seen
+        mask = np.zeros(self.codec.size, dtype=np.int8)
+        d = self.decisions
+        if d is None or d.mover != seat or state.is_over():
+            return {"observation": self.encoder.encode(seen), "action_mask": mask}
+        if self.encoder.relative:
+            mask[self.encoder.turn(seat)[d.options]] = 1
+        else:
+            for token in d.options:
+                mask[token] = 1
+        return {"observation": self.encoder.encode(seen, d.prefix), "action_mask": mask}
 
     def absolute(self, agent: str, token: int) -> int:
         """The token ``agent`` chose, in absolute terms (``token`` as is unless
@@ -168,36 +159,56 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             return
         d = self.decisions
         assert d is not None and action is not None
-        token = self.absolute(agent, int(action))
-        if not d.allowed(token):
+        token = int(action)
+        if self.encoder.relative:
+            token = self.absolute(agent, token)
+        if token not in d.options:
             name = self.codec.names[token] if 0 <= token < self.codec.size else "no token"
             raise ValueError(f"action {token} ({name}) is masked out for {agent}; choose one of "
                              f"{', '.join(self.codec.names[t] for t in d.options)}")
         self._cumulative_rewards[agent] = 0.0
-        chosen = d.choose(token)
-        if chosen is not None:
-            self.play(chosen)
-        self._accumulate_rewards()
+        code = d.choose(token)
+        if code is not None:
+            before = self.state
+            self._last = (before, code)
+            self._played(before.apply_code(code))
+        if self._rewarded:  # (adding the rewards of a move that ended nothing adds zeros)
+            self._accumulate_rewards()
+
+    @property
+    def last_action(self) -> str:
+        """The last action played, in canonical notation ("" before the first)."""
+        last = self._last
+        if not isinstance(last, str):
+            state, code = last
+            last = self._last = str(state.action_of(code))
+        return last
 
     def play(self, action: Action) -> None:
         """Play a whole legal action for the agent to act (bots of the Gymnasium wrapper)."""
-        self.state = self.state.apply(action)
-        self.last_action = str(action)
+        self._played(self.state.apply(action))
+        self._last = str(action)
+
+    def _played(self, state: GameState) -> None:
+        """Move on to ``state``: the next turn's choices, or the end of the game."""
+        self.state = state
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        outcome = self.state.outcome()
+        outcome = state.outcome()
+        if outcome is None and state.ply < self.max_actions:
+            self.decisions = TurnDecisions(self.codec, state)
+            self.agent_selection = self.possible_agents[state.current_player]
+            return
+        self.decisions = None
+        self._rewarded = outcome is not None
         if outcome is not None:
             for agent in self.agents:
                 self.rewards[agent] = 1.0 if self._seat[agent] in outcome.seats else -1.0
             self.terminations = dict.fromkeys(self.agents, True)
-        elif self.state.ply >= self.max_actions:
+        elif state.ply >= self.max_actions:
             self.truncations = dict.fromkeys(self.agents, True)
             for agent in self.agents:
                 self.infos[agent]["truncated"] = (f"stopped after {self.max_actions} actions "
                                                   "with no winner")
-        if outcome is not None or self.state.ply >= self.max_actions:
-            self.decisions = None
-            return
-        self._next_turn()
 
     def clone(self) -> PegsEnv:
         """An independent copy in the current position (see the module notes)."""
@@ -209,9 +220,8 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             twin.infos = {a: dict(i) for a, i in self.infos.items()}
         if hasattr(self, "agents"):
             twin.agents = list(self.agents)
-        if self.decisions is not None:  # its lists are replaced as it goes, but the prefix
+        if self.decisions is not None:
             twin.decisions = copy.copy(self.decisions)
-            twin.decisions.prefix = list(self.decisions.prefix)
         return twin
 
     def render(self) -> str | None:
