@@ -24,7 +24,8 @@ from helpers import no_traceback, pegs
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 #: The README and the docs whose examples are part of it (moved there to keep it short).
-DOCS = [README, *(ROOT / "docs" / name for name in ("PLAYING.md", "ENGINE.md", "RESEARCH.md", "SERVER.md"))]
+DOCS = [README, *(ROOT / "docs" / name
+                  for name in ("PLAYING.md", "ENGINE.md", "RESEARCH.md", "SERVER.md"))]
 
 
 def readme_text() -> str:
