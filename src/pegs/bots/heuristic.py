@@ -455,6 +455,20 @@ def quick_result(rules: Rules, pegs: Pegs, mover: int, action: Action) -> Pegs |
     return tuple(out)
 
 
+# --- the layouts of codes ---------------------------------------------------------------------
+
+
+def code_results(state: GameState, codes: Sequence[int]) -> tuple[list[Pegs], list[str]]:
+    """The layout each of the legal ``codes`` of ``state`` leads to, and the card it
+    plays, read off the state's coded listing (an :class:`Action` is made only for a
+    code the general generator listed)."""
+    listing = state._codes()
+    if listing is None:  # the general generator listed the whole turn
+        actions = [state.action_of(c) for c in codes]
+        return [state.result_of(a) for a in actions], [a.card for a in actions]
+    return [listing.result(c) for c in codes], [listing.card(c) for c in codes]
+
+
 # --- the hand --------------------------------------------------------------------------------
 
 
@@ -770,23 +784,28 @@ class HeuristicBot:
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         return self._decide(view, legal).action
 
-    def play_out(self, state: GameState, legal: Sequence[Action]) -> Action:
-        """The choice of :meth:`choose` for the seat to act in ``state``, a state that a
-        search sampled from its own view (a rollout): the layouts are read off the state
-        (the board result of an action never depends on the hidden cards) and, outside
-        Bluffing Joker, the evaluation needs nothing but the board and the seat's hand, so
-        no view is made."""
+    def play_out(self, state: GameState, codes: Sequence[int]) -> int:
+        """The choice of :meth:`choose` among legal ``codes`` (see
+        :meth:`~pegs.rules.GameState.legal_codes`) for the seat to act in ``state``, a
+        state that a search sampled from its own view (a rollout): the layouts are read
+        off the state's listing (the board result of an action never depends on the hidden
+        cards) and, outside Bluffing Joker, the evaluation needs nothing but the board and
+        the seat's hand, so no view and no :class:`Action` is made for a one-peg move."""
+        if len(codes) == 1:
+            return codes[0]
         seat = state.current_player
         rules = state.rules
-        if len(legal) == 1:
-            return legal[0]
-        if rules.bluffing or not legal:
-            return self._decide(view_of(state, seat), legal, state).action
+        if rules.bluffing or not codes:
+            legal = [state.action_of(c) for c in codes]
+            chosen = self._decide(view_of(state, seat), legal, state).action
+            return codes[legal.index(chosen)]
+        afters, cards = code_results(state, codes)
         pegs = state.pegs
         ev = Evaluator(rules, seat, self.weights, pegs)
-        scores = self._scores(rules, seat, pegs, state.hands[seat], legal, state.result_of,
-                              ev, None)[0]
-        return legal[self._top(scores)]
+        keep = hand_values(rules, pegs, seat, state.hands[seat], self.weights)
+        values = self._values(ev, seat, pegs, afters)
+        return codes[self._top([values[i] - keep.get(cards[i], 0.0)
+                                for i in range(len(codes))])]
 
     def explain(self, view: View, legal: Sequence[Action]) -> tuple[Action, str]:
         """The chosen action and a one-line reason in plain words."""
@@ -851,26 +870,16 @@ class HeuristicBot:
         """Each action's score and layout; ``view`` is needed with Bluffing Joker only."""
         w = self.weights
         keep = hand_values(rules, before, seat, hand, w)
-        geo = ev.geo
-        partners = [q for q in ev.team if q != seat]
         back = 0.0  # what a caught bluff leaves: the doubter sends back the peg it likes
         if rules.bluffing:
             lost = sent_back(ev, before, seat, False)
             back = ev.board(before) - w.extra_turn if lost is None else lost
         guesses: dict[str, float] = {}
-        boards: dict[int, float] = {}  # by layout object: many actions share one (discards)
+        afters = [after_of(action) for action in legal]
+        values = self._values(ev, seat, before, afters)
         scores: list[float] = []
-        afters: list[Pegs] = []  # (keeps the layouts, and so their ids, alive)
-        for action in legal:
-            after = after_of(action)
-            value = boards.get(id(after))
-            if value is None:
-                value = ev.board(after)
-                for q in partners:
-                    door = geo.door[q]
-                    if after[q] != before[q] and door in after[q] and door not in before[q]:
-                        value += w.partner_door
-                boards[id(after)] = value
+        for i, action in enumerate(legal):
+            value = values[i]
             score = value - keep.get(action.card, 0.0)
             if action.declared and action.declared != action.card:
                 guess = guesses.get(action.declared)
@@ -880,13 +889,33 @@ class HeuristicBot:
                     guesses[action.declared] = guess
                 score -= w.bluff + guess * (value - back)
             scores.append(score)
-            afters.append(after)
         if rules.bluffing:  # never bluff a move that a card in the hand makes truly
             true_moves = {afters[i] for i, a in enumerate(legal) if a.card == a.declared}
             for i, a in enumerate(legal):
                 if a.card != a.declared and afters[i] in true_moves:
                     scores[i] = -math.inf
         return scores, afters
+
+    def _values(self, ev: Evaluator, seat: int, before: Pegs, afters: list[Pegs]
+                ) -> list[float]:
+        """The worth of each layout to ``seat`` (its evaluation, and ``partner_door`` for
+        each partner's peg a landing sent to its door)."""
+        w = self.weights
+        geo = ev.geo
+        partners = [q for q in ev.team if q != seat]
+        boards: dict[int, float] = {}  # by layout object: many actions share one (discards)
+        values: list[float] = []
+        for after in afters:
+            value = boards.get(id(after))
+            if value is None:
+                value = ev.board(after)
+                for q in partners:
+                    door = geo.door[q]
+                    if after[q] != before[q] and door in after[q] and door not in before[q]:
+                        value += w.partner_door
+                boards[id(after)] = value
+            values.append(value)
+        return values
 
     def _send(self, view: View, legal: Sequence[Action], results: Results,
               ev: Evaluator) -> Choice:
