@@ -32,6 +32,9 @@ COMPILED = [
     "src/pegs/rules/table.py",
     "src/pegs/bots/heuristic.py",
     "src/pegs/bots/ismcts.py",
+    "src/pegs/bots/leaf.py",
+    "src/pegs/rules/view.py",
+    "src/pegs/rules/determinize.py",
 ]
 
 ext_modules = []

@@ -187,8 +187,6 @@ class Tables:
         for d in range(1, self.reach_back + 1):
             rel[ring - d] += math.log(1.0 - self.p_back[d])
         self.rel = tuple(rel)
-        #: the holes of ``rel`` that matter, as (d, log)
-        self.offsets = tuple((d, v) for d, v in enumerate(rel) if v)
         #: how many teams (or seats playing for themselves) the table has
         self.teams = len(set(geo.team_of))
         #: per seat: its team, its opponents and the opponents by team
@@ -230,7 +228,8 @@ class Evaluator:
     Built around a base layout (the board before the decision): a layout that differs from
     it in a peg or two costs a few dictionary look-ups for the seats' progress and a short
     loop over the team's ring pegs for the danger, whose distance part is the base's
-    threat map corrected for the opponents' pegs that moved.
+    threat to the hole (worked out for the holes asked about) corrected for the opponents'
+    pegs that moved.
     """
 
     def __init__(self, rules: Rules, seat: int, weights: Weights, base: Pegs,
@@ -249,16 +248,25 @@ class Evaluator:
         self._base_values: list[float | None] = [None] * geo.players
         ring = t.ring
         self.rel = t.rel
-        self.offsets = t.offsets
         self.base = base
-        threat = [0.0] * ring
-        for q in self.opps:
-            for g in base[q]:
-                if 0 <= g < ring:
-                    for d, v in self.offsets:
-                        threat[(g + d) % ring] += v
-        self.threat = threat
+        #: the opponents' ring pegs of the base layout, whose threat :meth:`threat` sums
+        self._threats = [g for q in self.opps for g in base[q] if 0 <= g < ring]
+        #: :meth:`threat` by hole (1.0 where not yet worked out: a log is at most 0)
+        self._threat = [1.0] * ring
         self.base_static = self.static_danger(base)
+
+    def threat(self, h: int) -> float:
+        """The log of the chance that the base layout's opponent pegs miss ring hole ``h``
+        (by the distance from each, :attr:`Tables.rel`)."""
+        log = self._threat[h]
+        if log <= 0.0:
+            return log
+        rel, ring = self.rel, self.t.ring
+        log = 0.0
+        for g in self._threats:
+            log += rel[(h - g) % ring]
+        self._threat[h] = log
+        return log
 
     # -- progress of one seat ---------------------------------------------------------------
     def seat_value(self, q: int, ps: tuple[int, ...]) -> float:
@@ -336,7 +344,7 @@ class Evaluator:
                 static = self.static_danger(pegs)
                 added += [g for g in now if 0 <= g < ring and g not in was]
                 removed += [g for g in was if 0 <= g < ring and g not in now]
-        threat, rel, exp = self.threat, self.rel, math.exp
+        rel, exp = self.rel, math.exp
         dw = self.dw
         out, hole, track = dw.out, dw.hole, t.track
         loss = 0.0
@@ -345,7 +353,7 @@ class Evaluator:
             for h in pegs[q]:
                 if not 0 <= h < ring:
                     continue
-                log = static[h] + threat[h]
+                log = static[h] + self.threat(h)
                 for g in added:
                     log += rel[(h - g) % ring]
                 for g in removed:

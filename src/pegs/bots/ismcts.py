@@ -429,10 +429,11 @@ class IsmctsBot:
             fallback = self._heuristic.choose(view, legal)
         kept = None if fallback is None else list(legal).index(fallback)
         memo = MoveMemo()  # the tree's boards recur in every determinization
+        sample = determinize.sample_state  # (looked up, so that a test may watch it)
         done = 0
         while True:
             card = None if face is None else face.draw(self.rng)
-            state = determinize.sample_state(view, self.rng, unseen, memo, card)
+            state = sample(view, self.rng, unseen, memo, card)
             if not order:  # the root's listing is the same in every determinization
                 codes = state.legal_codes()
                 if len(codes) != len(legal):
@@ -536,7 +537,7 @@ class IsmctsBot:
                                                None if _stable(code) else root_legal[i])
                     child.bias = self._bias[i] if self._bias else 0.0
             else:
-                codes = state.legal_codes()
+                codes = state.legal_codes()[:]
                 available = _available(state, codes, children, mover)
                 if len(available) < len(codes) and (len(children) < self._limit(node)
                                                     or not available):
@@ -611,7 +612,7 @@ class IsmctsBot:
         for _ in range(limit):
             if state.is_over():
                 break
-            codes = state.legal_codes()
+            codes = state.legal_codes()[:]  # (a list: cheaper to iterate than a listing)
             if policy is None:
                 code = _random_code(rng, state, codes, self.doubt_rate)
             else:
@@ -658,7 +659,6 @@ def _key(state: _Game, mover: int, code: int) -> tuple[object, Action | None]:
 def _available(state: _Game, codes: Sequence[int], children: dict[object, Node],
                mover: int) -> list[Node]:
     """The children of ``mover`` whose action is legal in ``state`` (``codes``)."""
-    listed = codes if isinstance(codes, tuple) else tuple(codes)
     legal: Sequence[Action] | None = None
     out: list[Node] = []
     for child in children.values():
@@ -666,7 +666,7 @@ def _available(state: _Game, codes: Sequence[int], children: dict[object, Node],
             continue
         action = child.action
         if action is None:
-            if child.code in listed:
+            if child.code in codes:
                 out.append(child)
         else:
             if legal is None:
