@@ -199,8 +199,9 @@ class Tables:
                 teams.setdefault(geo.team_of[q], []).append(q)
             self.sides.append((geo.team_seats[seat], opps,
                                tuple(tuple(v) for v in teams.values())))
-        #: :meth:`Evaluator.static_danger` by seat and which opponents wait in start
-        self.static: dict[tuple[int, tuple[bool, ...]], list[float]] = {}
+        #: :meth:`Evaluator.static_danger` by seat and which opponents wait in start (one
+        #: bit per opponent, above the seat's 4 bits)
+        self.static: dict[int, list[float]] = {}
 
 
 #: The tables of the rule sets in use, by the identity of the rules (a rule set's hash is
@@ -243,8 +244,8 @@ class Evaluator:
         self.geo = geo
         self.seat = seat
         self.team, self.opps, self.opp_teams = t.sides[seat]
-        #: per seat, the values of its pegs' layouts met so far
-        self._seat: list[dict[tuple[int, ...], float]] = [{} for _ in range(geo.players)]
+        #: per seat, the values of its pegs' layouts met so far (made when first needed)
+        self._seat: list[dict[tuple[int, ...], float] | None] = [None] * geo.players
         self._base_values: list[float | None] = [None] * geo.players
         ring = t.ring
         self.rel = t.rel
@@ -253,6 +254,8 @@ class Evaluator:
         self._threats = [g for q in self.opps for g in base[q] if 0 <= g < ring]
         #: :meth:`threat` by hole (1.0 where not yet worked out: a log is at most 0)
         self._threat = [1.0] * ring
+        #: :meth:`_peg_loss` by team seat and hole (NaN where not yet worked out)
+        self._losses = [math.nan] * (len(self.team) * ring)
         self.base_static = self.static_danger(base)
 
     def threat(self, h: int) -> float:
@@ -271,9 +274,12 @@ class Evaluator:
     # -- progress of one seat ---------------------------------------------------------------
     def seat_value(self, q: int, ps: tuple[int, ...]) -> float:
         known = self._seat[q]
-        got = known.get(ps)
-        if got is not None:
-            return got
+        if known is None:
+            known = self._seat[q] = {}
+        else:
+            got = known.get(ps)
+            if got is not None:
+                return got
         w, t = self.w, self.t
         ring, holes = t.ring, t.geo.home_holes
         value = 0.0
@@ -315,16 +321,20 @@ class Evaluator:
     def static_danger(self, pegs: Pegs) -> list[float]:
         """Per ring hole: the log of the chance to escape the hits that do not depend on
         distance (a joker, an opponent's door, out-hole and the hole 8 behind it)."""
-        mask = tuple([START in pegs[q] for q in self.opps])
-        key = (self.seat, mask)
+        key = self.seat
+        bit = 16
+        for q in self.opps:
+            if START in pegs[q]:
+                key |= bit
+            bit <<= 1
         got = self.t.static.get(key)
         if got is not None:
             return got
         t, geo = self.t, self.geo
         miss = [math.log(1.0 - t.p_joker)] * t.ring
-        for q, waiting in zip(self.opps, mask, strict=True):
+        for q in self.opps:
             miss[geo.door[q]] += math.log(1.0 - t.p_door)
-            if waiting:
+            if START in pegs[q]:
                 out = geo.out_hole[q]
                 miss[out] += math.log(1.0 - t.p_out)
                 miss[(out - 8) % t.ring] += math.log(1.0 - t.p_corner)
@@ -338,16 +348,30 @@ class Evaluator:
         static = self.base_static
         added: list[int] = []
         removed: list[int] = []
+        moved = False
         for q in self.opps:
             now, was = pegs[q], base[q]
             if now is not was and now != was:
+                moved = True
                 static = self.static_danger(pegs)
                 added += [g for g in now if 0 <= g < ring and g not in was]
                 removed += [g for g in was if 0 <= g < ring and g not in now]
-        rel, exp = self.rel, math.exp
         dw = self.dw
-        out, hole, track = dw.out, dw.hole, t.track
         loss = 0.0
+        if not moved:  # the opponents as in the base: a peg's loss depends on its hole
+            losses = self._losses
+            at = 0
+            for q in self.team:
+                for h in pegs[q]:
+                    if 0 <= h < ring:
+                        one = losses[at + h]
+                        if one != one:  # not worked out yet (NaN)
+                            one = losses[at + h] = self._peg_loss(q, h)
+                        loss += one
+                at += ring
+            return dw.danger * loss
+        rel, exp = self.rel, math.exp
+        out, hole, track = dw.out, dw.hole, t.track
         for q in self.team:
             to_door = t.to_door[q]
             for h in pegs[q]:
@@ -360,6 +384,13 @@ class Evaluator:
                     log -= rel[(h - g) % ring]
                 loss += (1.0 - exp(log)) * (out + hole * (track - to_door[h]))  # the peg's value
         return dw.danger * loss
+
+    def _peg_loss(self, q: int, h: int) -> float:
+        """The term of :meth:`danger` of ``q``'s peg on ring hole ``h`` when the opponents
+        stand as in the base layout."""
+        dw, t = self.dw, self.t
+        log = self.base_static[h] + self.threat(h)
+        return (1.0 - math.exp(log)) * (dw.out + dw.hole * (t.track - t.to_door[q][h]))
 
     # -- the whole board ---------------------------------------------------------------------
     def team_value(self, pegs: Pegs, seats: Sequence[int]) -> float:
