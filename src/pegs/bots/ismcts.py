@@ -65,8 +65,8 @@ or a discard has one code at every position where it is legal, so such a child i
 by its code and no :class:`Action` is made for it; a code the general generator listed (a
 split, a ten, a swap, a Bluffing Joker choice) is an index into the position's listing,
 which depends on the hand dealt, so such a child is keyed by its action.  The root's
-children are keyed by their index in the root's listing, the same in every
-determinization.
+children are keyed by their index in the root's listing, which is the same in every
+determinization (the board, the hand and the counters are the view's).
 
 **Widening.**  North Carolina tens and Arizona jokers can give hundreds of legal actions.
 A node holds at most ``max(WIDEN_MIN, widening * sqrt(visits))`` children (progressive
@@ -183,8 +183,8 @@ Results = Callable[[_Game, Sequence[int]], tuple[list[Pegs], list[str]]]
 class Node:
     """One tree node: the statistics of the action that leads to it, from the point of view
     of the seat that chose it (``mover``), and its children (see the module notes).  The
-    action is its ``code`` where it was first listed, and also the :class:`Action` itself
-    where that code is an index of the general generator."""
+    action is its ``code`` where it was first listed, and also, below the root, the
+    :class:`Action` itself where that code is an index of the general generator."""
 
     __slots__ = ("action", "available", "bias", "children", "code", "mover", "squares",
                  "total", "visits")
@@ -442,7 +442,7 @@ class IsmctsBot:
                 if kept is not None:  # tried first, so the guard can judge it
                     order.remove(kept)
                     order.insert(0, kept)
-            self._iterate(root, state, codes, legal, order)
+            self._iterate(root, state, codes, order)
             done += 1
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -519,7 +519,7 @@ class IsmctsBot:
         return max(WIDEN_MIN, self.widening * math.sqrt(node.visits))
 
     def _iterate(self, root: Node, state: _Game, root_codes: Sequence[int],
-                 root_legal: Sequence[Action], root_order: list[int]) -> None:
+                 root_order: list[int]) -> None:
         path: list[Node] = []
         node = root
         expanded = False
@@ -532,9 +532,7 @@ class IsmctsBot:
                 available = list(children.values())
                 if len(available) < len(codes) and len(children) < self._limit(node):
                     i = next(i for i in root_order if i not in children)
-                    code = codes[i]
-                    child = children[i] = Node(mover, code,
-                                               None if _stable(code) else root_legal[i])
+                    child = children[i] = Node(mover, codes[i])  # the same code everywhere
                     child.bias = self._bias[i] if self._bias else 0.0
             else:
                 codes = state.legal_codes()[:]
@@ -660,6 +658,7 @@ def _available(state: _Game, codes: Sequence[int], children: dict[object, Node],
                mover: int) -> list[Node]:
     """The children of ``mover`` whose action is legal in ``state`` (``codes``)."""
     legal: Sequence[Action] | None = None
+    hand = state.hands[mover]
     out: list[Node] = []
     for child in children.values():
         if child.mover != mover:
@@ -668,7 +667,7 @@ def _available(state: _Game, codes: Sequence[int], children: dict[object, Node],
         if action is None:
             if child.code in codes:
                 out.append(child)
-        else:
+        elif not action.card or action.card in hand:  # (a card not held is not played)
             if legal is None:
                 legal = state.legal_actions()
             if action in legal:
