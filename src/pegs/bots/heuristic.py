@@ -78,6 +78,8 @@ Pegs = tuple[tuple[int, ...], ...]
 
 #: Score of a layout in which the deciding seat's team has won.
 WIN = 100_000.0
+#: Layouts of one seat's pegs whose value the evaluations keep (per rule set and weights).
+SEAT_VALUES = 4096
 
 
 @dataclass(frozen=True)
@@ -202,6 +204,21 @@ class Tables:
         #: :meth:`Evaluator.static_danger` by seat and which opponents wait in start (one
         #: bit per opponent, above the seat's 4 bits)
         self.static: dict[int, list[float]] = {}
+        #: :meth:`Evaluator.seat_value` by weights (their identity), seat and pegs
+        self._seat_values: dict[int, tuple[Weights, list[dict[tuple[int, ...], float]]]] = {}
+
+    def seat_values(self, weights: Weights) -> list[dict[tuple[int, ...], float]]:
+        """Per seat, the values of its pegs' layouts under ``weights`` met so far: they
+        follow from the seat's pegs alone, so the evaluations with these weights share
+        them (at most :data:`SEAT_VALUES` a seat)."""
+        got = self._seat_values.get(id(weights))
+        if got is not None and got[0] is weights:
+            return got[1]
+        if len(self._seat_values) >= 16:
+            self._seat_values.clear()
+        made: list[dict[tuple[int, ...], float]] = [{} for _ in range(self.geo.players)]
+        self._seat_values[id(weights)] = (weights, made)
+        return made
 
 
 #: The tables of the rule sets in use, by the identity of the rules (a rule set's hash is
@@ -244,8 +261,8 @@ class Evaluator:
         self.geo = geo
         self.seat = seat
         self.team, self.opps, self.opp_teams = t.sides[seat]
-        #: per seat, the values of its pegs' layouts met so far (made when first needed)
-        self._seat: list[dict[tuple[int, ...], float] | None] = [None] * geo.players
+        #: per seat, the values of its pegs' layouts met so far
+        self._seat = t.seat_values(weights)
         self._base_values: list[float | None] = [None] * geo.players
         ring = t.ring
         self.rel = t.rel
@@ -274,12 +291,9 @@ class Evaluator:
     # -- progress of one seat ---------------------------------------------------------------
     def seat_value(self, q: int, ps: tuple[int, ...]) -> float:
         known = self._seat[q]
-        if known is None:
-            known = self._seat[q] = {}
-        else:
-            got = known.get(ps)
-            if got is not None:
-                return got
+        got = known.get(ps)
+        if got is not None:
+            return got
         w, t = self.w, self.t
         ring, holes = t.ring, t.geo.home_holes
         value = 0.0
@@ -314,6 +328,8 @@ class Evaluator:
                 value -= w.block * max(0, outside - (home[0] - 1))
         missing = max(0, min(2, start + on_ring) - on_ring)
         value -= w.few_out * missing
+        if len(known) >= SEAT_VALUES:
+            known.clear()
         known[ps] = value
         return value
 
