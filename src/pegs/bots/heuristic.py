@@ -63,6 +63,8 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ..notation import peg_hits
 from ..rules import Action, Rules, View
 from ..rules.bluff import DOUBT, PASS, redo, ring_pegs
@@ -240,6 +242,7 @@ def tables(rules: Rules) -> Tables:
 # --- the evaluation ------------------------------------------------------------------------
 
 
+@mypyc_attr(acyclic=True)  # holds no objects that could refer back to it
 class Evaluator:
     """Scores peg layouts from one seat's side.
 

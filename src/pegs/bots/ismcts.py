@@ -89,6 +89,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Protocol, cast
 
+from mypy_extensions import mypyc_attr
+
 from ..rules import Action, Outcome, Rules, View, determinize, geometry
 from ..rules.bluff import DOUBT, PASS
 from ..rules.board import START
@@ -180,6 +182,7 @@ class _Game(Protocol):
 Results = Callable[[_Game, Sequence[int]], tuple[list[Pegs], list[str]]]
 
 
+@mypyc_attr(acyclic=True)  # a tree: no node refers back to one above it
 class Node:
     """One tree node: the statistics of the action that leads to it, from the point of view
     of the seat that chose it (``mover``), and its children (see the module notes).  The

@@ -14,6 +14,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
+from .board import geometry
 from .cards import build_shoe, sorted_hand
 from .legal import MoveMemo
 from .state import GameState, Pending
@@ -73,8 +74,9 @@ def sample_state(view: View, rng: random.Random, unseen: list[str] | None = None
     del cards[: view.hidden_discards]
     if len(cards) != view.draw_pile_size:
         raise ValueError("the view's card counts do not add up to the shoe")
-    return GameState._make(
+    return GameState(
         view.rules,
+        geometry(view.rules),
         seed=-1,
         pegs=view.pegs,
         hands=tuple(hands),
