@@ -206,21 +206,33 @@ class Tables:
         #: :meth:`Evaluator.static_danger` by seat and which opponents wait in start (one
         #: bit per opponent, above the seat's 4 bits)
         self.static: dict[int, list[float]] = {}
-        #: :meth:`Evaluator.seat_value` by weights (their identity), seat and pegs
-        self._seat_values: dict[int, tuple[Weights, list[dict[tuple[int, ...], float]]]] = {}
+        #: the :class:`Kept` values of each set of weights in use, by its identity
+        self._kept: dict[int, tuple[Weights, Kept]] = {}
 
-    def seat_values(self, weights: Weights) -> list[dict[tuple[int, ...], float]]:
-        """Per seat, the values of its pegs' layouts under ``weights`` met so far: they
-        follow from the seat's pegs alone, so the evaluations with these weights share
-        them (at most :data:`SEAT_VALUES` a seat)."""
-        got = self._seat_values.get(id(weights))
+    def kept(self, weights: Weights) -> Kept:
+        got = self._kept.get(id(weights))
         if got is not None and got[0] is weights:
             return got[1]
-        if len(self._seat_values) >= 16:
-            self._seat_values.clear()
-        made: list[dict[tuple[int, ...], float]] = [{} for _ in range(self.geo.players)]
-        self._seat_values[id(weights)] = (weights, made)
+        if len(self._kept) >= 16:
+            self._kept.clear()
+        made = Kept(self.geo.players)
+        self._kept[id(weights)] = (weights, made)
         return made
+
+
+class Kept:
+    """Values under one set of weights that follow from a few inputs each, shared by the
+    evaluations with these weights (the inputs recur from decision to decision)."""
+
+    __slots__ = ("cards", "seats")
+
+    def __init__(self, players: int) -> None:
+        #: per seat, :meth:`Evaluator.seat_value` by the seat's pegs (at most
+        #: :data:`SEAT_VALUES` a seat)
+        self.seats: list[dict[tuple[int, ...], float]] = [{} for _ in range(players)]
+        #: a card's keep value (:func:`hand_values`, held once) by the layout's bearing on
+        #: it (pegs wait in start: 1, pegs near home: 2, the end near: 4) and the card
+        self.cards: list[dict[str, float]] = [{} for _ in range(8)]
 
 
 #: The tables of the rule sets in use, by the identity of the rules (a rule set's hash is
@@ -265,7 +277,7 @@ class Evaluator:
         self.seat = seat
         self.team, self.opps, self.opp_teams = t.sides[seat]
         #: per seat, the values of its pegs' layouts met so far
-        self._seat = t.seat_values(weights)
+        self._seat = t.kept(weights).seats
         self._base_values: list[float | None] = [None] * geo.players
         ring = t.ring
         self.rel = t.rel
@@ -576,19 +588,23 @@ def hand_values(rules: Rules, pegs: Pegs, seat: int, hand: Sequence[str],
     counts: dict[str, int] = {}
     for card in hand:
         counts[card] = counts.get(card, 0) + 1
-    plans = t.plans
+    end = "Joker" in counts and near_end(rules, pegs, seat)
+    kept = t.kept(weights).cards[int(start) | int(near) << 1 | int(end) << 2]
     values: dict[str, float] = {}
     for card, n in counts.items():
-        v = _CARD_BASE.get(card, 1.0)
-        if card == "Joker":
-            v = weights.joker_endgame if near_end(rules, pegs, seat) else weights.joker_keep
-        if start and card in _COME_OUT:
-            v += weights.come_out_keep
-        if near and card in _SMALL:
-            v += weights.small_keep
-        if plans[card].split == 10:  # the North Carolina ten
-            v += 2.0
-        values[card] = v if n == 1 else v * 0.6
+        got = kept.get(card)
+        if got is None:
+            v = _CARD_BASE.get(card, 1.0)
+            if card == "Joker":
+                v = weights.joker_endgame if end else weights.joker_keep
+            if start and card in _COME_OUT:
+                v += weights.come_out_keep
+            if near and card in _SMALL:
+                v += weights.small_keep
+            if t.plans[card].split == 10:  # the North Carolina ten
+                v += 2.0
+            got = kept[card] = v
+        values[card] = got if n == 1 else got * 0.6
     return values
 
 
