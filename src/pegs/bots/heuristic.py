@@ -70,6 +70,7 @@ from ..rules import Action, Rules, View
 from ..rules.bluff import DOUBT, PASS, redo, ring_pegs
 from ..rules.board import START, Geometry, geometry
 from ..rules.board_work import moved
+from ..rules.coded import DEFERRED, kind_of
 from ..rules.determinize import sample_state
 from ..rules.legal import Turn, card_plans, controlled, generate_plain
 from ..rules.settings import RANKS
@@ -536,7 +537,19 @@ def code_results(state: GameState, codes: Sequence[int]) -> tuple[list[Pegs], li
     if listing is None:  # the general generator listed the whole turn
         actions = [state.action_of(c) for c in codes]
         return [state.result_of(a) for a in actions], [a.card for a in actions]
-    return [listing.result(c) for c in codes], [listing.card(c) for c in codes]
+    results: list[Pegs] = []
+    cards: list[str] = []
+    for c in codes:
+        if kind_of(c) == DEFERRED:  # a counted split: made once, its layout looked up
+            action = listing.action(c)
+            counted = listing.counted(action)
+            assert counted is not None
+            results.append(counted)
+            cards.append(action.card)
+        else:
+            results.append(listing.result(c))
+            cards.append(listing.card(c))
+    return results, cards
 
 
 # --- the hand --------------------------------------------------------------------------------
