@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies
 
 import pegs.bots
 from helpers import PRESETS_UNDER_TEST, position, table
@@ -20,7 +21,7 @@ from pegs.bots.ismcts import (
     outcome_rewards,
     progress_rewards,
 )
-from pegs.rules import Action, GameState, Outcome, Rules, View, determinize, view
+from pegs.rules import RANKS, Action, GameState, Outcome, Rules, View, determinize, view
 from pegs.rules.legal import MoveMemo
 
 PEGOO = Rules.preset("pegoo")  # 4 seats in two teams: seats 0 and 2 against 1 and 3
@@ -392,3 +393,35 @@ def test_leaf_score_counts_the_hands_with_keep() -> None:
     sevens = [["7", "8"], ["3", "5"], ["7", "8"], ["3", "5"]]  # cards worth keeping
     assert heuristic_rewards(PEGOO, pegs, sevens) == pytest.approx((0.5,) * 4)
     assert heuristic_rewards(PEGOO, pegs, sevens, keep=1.0)[0] > 0.5
+
+
+# --- children keyed by code or action -------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(preset=strategies.sampled_from(["basic", "pegoo", "arizona", "north-carolina"]),
+       seed=strategies.integers(0, 10**6), plies=strategies.integers(0, 300))
+def test_a_childs_key_names_the_same_action_whatever_the_hand(
+        preset: str, seed: int, plies: int) -> None:
+    """The tree meets one node with another hand dealt to the seat to move in every
+    determinization: at the same board, two legal codes get the same key exactly when they
+    name the same action (a one-peg move or discard by its code, the rest by the action)."""
+    rules = Rules.preset(preset)
+    state = _random_position(rules, seed, plies)
+    rng = random.Random(seed)
+    seat = state.current_player
+    others = [c for q, hand in enumerate(state.hands) if q != seat for c in hand]
+    dealt = tuple(sorted(rng.sample(others, len(state.hands[seat])),
+                         key=lambda c: (RANKS.index(c), c)))
+    hands = list(state.hands)
+    hands[seat] = dealt
+    other = state._replace(hands=tuple(hands))
+    keyed = {}
+    for st in (state, other):
+        for code in st.legal_codes():
+            key, action = ismcts._key(st, seat, code)
+            named = st.action_of(code)
+            assert action is None or action == named
+            assert keyed.setdefault(key, named) == named
+    actions = {a: k for k, a in keyed.items()}
+    assert len(actions) == len(keyed)  # one key per action

@@ -24,15 +24,15 @@ three actions from the new leaf (at four seats, the other seats' replies to the 
 the sampled cards, and the leaf score judges the position they leave.  The search then
 meets replies a good player makes instead of judging a move before anyone answers it.  It
 costs about three fifths of the iterations (basic, 8 positions of random games at 200
-iterations a decision: 7,800 a second against 19,200 with ``rollout_depth=0``; the
-rollout's heuristic bot decides in the sampled state itself,
-:meth:`~pegs.bots.heuristic.HeuristicBot.play_out`), and it wins more: in 2v2 against two
-heuristic bots at 1,000 iterations a move, on the same deals and seats, 20 of 26 games in
-basic where scoring the leaf at once won 14, and 20 of 23 in pegoo where it won 15.
-``rollout_depth=0`` scores the new leaf at once (the tree itself, which deals the
-opponents' cards anew every iteration, then supplies the look-ahead); ``rollout="random"``
-plays random moves (:func:`~pegs.bots.random_bot.random_action`); ``rollout_depth=None``
-plays to the end.
+iterations a decision, ``benchmarks/ismcts_speed.py``: 13,600 a second against 35,300
+with ``rollout_depth=0``; the rollout's heuristic bot decides among the codes of the
+sampled state itself, :meth:`~pegs.bots.heuristic.HeuristicBot.play_out`), and it wins
+more: in 2v2 against two heuristic bots at 1,000 iterations a move, on the same deals and
+seats, 20 of 26 games in basic where scoring the leaf at once won 14, and 20 of 23 in
+pegoo where it won 15.  ``rollout_depth=0`` scores the new leaf at once (the tree itself,
+which deals the opponents' cards anew every iteration, then supplies the look-ahead);
+``rollout="random"`` plays random moves (as :func:`~pegs.bots.random_bot.random_action`
+chooses); ``rollout_depth=None`` plays to the end.
 Where a position has more than :data:`ROLLOUT_CHOICES` legal actions (a North Carolina
 ten, a Bluffing Joker hand), the rollout's heuristic bot chooses among a random sample of
 that many.
