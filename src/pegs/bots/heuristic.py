@@ -425,7 +425,7 @@ class Evaluator:
         return (1.0 - math.exp(log)) * (dw.out + dw.hole * (t.track - t.to_door[q][h]))
 
     # -- the whole board ---------------------------------------------------------------------
-    def team_value(self, pegs: Pegs, seats: Sequence[int]) -> float:
+    def team_value(self, pegs: Pegs, seats: tuple[int, ...]) -> float:
         value = 0.0
         base, values = self.base, self._base_values
         for q in seats:
@@ -452,10 +452,11 @@ class Evaluator:
         own = self.team_value(pegs, self.team) - self.danger(pegs)
         if not self.opp_teams:
             return own
+        if len(self.opp_teams) == 1:
+            return own - self.w.opponents * self.team_value(pegs, self.opp_teams[0])
         values = [self.team_value(pegs, seats) for seats in self.opp_teams]
-        opp = values[0]
-        if len(values) > 1:  # several opposing teams: half the mean, half the leader
-            opp = 0.5 * sum(values) / len(values) + 0.5 * max(values)
+        # several opposing teams: half the mean, half the leader
+        opp = 0.5 * sum(values) / len(values) + 0.5 * max(values)
         return own - self.w.opponents * opp
 
 
