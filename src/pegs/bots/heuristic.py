@@ -599,13 +599,12 @@ def hand_values(rules: Rules, pegs: Pegs, seat: int, hand: Sequence[str],
             on_ring_near = 0 <= p < ring and (door - p) % ring <= 8
             if on_ring_near or (p >= ring and ps != geo.all_home):
                 near = True
-    counts: dict[str, int] = {}
-    for card in hand:
-        counts[card] = counts.get(card, 0) + 1
-    end = "Joker" in counts and near_end(rules, pegs, seat)
+    end = "Joker" in hand and near_end(rules, pegs, seat)
     kept = t.kept(weights).cards[int(start) | int(near) << 1 | int(end) << 2]
     values: dict[str, float] = {}
-    for card, n in counts.items():
+    for card in hand:
+        if card in values:
+            continue
         got = kept.get(card)
         if got is None:
             v = _CARD_BASE.get(card, 1.0)
@@ -618,7 +617,7 @@ def hand_values(rules: Rules, pegs: Pegs, seat: int, hand: Sequence[str],
             if t.plans[card].split == 10:  # the North Carolina ten
                 v += 2.0
             got = kept[card] = v
-        values[card] = got if n == 1 else got * 0.6
+        values[card] = got if hand.count(card) == 1 else got * 0.6
     return values
 
 
