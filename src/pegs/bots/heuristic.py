@@ -990,17 +990,19 @@ class HeuristicBot:
         w = self.weights
         geo = ev.geo
         partners = [q for q in ev.team if q != seat]
-        boards: dict[int, float] = {}  # by layout object: many actions share one (discards)
+        still = math.nan  # the worth of the board as it was (the discards), once known
         values: list[float] = []
         for after in afters:
-            value = boards.get(id(after))
-            if value is None:
-                value = ev.board(after)
-                for q in partners:
-                    door = geo.door[q]
-                    if after[q] != before[q] and door in after[q] and door not in before[q]:
-                        value += w.partner_door
-                boards[id(after)] = value
+            if after is before:
+                if still != still:
+                    still = ev.board(before)
+                values.append(still)
+                continue
+            value = ev.board(after)
+            for q in partners:
+                door = geo.door[q]
+                if after[q] != before[q] and door in after[q] and door not in before[q]:
+                    value += w.partner_door
             values.append(value)
         return values
 
