@@ -82,7 +82,7 @@ Pegs = tuple[tuple[int, ...], ...]
 #: Score of a layout in which the deciding seat's team has won.
 WIN = 100_000.0
 #: Layouts of one seat's pegs whose value the evaluations keep (per rule set and weights).
-SEAT_VALUES = 4096
+SEAT_VALUES = 8192
 
 
 @dataclass(frozen=True)
@@ -114,6 +114,7 @@ class Weights:
 
 
 WEIGHT_NAMES = frozenset(f.name for f in fields(Weights))
+DEFAULT_WEIGHTS = Weights()
 
 _CARD_BASE = {
     "A": 2.5, "2": 1.5, "3": 1.0, "4": 1.5, "5": 1.0, "6": 1.0, "7": 3.0, "8": 2.5,
@@ -862,7 +863,8 @@ class HeuristicBot:
                 f"unknown heuristic option {sorted(unknown)[0]!r}; options are: "
                 + ", ".join(sorted(WEIGHT_NAMES))
             )
-        self.weights = replace(Weights(), **{k: float(v) for k, v in options.items()})
+        self.weights = (replace(DEFAULT_WEIGHTS, **{k: float(v) for k, v in options.items()})
+                        if options else DEFAULT_WEIGHTS)  # (the default shares kept values)
         if self.weights.doubt_temper <= 0:
             raise ValueError("heuristic option doubt_temper must be more than 0")
         self.rng = random.Random(seed)
