@@ -24,7 +24,7 @@ three actions from the new leaf (at four seats, the other seats' replies to the 
 the sampled cards, and the leaf score judges the position they leave.  The search then
 meets replies a good player makes instead of judging a move before anyone answers it.  It
 costs about three fifths of the iterations (basic, 8 positions of random games at 200
-iterations a decision, ``benchmarks/ismcts_speed.py``: 13,600 a second against 35,300
+iterations a decision, ``benchmarks/ismcts_speed.py``: 15,300 a second against 38,800
 with ``rollout_depth=0``; the rollout's heuristic bot decides among the codes of the
 sampled state itself, :meth:`~pegs.bots.heuristic.HeuristicBot.play_out`), and it wins
 more: in 2v2 against two heuristic bots at 1,000 iterations a move, on the same deals and
