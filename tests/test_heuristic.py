@@ -524,9 +524,9 @@ def test_play_scores_rank_the_actions_as_the_bot_does(name: str) -> None:
        plies=strategies.integers(0, 400))
 def test_play_out_in_a_sampled_state_chooses_as_choose_on_its_view(
         preset: str, seed: int, plies: int) -> None:
-    """A search's rollout asks the bot in a full state (``play_out``): the same choice and
-    the same use of the seed as ``choose`` given the seat's view, at every position of a
-    stretch of game."""
+    """A search's rollout asks the bot in a full state among the legal codes
+    (``play_out``): the code of the same choice, with the same use of the seed, as
+    ``choose`` given the seat's view, at every position of a stretch of game."""
     rules = Rules.preset(preset, players=4)
     rng, state = random.Random(seed), GameState.new(rules, seed)
     by_state, by_view = HeuristicBot(seed), HeuristicBot(seed)
@@ -539,7 +539,8 @@ def test_play_out_in_a_sampled_state_chooses_as_choose_on_its_view(
         if state.is_over():
             return
         legal = state.legal_actions()
-        chosen = by_state.play_out(state, legal)
-        assert chosen == by_view.choose(view(state, state.current_player), legal)
-        state = state.apply(chosen)
+        chosen = by_state.play_out(state, state.legal_codes())
+        assert state.action_of(chosen) == by_view.choose(view(state, state.current_player),
+                                                         legal)
+        state = state.apply_code(chosen)
     assert by_state.rng.getstate() == by_view.rng.getstate()

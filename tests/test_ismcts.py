@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies
 
 import pegs.bots
 from helpers import PRESETS_UNDER_TEST, position, table
@@ -20,7 +21,7 @@ from pegs.bots.ismcts import (
     outcome_rewards,
     progress_rewards,
 )
-from pegs.rules import Action, GameState, Outcome, Rules, View, determinize, view
+from pegs.rules import RANKS, Action, GameState, Outcome, Rules, View, determinize, view
 from pegs.rules.legal import MoveMemo
 
 PEGOO = Rules.preset("pegoo")  # 4 seats in two teams: seats 0 and 2 against 1 and 3
@@ -142,30 +143,30 @@ def test_heuristic_rollouts() -> None:
 
 
 def test_heuristic_rollouts_score_a_sample_of_many_actions() -> None:
-    """A ten's hundreds of splits reach the rollout's heuristic bot as a random 64, all
-    legal in the rollout's position; smaller choices reach it whole."""
+    """A ten's hundreds of splits reach the rollout's heuristic bot as a random 64 codes,
+    all legal in the rollout's position; smaller choices reach it whole."""
     rules = Rules.preset("north-carolina")
     state = _random_position(rules, 7, 0, lambda s: "10" in s.hands[s.current_player]
                              and len(s.legal_actions()) > 3 * ismcts.ROLLOUT_CHOICES)
     bot = IsmctsBot(seed=2, iterations=1, rollout="heuristic", rollout_depth=1)
-    given: list[tuple[GameState, list[Action]]] = []
+    given: list[tuple[GameState, list[int]]] = []
 
-    def policy(sampled: GameState, legal: list[Action]) -> Action:
-        given.append((sampled, list(legal)))
-        return legal[0]
+    def policy(sampled: GameState, codes: list[int]) -> int:
+        given.append((sampled, list(codes)))
+        return codes[0]
 
     bot._policy = policy  # type: ignore[assignment]
     rewards = bot._rollout(state, 0)
     [(sampled, sample)] = given
-    assert len(sample) == ismcts.ROLLOUT_CHOICES < len(state.legal_actions())
+    assert len(sample) == ismcts.ROLLOUT_CHOICES < len(state.legal_codes())
     assert len(set(sample)) == len(sample)
-    assert set(sample) <= set(state.legal_actions())
+    assert set(sample) <= set(state.legal_codes())
     assert sampled is state
     assert len(rewards) == rules.players
     given.clear()
     small = _random_position(PEGOO, 6, 20)
     bot._rollout(small, 0)
-    assert given[0][1] == list(small.legal_actions())
+    assert given[0][1] == list(small.legal_codes())
 
 
 def test_registry_builds_it() -> None:
@@ -349,14 +350,14 @@ def test_node_standard_error() -> None:
 @pytest.mark.parametrize(("better", "switch"), [(0.62, True), (0.505, False)])
 def test_guard_switches_only_on_a_significant_difference(better: float, switch: bool) -> None:
     heuristic, searched = Action("3", ()), Action("5", ())
-    root = ismcts.Node()
+    root = ismcts.Node()  # the root's children are keyed by their index in the listing
     spread = [-0.1, 0.1] * 200  # sd 0.1 over 400 visits: standard error 0.005
-    root.children[(0, heuristic)] = _child([0.5 + d for d in spread])
-    root.children[(0, searched)] = _child([better + d for d in spread] * 2)
+    root.children[0] = _child([0.5 + d for d in spread])
+    root.children[1] = _child([better + d for d in spread] * 2)
     bot = IsmctsBot(guard=2.0)
-    chosen = bot._best(root, 0, [heuristic, searched], heuristic)
+    chosen = bot._best(root, [heuristic, searched], 0)
     assert chosen == (searched if switch else heuristic)
-    assert IsmctsBot()._best(root, 0, [heuristic, searched], None) == searched
+    assert IsmctsBot()._best(root, [heuristic, searched], None) == searched
 
 
 def test_search_stops_once_the_choice_cannot_change() -> None:
@@ -392,3 +393,35 @@ def test_leaf_score_counts_the_hands_with_keep() -> None:
     sevens = [["7", "8"], ["3", "5"], ["7", "8"], ["3", "5"]]  # cards worth keeping
     assert heuristic_rewards(PEGOO, pegs, sevens) == pytest.approx((0.5,) * 4)
     assert heuristic_rewards(PEGOO, pegs, sevens, keep=1.0)[0] > 0.5
+
+
+# --- children keyed by code or action -------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(preset=strategies.sampled_from(["basic", "pegoo", "arizona", "north-carolina"]),
+       seed=strategies.integers(0, 10**6), plies=strategies.integers(0, 300))
+def test_a_childs_key_names_the_same_action_whatever_the_hand(
+        preset: str, seed: int, plies: int) -> None:
+    """The tree meets one node with another hand dealt to the seat to move in every
+    determinization: at the same board, two legal codes get the same key exactly when they
+    name the same action (a one-peg move or discard by its code, the rest by the action)."""
+    rules = Rules.preset(preset)
+    state = _random_position(rules, seed, plies)
+    rng = random.Random(seed)
+    seat = state.current_player
+    others = [c for q, hand in enumerate(state.hands) if q != seat for c in hand]
+    dealt = tuple(sorted(rng.sample(others, len(state.hands[seat])),
+                         key=lambda c: (RANKS.index(c), c)))
+    hands = list(state.hands)
+    hands[seat] = dealt
+    other = state._replace(hands=tuple(hands))
+    keyed = {}
+    for st in (state, other):
+        for code in st.legal_codes():
+            key, action = ismcts._key(st, seat, code)
+            named = st.action_of(code)
+            assert action is None or action == named
+            assert keyed.setdefault(key, named) == named
+    actions = {a: k for k, a in keyed.items()}
+    assert len(actions) == len(keyed)  # one key per action

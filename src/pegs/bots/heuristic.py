@@ -63,11 +63,14 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ..notation import peg_hits
 from ..rules import Action, Rules, View
 from ..rules.bluff import DOUBT, PASS, redo, ring_pegs
 from ..rules.board import START, Geometry, geometry
 from ..rules.board_work import moved
+from ..rules.coded import DEFERRED, kind_of
 from ..rules.determinize import sample_state
 from ..rules.legal import Turn, card_plans, controlled, generate_plain
 from ..rules.settings import RANKS
@@ -78,6 +81,8 @@ Pegs = tuple[tuple[int, ...], ...]
 
 #: Score of a layout in which the deciding seat's team has won.
 WIN = 100_000.0
+#: Layouts of one seat's pegs whose value the evaluations keep (per rule set and weights).
+SEAT_VALUES = 8192
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,7 @@ class Weights:
 
 
 WEIGHT_NAMES = frozenset(f.name for f in fields(Weights))
+DEFAULT_WEIGHTS = Weights()
 
 _CARD_BASE = {
     "A": 2.5, "2": 1.5, "3": 1.0, "4": 1.5, "5": 1.0, "6": 1.0, "7": 3.0, "8": 2.5,
@@ -187,8 +193,6 @@ class Tables:
         for d in range(1, self.reach_back + 1):
             rel[ring - d] += math.log(1.0 - self.p_back[d])
         self.rel = tuple(rel)
-        #: the holes of ``rel`` that matter, as (d, log)
-        self.offsets = tuple((d, v) for d, v in enumerate(rel) if v)
         #: how many teams (or seats playing for themselves) the table has
         self.teams = len(set(geo.team_of))
         #: per seat: its team, its opponents and the opponents by team
@@ -201,8 +205,36 @@ class Tables:
                 teams.setdefault(geo.team_of[q], []).append(q)
             self.sides.append((geo.team_seats[seat], opps,
                                tuple(tuple(v) for v in teams.values())))
-        #: :meth:`Evaluator.static_danger` by seat and which opponents wait in start
-        self.static: dict[tuple[int, tuple[bool, ...]], list[float]] = {}
+        #: :meth:`Evaluator.static_danger` by seat and which opponents wait in start (one
+        #: bit per opponent, above the seat's 4 bits)
+        self.static: dict[int, list[float]] = {}
+        #: the :class:`Kept` values of each set of weights in use, by its identity
+        self._kept: dict[int, tuple[Weights, Kept]] = {}
+
+    def kept(self, weights: Weights) -> Kept:
+        got = self._kept.get(id(weights))
+        if got is not None and got[0] is weights:
+            return got[1]
+        if len(self._kept) >= 16:
+            self._kept.clear()
+        made = Kept(self.geo.players)
+        self._kept[id(weights)] = (weights, made)
+        return made
+
+
+class Kept:
+    """Values under one set of weights that follow from a few inputs each, shared by the
+    evaluations with these weights (the inputs recur from decision to decision)."""
+
+    __slots__ = ("cards", "seats")
+
+    def __init__(self, players: int) -> None:
+        #: per seat, :meth:`Evaluator.seat_value` by the seat's pegs (at most
+        #: :data:`SEAT_VALUES` a seat)
+        self.seats: list[dict[tuple[int, ...], float]] = [{} for _ in range(players)]
+        #: a card's keep value (:func:`hand_values`, held once) by the layout's bearing on
+        #: it (pegs wait in start: 1, pegs near home: 2, the end near: 4) and the card
+        self.cards: list[dict[str, float]] = [{} for _ in range(8)]
 
 
 #: The tables of the rule sets in use, by the identity of the rules (a rule set's hash is
@@ -224,13 +256,15 @@ def tables(rules: Rules) -> Tables:
 # --- the evaluation ------------------------------------------------------------------------
 
 
+@mypyc_attr(acyclic=True)  # holds no objects that could refer back to it
 class Evaluator:
     """Scores peg layouts from one seat's side.
 
     Built around a base layout (the board before the decision): a layout that differs from
     it in a peg or two costs a few dictionary look-ups for the seats' progress and a short
     loop over the team's ring pegs for the danger, whose distance part is the base's
-    threat map corrected for the opponents' pegs that moved.
+    threat to the hole (worked out for the holes asked about) corrected for the opponents'
+    pegs that moved.
     """
 
     def __init__(self, rules: Rules, seat: int, weights: Weights, base: Pegs,
@@ -245,20 +279,31 @@ class Evaluator:
         self.seat = seat
         self.team, self.opps, self.opp_teams = t.sides[seat]
         #: per seat, the values of its pegs' layouts met so far
-        self._seat: list[dict[tuple[int, ...], float]] = [{} for _ in range(geo.players)]
+        self._seat = t.kept(weights).seats
         self._base_values: list[float | None] = [None] * geo.players
         ring = t.ring
         self.rel = t.rel
-        self.offsets = t.offsets
         self.base = base
-        threat = [0.0] * ring
-        for q in self.opps:
-            for g in base[q]:
-                if 0 <= g < ring:
-                    for d, v in self.offsets:
-                        threat[(g + d) % ring] += v
-        self.threat = threat
+        #: the opponents' ring pegs of the base layout, whose threat :meth:`threat` sums
+        self._threats = [g for q in self.opps for g in base[q] if 0 <= g < ring]
+        #: :meth:`threat` by hole (1.0 where not yet worked out: a log is at most 0)
+        self._threat = [1.0] * ring
+        #: :meth:`_peg_loss` by team seat and hole (NaN where not yet worked out)
+        self._losses = [math.nan] * (len(self.team) * ring)
         self.base_static = self.static_danger(base)
+
+    def threat(self, h: int) -> float:
+        """The log of the chance that the base layout's opponent pegs miss ring hole ``h``
+        (by the distance from each, :attr:`Tables.rel`)."""
+        log = self._threat[h]
+        if log <= 0.0:
+            return log
+        rel, ring = self.rel, self.t.ring
+        log = 0.0
+        for g in self._threats:
+            log += rel[(h - g) % ring]
+        self._threat[h] = log
+        return log
 
     # -- progress of one seat ---------------------------------------------------------------
     def seat_value(self, q: int, ps: tuple[int, ...]) -> float:
@@ -300,6 +345,8 @@ class Evaluator:
                 value -= w.block * max(0, outside - (home[0] - 1))
         missing = max(0, min(2, start + on_ring) - on_ring)
         value -= w.few_out * missing
+        if len(known) >= SEAT_VALUES:
+            known.clear()
         known[ps] = value
         return value
 
@@ -307,16 +354,20 @@ class Evaluator:
     def static_danger(self, pegs: Pegs) -> list[float]:
         """Per ring hole: the log of the chance to escape the hits that do not depend on
         distance (a joker, an opponent's door, out-hole and the hole 8 behind it)."""
-        mask = tuple([START in pegs[q] for q in self.opps])
-        key = (self.seat, mask)
+        key = self.seat
+        bit = 16
+        for q in self.opps:
+            if START in pegs[q]:
+                key |= bit
+            bit <<= 1
         got = self.t.static.get(key)
         if got is not None:
             return got
         t, geo = self.t, self.geo
         miss = [math.log(1.0 - t.p_joker)] * t.ring
-        for q, waiting in zip(self.opps, mask, strict=True):
+        for q in self.opps:
             miss[geo.door[q]] += math.log(1.0 - t.p_door)
-            if waiting:
+            if START in pegs[q]:
                 out = geo.out_hole[q]
                 miss[out] += math.log(1.0 - t.p_out)
                 miss[(out - 8) % t.ring] += math.log(1.0 - t.p_corner)
@@ -330,22 +381,36 @@ class Evaluator:
         static = self.base_static
         added: list[int] = []
         removed: list[int] = []
+        moved = False
         for q in self.opps:
             now, was = pegs[q], base[q]
             if now is not was and now != was:
+                moved = True
                 static = self.static_danger(pegs)
                 added += [g for g in now if 0 <= g < ring and g not in was]
                 removed += [g for g in was if 0 <= g < ring and g not in now]
-        threat, rel, exp = self.threat, self.rel, math.exp
         dw = self.dw
-        out, hole, track = dw.out, dw.hole, t.track
         loss = 0.0
+        if not moved:  # the opponents as in the base: a peg's loss depends on its hole
+            losses = self._losses
+            at = 0
+            for q in self.team:
+                for h in pegs[q]:
+                    if 0 <= h < ring:
+                        one = losses[at + h]
+                        if one != one:  # not worked out yet (NaN)
+                            one = losses[at + h] = self._peg_loss(q, h)
+                        loss += one
+                at += ring
+            return dw.danger * loss
+        rel, exp = self.rel, math.exp
+        out, hole, track = dw.out, dw.hole, t.track
         for q in self.team:
             to_door = t.to_door[q]
             for h in pegs[q]:
                 if not 0 <= h < ring:
                     continue
-                log = static[h] + threat[h]
+                log = static[h] + self.threat(h)
                 for g in added:
                     log += rel[(h - g) % ring]
                 for g in removed:
@@ -353,8 +418,15 @@ class Evaluator:
                 loss += (1.0 - exp(log)) * (out + hole * (track - to_door[h]))  # the peg's value
         return dw.danger * loss
 
+    def _peg_loss(self, q: int, h: int) -> float:
+        """The term of :meth:`danger` of ``q``'s peg on ring hole ``h`` when the opponents
+        stand as in the base layout."""
+        dw, t = self.dw, self.t
+        log = self.base_static[h] + self.threat(h)
+        return (1.0 - math.exp(log)) * (dw.out + dw.hole * (t.track - t.to_door[q][h]))
+
     # -- the whole board ---------------------------------------------------------------------
-    def team_value(self, pegs: Pegs, seats: Sequence[int]) -> float:
+    def team_value(self, pegs: Pegs, seats: tuple[int, ...]) -> float:
         value = 0.0
         base, values = self.base, self._base_values
         for q in seats:
@@ -381,10 +453,11 @@ class Evaluator:
         own = self.team_value(pegs, self.team) - self.danger(pegs)
         if not self.opp_teams:
             return own
+        if len(self.opp_teams) == 1:
+            return own - self.w.opponents * self.team_value(pegs, self.opp_teams[0])
         values = [self.team_value(pegs, seats) for seats in self.opp_teams]
-        opp = values[0]
-        if len(values) > 1:  # several opposing teams: half the mean, half the leader
-            opp = 0.5 * sum(values) / len(values) + 0.5 * max(values)
+        # several opposing teams: half the mean, half the leader
+        opp = 0.5 * sum(values) / len(values) + 0.5 * max(values)
         return own - self.w.opponents * opp
 
 
@@ -455,6 +528,32 @@ def quick_result(rules: Rules, pegs: Pegs, mover: int, action: Action) -> Pegs |
     return tuple(out)
 
 
+# --- the layouts of codes ---------------------------------------------------------------------
+
+
+def code_results(state: GameState, codes: Sequence[int]) -> tuple[list[Pegs], list[str]]:
+    """The layout each of the legal ``codes`` of ``state`` leads to, and the card it
+    plays, read off the state's coded listing (an :class:`Action` is made only for a
+    code the general generator listed)."""
+    listing = state._codes()
+    if listing is None:  # the general generator listed the whole turn
+        actions = [state.action_of(c) for c in codes]
+        return [state.result_of(a) for a in actions], [a.card for a in actions]
+    results: list[Pegs] = []
+    cards: list[str] = []
+    for c in codes:
+        if kind_of(c) == DEFERRED:  # a counted split: made once, its layout looked up
+            action = listing.action(c)
+            counted = listing.counted(action)
+            assert counted is not None
+            results.append(counted)
+            cards.append(action.card)
+        else:
+            results.append(listing.result(c))
+            cards.append(listing.card(c))
+    return results, cards
+
+
 # --- the hand --------------------------------------------------------------------------------
 
 
@@ -501,22 +600,25 @@ def hand_values(rules: Rules, pegs: Pegs, seat: int, hand: Sequence[str],
             on_ring_near = 0 <= p < ring and (door - p) % ring <= 8
             if on_ring_near or (p >= ring and ps != geo.all_home):
                 near = True
-    counts: dict[str, int] = {}
-    for card in hand:
-        counts[card] = counts.get(card, 0) + 1
-    plans = t.plans
+    end = "Joker" in hand and near_end(rules, pegs, seat)
+    kept = t.kept(weights).cards[int(start) | int(near) << 1 | int(end) << 2]
     values: dict[str, float] = {}
-    for card, n in counts.items():
-        v = _CARD_BASE.get(card, 1.0)
-        if card == "Joker":
-            v = weights.joker_endgame if near_end(rules, pegs, seat) else weights.joker_keep
-        if start and card in _COME_OUT:
-            v += weights.come_out_keep
-        if near and card in _SMALL:
-            v += weights.small_keep
-        if plans[card].split == 10:  # the North Carolina ten
-            v += 2.0
-        values[card] = v if n == 1 else v * 0.6
+    for card in hand:
+        if card in values:
+            continue
+        got = kept.get(card)
+        if got is None:
+            v = _CARD_BASE.get(card, 1.0)
+            if card == "Joker":
+                v = weights.joker_endgame if end else weights.joker_keep
+            if start and card in _COME_OUT:
+                v += weights.come_out_keep
+            if near and card in _SMALL:
+                v += weights.small_keep
+            if t.plans[card].split == 10:  # the North Carolina ten
+                v += 2.0
+            got = kept[card] = v
+        values[card] = got if hand.count(card) == 1 else got * 0.6
     return values
 
 
@@ -761,7 +863,8 @@ class HeuristicBot:
                 f"unknown heuristic option {sorted(unknown)[0]!r}; options are: "
                 + ", ".join(sorted(WEIGHT_NAMES))
             )
-        self.weights = replace(Weights(), **{k: float(v) for k, v in options.items()})
+        self.weights = (replace(DEFAULT_WEIGHTS, **{k: float(v) for k, v in options.items()})
+                        if options else DEFAULT_WEIGHTS)  # (the default shares kept values)
         if self.weights.doubt_temper <= 0:
             raise ValueError("heuristic option doubt_temper must be more than 0")
         self.rng = random.Random(seed)
@@ -770,23 +873,28 @@ class HeuristicBot:
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         return self._decide(view, legal).action
 
-    def play_out(self, state: GameState, legal: Sequence[Action]) -> Action:
-        """The choice of :meth:`choose` for the seat to act in ``state``, a state that a
-        search sampled from its own view (a rollout): the layouts are read off the state
-        (the board result of an action never depends on the hidden cards) and, outside
-        Bluffing Joker, the evaluation needs nothing but the board and the seat's hand, so
-        no view is made."""
+    def play_out(self, state: GameState, codes: Sequence[int]) -> int:
+        """The choice of :meth:`choose` among legal ``codes`` (see
+        :meth:`~pegs.rules.GameState.legal_codes`) for the seat to act in ``state``, a
+        state that a search sampled from its own view (a rollout): the layouts are read
+        off the state's listing (the board result of an action never depends on the hidden
+        cards) and, outside Bluffing Joker, the evaluation needs nothing but the board and
+        the seat's hand, so no view and no :class:`Action` is made for a one-peg move."""
+        if len(codes) == 1:
+            return codes[0]
         seat = state.current_player
         rules = state.rules
-        if len(legal) == 1:
-            return legal[0]
-        if rules.bluffing or not legal:
-            return self._decide(view_of(state, seat), legal, state).action
+        if rules.bluffing or not codes:
+            legal = [state.action_of(c) for c in codes]
+            chosen = self._decide(view_of(state, seat), legal, state).action
+            return codes[legal.index(chosen)]
+        afters, cards = code_results(state, codes)
         pegs = state.pegs
         ev = Evaluator(rules, seat, self.weights, pegs)
-        scores = self._scores(rules, seat, pegs, state.hands[seat], legal, state.result_of,
-                              ev, None)[0]
-        return legal[self._top(scores)]
+        keep = hand_values(rules, pegs, seat, state.hands[seat], self.weights)
+        values = self._values(ev, seat, pegs, afters)
+        return codes[self._top([values[i] - keep.get(cards[i], 0.0)
+                                for i in range(len(codes))])]
 
     def explain(self, view: View, legal: Sequence[Action]) -> tuple[Action, str]:
         """The chosen action and a one-line reason in plain words."""
@@ -851,26 +959,16 @@ class HeuristicBot:
         """Each action's score and layout; ``view`` is needed with Bluffing Joker only."""
         w = self.weights
         keep = hand_values(rules, before, seat, hand, w)
-        geo = ev.geo
-        partners = [q for q in ev.team if q != seat]
         back = 0.0  # what a caught bluff leaves: the doubter sends back the peg it likes
         if rules.bluffing:
             lost = sent_back(ev, before, seat, False)
             back = ev.board(before) - w.extra_turn if lost is None else lost
         guesses: dict[str, float] = {}
-        boards: dict[int, float] = {}  # by layout object: many actions share one (discards)
+        afters = [after_of(action) for action in legal]
+        values = self._values(ev, seat, before, afters)
         scores: list[float] = []
-        afters: list[Pegs] = []  # (keeps the layouts, and so their ids, alive)
-        for action in legal:
-            after = after_of(action)
-            value = boards.get(id(after))
-            if value is None:
-                value = ev.board(after)
-                for q in partners:
-                    door = geo.door[q]
-                    if after[q] != before[q] and door in after[q] and door not in before[q]:
-                        value += w.partner_door
-                boards[id(after)] = value
+        for i, action in enumerate(legal):
+            value = values[i]
             score = value - keep.get(action.card, 0.0)
             if action.declared and action.declared != action.card:
                 guess = guesses.get(action.declared)
@@ -880,13 +978,35 @@ class HeuristicBot:
                     guesses[action.declared] = guess
                 score -= w.bluff + guess * (value - back)
             scores.append(score)
-            afters.append(after)
         if rules.bluffing:  # never bluff a move that a card in the hand makes truly
             true_moves = {afters[i] for i, a in enumerate(legal) if a.card == a.declared}
             for i, a in enumerate(legal):
                 if a.card != a.declared and afters[i] in true_moves:
                     scores[i] = -math.inf
         return scores, afters
+
+    def _values(self, ev: Evaluator, seat: int, before: Pegs, afters: list[Pegs]
+                ) -> list[float]:
+        """The worth of each layout to ``seat`` (its evaluation, and ``partner_door`` for
+        each partner's peg a landing sent to its door)."""
+        w = self.weights
+        geo = ev.geo
+        partners = [q for q in ev.team if q != seat]
+        still = math.nan  # the worth of the board as it was (the discards), once known
+        values: list[float] = []
+        for after in afters:
+            if after is before:
+                if still != still:
+                    still = ev.board(before)
+                values.append(still)
+                continue
+            value = ev.board(after)
+            for q in partners:
+                door = geo.door[q]
+                if after[q] != before[q] and door in after[q] and door not in before[q]:
+                    value += w.partner_door
+            values.append(value)
+        return values
 
     def _send(self, view: View, legal: Sequence[Action], results: Results,
               ev: Evaluator) -> Choice:

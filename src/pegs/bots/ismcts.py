@@ -24,15 +24,15 @@ three actions from the new leaf (at four seats, the other seats' replies to the 
 the sampled cards, and the leaf score judges the position they leave.  The search then
 meets replies a good player makes instead of judging a move before anyone answers it.  It
 costs about three fifths of the iterations (basic, 8 positions of random games at 200
-iterations a decision: 7,800 a second against 19,200 with ``rollout_depth=0``; the
-rollout's heuristic bot decides in the sampled state itself,
-:meth:`~pegs.bots.heuristic.HeuristicBot.play_out`), and it wins more: in 2v2 against two
-heuristic bots at 1,000 iterations a move, on the same deals and seats, 20 of 26 games in
-basic where scoring the leaf at once won 14, and 20 of 23 in pegoo where it won 15.
-``rollout_depth=0`` scores the new leaf at once (the tree itself, which deals the
-opponents' cards anew every iteration, then supplies the look-ahead); ``rollout="random"``
-plays random moves (:func:`~pegs.bots.random_bot.random_action`); ``rollout_depth=None``
-plays to the end.
+iterations a decision, ``benchmarks/ismcts_speed.py``: 15,300 a second against 38,800
+with ``rollout_depth=0``; the rollout's heuristic bot decides among the codes of the
+sampled state itself, :meth:`~pegs.bots.heuristic.HeuristicBot.play_out`), and it wins
+more: in 2v2 against two heuristic bots at 1,000 iterations a move, on the same deals and
+seats, 20 of 26 games in basic where scoring the leaf at once won 14, and 20 of 23 in
+pegoo where it won 15.  ``rollout_depth=0`` scores the new leaf at once (the tree itself,
+which deals the opponents' cards anew every iteration, then supplies the look-ahead);
+``rollout="random"`` plays random moves (as :func:`~pegs.bots.random_bot.random_action`
+chooses); ``rollout_depth=None`` plays to the end.
 Where a position has more than :data:`ROLLOUT_CHOICES` legal actions (a North Carolina
 ten, a Bluffing Joker hand), the rollout's heuristic bot chooses among a random sample of
 that many.
@@ -59,7 +59,14 @@ a long search overrules it wherever its evidence is clear.
 
 Children are keyed by ``(seat to act, action)``: with a Bluffing Joker the seat that acts
 after a doubt (the doubter or the declarer) depends on the face-down card, i.e. on the
-determinization, and one node must not mix the statistics of two seats.
+determinization, and one node must not mix the statistics of two seats.  The search plays
+integer codes (:meth:`~pegs.rules.GameState.legal_codes`, ``apply_code``): a one-peg move
+or a discard has one code at every position where it is legal, so such a child is keyed
+by its code and no :class:`Action` is made for it; a code the general generator listed (a
+split, a ten, a swap, a Bluffing Joker choice) is an index into the position's listing,
+which depends on the hand dealt, so such a child is keyed by its action.  The root's
+children are keyed by their index in the root's listing, which is the same in every
+determinization (the board, the hand and the counters are the view's).
 
 **Widening.**  North Carolina tens and Arizona jokers can give hundreds of legal actions.
 A node holds at most ``max(WIDEN_MIN, widening * sqrt(visits))`` children (progressive
@@ -80,18 +87,21 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Protocol, cast
+
+from mypy_extensions import mypyc_attr
 
 from ..rules import Action, Outcome, Rules, View, determinize, geometry
-from ..rules.bluff import DOUBT
+from ..rules.bluff import DOUBT, PASS
 from ..rules.board import START
 from ..rules.board_work import Pegs
+from ..rules.coded import DISCARD, MOVE, kind_of
 from ..rules.legal import MoveMemo
 from .belief import face_down_belief
-from .heuristic import Evaluator, HeuristicBot, Weights, hand_worth, tables
+from .heuristic import Evaluator, HeuristicBot, Weights, code_results, hand_worth, tables
 from .leaf import fitted_rewards, team_chances
 from .leaf_models import MODELS
-from .random_bot import DEFAULT_DOUBT_RATE, random_action
+from .random_bot import DEFAULT_DOUBT_RATE
 
 #: Iterations per decision when neither ``iterations`` nor ``seconds`` is given.
 DEFAULT_ITERATIONS = 500
@@ -156,22 +166,39 @@ class _Game(Protocol):
 
     def legal_actions(self) -> Sequence[Action]: ...
 
+    def legal_codes(self) -> Sequence[int]: ...
+
+    def action_of(self, code: object) -> Action: ...
+
     @property
     def hands(self) -> tuple[tuple[str, ...], ...]: ...
 
-    def result_of(self, action: Action) -> Pegs: ...
-
     def apply(self, action: Action) -> _Game: ...
 
+    def apply_code(self, code: object) -> _Game: ...
 
+
+#: Layouts and cards of legal codes (:func:`pegs.bots.heuristic.code_results`).
+Results = Callable[[_Game, Sequence[int]], tuple[list[Pegs], list[str]]]
+
+
+@mypyc_attr(acyclic=True)  # a tree: no node refers back to one above it
 class Node:
     """One tree node: the statistics of the action that leads to it, from the point of view
-    of the seat that chose it, and its children by ``(seat to act, action)``."""
+    of the seat that chose it (``mover``), and its children (see the module notes).  The
+    action is its ``code`` where it was first listed, and also, below the root, the
+    :class:`Action` itself where that code is an index of the general generator."""
 
-    __slots__ = ("available", "children", "squares", "total", "visits")
+    __slots__ = ("action", "available", "bias", "children", "code", "mover", "squares",
+                 "total", "visits")
 
-    def __init__(self) -> None:
-        self.children: dict[tuple[int, Action], Node] = {}
+    def __init__(self, mover: int = -1, code: int = -1, action: Action | None = None
+                 ) -> None:
+        self.mover = mover
+        self.code = code
+        self.action = action
+        self.children: dict[object, Node] = {}
+        self.bias = 0.0  # at the root: the heuristic's opinion of the action (``prior``)
         self.visits = 0
         self.available = 0
         self.total = 0.0
@@ -369,11 +396,12 @@ class IsmctsBot:
         self.belief = belief
         self._heuristic = HeuristicBot(seed)
         #: The rollouts' player: the heuristic bot's choice in a sampled state (None: random).
-        self._policy: Callable[[_Game, Sequence[Action]], Action] | None = None
+        self._policy: Callable[[_Game, Sequence[int]], int] | None = None
         if rollout == "heuristic":
             self._policy = self._heuristic.play_out  # type: ignore[assignment]
+        self._results: Results = code_results  # type: ignore[assignment]
         #: The root's heuristic opinions of the current decision (see :meth:`_root_bias`).
-        self._bias: dict[Action, float] = {}
+        self._bias: list[float] = []
         #: Iterations run by the last :meth:`choose` (0 when it had a single choice).
         self.last_iterations = 0
         #: The last root's children: action -> (visits, mean reward), for inspection.
@@ -390,7 +418,8 @@ class IsmctsBot:
         if view.seat < 0 or view.current_player != view.seat:
             raise ValueError(f"seat {view.seat} is not the seat to act ({view.current_player})")
         root = Node()
-        order: list[Action] | None = None
+        codes: Sequence[int] = ()
+        order: list[int] = []
         started = self._now()
         deadline = None if self.seconds is None else started + self.seconds
         self._bias = self._root_bias(view, legal)
@@ -401,30 +430,33 @@ class IsmctsBot:
             fallback = face.decide(view)  # the likelier choice of the belief
         elif self.guard:
             fallback = self._heuristic.choose(view, legal)
+        kept = None if fallback is None else list(legal).index(fallback)
         memo = MoveMemo()  # the tree's boards recur in every determinization
+        sample = determinize.sample_state  # (looked up, so that a test may watch it)
         done = 0
         while True:
             card = None if face is None else face.draw(self.rng)
-            state = determinize.sample_state(view, self.rng, unseen, memo, card)
-            if order is None:
-                order = self._root_order(state, legal)
-                if fallback is not None:  # tried first, so the guard can judge it
-                    order.remove(fallback)
-                    order.insert(0, fallback)
-            self._iterate(root, state, legal, order)
+            state = sample(view, self.rng, unseen, memo, card)
+            if not order:  # the root's listing is the same in every determinization
+                codes = state.legal_codes()
+                if len(codes) != len(legal):
+                    raise ValueError("the legal actions given are not the view's")
+                order = self._root_order(state, codes)
+                if kept is not None:  # tried first, so the guard can judge it
+                    order.remove(kept)
+                    order.insert(0, kept)
+            self._iterate(root, state, codes, order)
             done += 1
             if self.iterations is not None and done >= self.iterations:
                 break
             if deadline is not None and self._now() >= deadline:
                 break
-            if done % _STOP_CHECK == 0 and self._settled(root, view.seat, done, started,
-                                                          deadline):
+            if done % _STOP_CHECK == 0 and self._settled(root, done, started, deadline):
                 break
         self.last_iterations = done
-        return self._best(root, view.seat, legal, fallback)
+        return self._best(root, legal, kept)
 
-    def _settled(self, root: Node, seat: int, done: int, started: float,
-                 deadline: float | None) -> bool:
+    def _settled(self, root: Node, done: int, started: float, deadline: float | None) -> bool:
         """Can no other root child reach the leader's visits in the iterations left?  The
         choice (by visits) is then already made, so the search stops early."""
         left = math.inf
@@ -433,57 +465,55 @@ class IsmctsBot:
         if deadline is not None:
             now = self._now()
             left = min(left, done / max(now - started, 1e-9) * (deadline - now))
-        visits = sorted((c.visits for (m, _), c in root.children.items() if m == seat),
-                        reverse=True)
+        visits = sorted((c.visits for c in root.children.values()), reverse=True)
         return len(visits) > 1 and visits[0] - visits[1] > left
 
-    def _root_bias(self, view: View, legal: Sequence[Action]) -> dict[Action, float]:
+    def _root_bias(self, view: View, legal: Sequence[Action]) -> list[float]:
         """Per root action, the heuristic bot's opinion of it against its best, in reward
         units (0 for its choice, negative for the others); empty without ``prior``."""
         if not self.prior:
-            return {}
+            return []
         scores = self._heuristic.play_scores(view, legal)
         if scores is None:
-            return {}
+            return []
         best = max(scores)
-        return {a: max(-1.0, (v - best) / PRIOR_HOLES) for a, v in zip(legal, scores,
-                                                                      strict=True)}
+        return [max(-1.0, (v - best) / PRIOR_HOLES) for v in scores]
 
-    def _best(self, root: Node, seat: int, legal: Sequence[Action],
-              fallback: Action | None) -> Action:
-        """The most visited root action; with a ``guard``, the heuristic bot's choice
-        (``fallback``) unless the search found that action's mean reward better than the
-        fallback's by more than ``guard`` standard errors of their difference."""
-        stats = {a: root.children[(m, a)] for m, a in root.children if m == seat}
-        self.last_stats = {a: (c.visits, c.mean()) for a, c in stats.items()
+    def _best(self, root: Node, legal: Sequence[Action], fallback: int | None) -> Action:
+        """The most visited root action; with a ``guard``, the heuristic bot's choice (the
+        ``fallback``-th action) unless the search found that action's mean reward better
+        than the fallback's by more than ``guard`` standard errors of their difference."""
+        stats = {cast(int, i): c for i, c in root.children.items()}  # keyed by index
+        self.last_stats = {legal[i]: (c.visits, c.mean()) for i, c in stats.items()
                            if c.visits}
         if not stats:
-            return legal[0] if fallback is None else fallback
+            return legal[0 if fallback is None else fallback]
         best = max(stats.values(), key=lambda c: (c.visits, c.mean()))
         kept = None if fallback is None else stats.get(fallback)
         if fallback is not None and best is not kept and (
                 kept is None or best.mean() - kept.mean() <= self.guard * math.hypot(
                     best.error(), kept.error())):
-            return fallback
-        return next(a for a, c in stats.items() if c is best)
+            return legal[fallback]
+        return next(legal[i] for i, c in stats.items() if c is best)
 
-    def _root_order(self, state: _Game, legal: Sequence[Action]) -> list[Action]:
-        """The root's actions, best first (ties at random): by the heuristic bot's opinion
-        with a ``prior``, else by the leaf score of the position they lead to."""
-        actions = list(legal)
-        self.rng.shuffle(actions)
+    def _root_order(self, state: _Game, codes: Sequence[int]) -> list[int]:
+        """The indices of the root's actions, best first (ties at random): by the heuristic
+        bot's opinion with a ``prior``, else by the leaf score of the position they lead
+        to."""
+        order = list(range(len(codes)))
+        self.rng.shuffle(order)
         bias = self._bias
         if bias:
-            actions.sort(key=lambda a: -bias[a])
-            return actions
-        if self.widening is None or len(actions) <= WIDEN_MIN:
-            return actions
+            order.sort(key=lambda i: -bias[i])
+            return order
+        if self.widening is None or len(order) <= WIDEN_MIN:
+            return order
         seat = state.current_player
         rules = state.rules
-        scores = {a: self._score(rules, state.result_of(a), state.hands, -1)[seat]
-                  for a in actions}
-        actions.sort(key=lambda a: -scores[a])
-        return actions
+        afters = self._results(state, codes)[0]
+        scores = [self._score(rules, after, state.hands, -1)[seat] for after in afters]
+        order.sort(key=lambda i: -scores[i])
+        return order
 
     # --- one iteration -------------------------------------------------------------------
     def _limit(self, node: Node) -> float:
@@ -491,59 +521,86 @@ class IsmctsBot:
             return math.inf
         return max(WIDEN_MIN, self.widening * math.sqrt(node.visits))
 
-    def _iterate(self, root: Node, state: _Game, root_legal: Sequence[Action],
-                 root_order: list[Action]) -> None:
-        rng = self.rng
-        path: list[tuple[Node, int]] = []
+    def _iterate(self, root: Node, state: _Game, root_codes: Sequence[int],
+                 root_order: list[int]) -> None:
+        path: list[Node] = []
         node = root
         expanded = False
         while not state.is_over() and not expanded:
             mover = state.current_player
-            legal = root_legal if node is root else state.legal_actions()
             children = node.children
-            available = [(a, c) for (m, a), c in children.items() if m == mover and a in legal]
-            action: Action | None = None
-            if len(available) < len(legal) and (len(children) < self._limit(node)
-                                                or not available):
-                if node is root:
-                    action = next(a for a in root_order if (mover, a) not in children)
-                else:
-                    action = _untried(rng, legal, children, mover)
-            if action is not None:
-                child = children[(mover, action)] = Node()
-                available.append((action, child))
-                expanded = True
+            child: Node | None = None
+            if node is root:
+                codes = root_codes
+                available = list(children.values())
+                if len(available) < len(codes) and len(children) < self._limit(node):
+                    i = next(i for i in root_order if i not in children)
+                    child = children[i] = Node(mover, codes[i])  # the same code everywhere
+                    child.bias = self._bias[i] if self._bias else 0.0
             else:
-                action, child = self._select(available, self._bias if node is root else None)
-            for _, c in available:
+                codes = state.legal_codes()[:]
+                available = _available(state, codes, children, mover)
+                if len(available) < len(codes) and (len(children) < self._limit(node)
+                                                    or not available):
+                    child = self._untried(state, codes, children, mover)
+            if child is not None:
+                available.append(child)
+                expanded = True
+                state = state.apply_code(child.code)
+            else:
+                child = self._select(available, node is root)
+                action = child.action
+                state = state.apply_code(child.code) if action is None else state.apply(action)
+            for c in available:
                 c.available += 1
-            state = state.apply(action)
-            path.append((child, mover))
+            path.append(child)
             node = child
         rewards = self._rollout(state, len(path))
         root.visits += 1
-        for n, mover in path:
-            reward = rewards[mover]
+        for n in path:
+            reward = rewards[n.mover]
             n.visits += 1
             n.total += reward
             n.squares += reward * reward
 
-    def _select(self, available: list[tuple[Action, Node]],
-                bias: dict[Action, float] | None = None) -> tuple[Action, Node]:
+    def _untried(self, state: _Game, codes: Sequence[int], children: dict[object, Node],
+                 mover: int) -> Node | None:
+        """A new child for a random legal code that ``mover`` has not tried at this node
+        (None if none)."""
+        rng = self.rng
+        n = len(codes)
+        for _ in range(_UNTRIED_PROBES):
+            code = codes[rng.randrange(n)]
+            key, action = _key(state, mover, code)
+            if key not in children:
+                child = children[key] = Node(mover, code, action)
+                return child
+        left = []
+        for code in codes:
+            key, action = _key(state, mover, code)
+            if key not in children:
+                left.append((key, code, action))
+        if not left:
+            return None
+        key, code, action = left[rng.randrange(len(left))]
+        child = children[key] = Node(mover, code, action)
+        return child
+
+    def _select(self, available: list[Node], root: bool) -> Node:
         """The available child with the best UCB1 score (availability counts for ln N),
         plus at the root the heuristic's opinion, worth ``prior`` visits (progressive bias)."""
         c = self.exploration
+        biased = root and bool(self._bias)
         best, best_score = available[0], -math.inf
-        for pair in available:
-            child = pair[1]
+        for child in available:
             if child.visits == 0:
-                return pair
+                return child
             score = child.total / child.visits + c * math.sqrt(
                 math.log(child.available) / child.visits)
-            if bias:
-                score += bias[pair[0]] * self.prior / (child.visits + self.prior)
+            if biased:
+                score += child.bias * self.prior / (child.visits + self.prior)
             if score > best_score:
-                best, best_score = pair, score
+                best, best_score = child, score
         return best
 
     def _rollout(self, state: _Game, plies: int) -> Rewards:
@@ -556,15 +613,15 @@ class IsmctsBot:
         for _ in range(limit):
             if state.is_over():
                 break
-            legal = state.legal_actions()
+            codes = state.legal_codes()[:]  # (a list: cheaper to iterate than a listing)
             if policy is None:
-                action = random_action(rng, legal, self.doubt_rate)
+                code = _random_code(rng, state, codes, self.doubt_rate)
             else:
-                n = len(legal)
+                n = len(codes)
                 if n > ROLLOUT_CHOICES:
-                    legal = [legal[i] for i in rng.sample(range(n), ROLLOUT_CHOICES)]
-                action = policy(state, legal)
-            state = state.apply(action)
+                    codes = [codes[i] for i in rng.sample(range(n), ROLLOUT_CHOICES)]
+                code = policy(state, codes)
+            state = state.apply_code(code)
             plies += 1
         rules = state.rules
         outcome = state.outcome()
@@ -574,7 +631,6 @@ class IsmctsBot:
             rewards = discounted(rules, self._score(rules, state.pegs, state.hands,
                                                     state.current_player), SCORED_WEIGHT)
         return discounted(rules, rewards, self.discount ** plies)
-
 
     def _score(self, rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]],
                mover: int) -> Rewards:
@@ -586,13 +642,47 @@ class IsmctsBot:
         return progress_rewards(rules, pegs, self.sharpness)
 
 
-def _untried(rng: random.Random, legal: Sequence[Action],
-             children: dict[tuple[int, Action], Node], mover: int) -> Action | None:
-    """A random legal action that ``mover`` has not tried at this node (None if none)."""
-    n = len(legal)
-    for _ in range(_UNTRIED_PROBES):
-        a = legal[rng.randrange(n)]
-        if (mover, a) not in children:
-            return a
-    left = [a for a in legal if (mover, a) not in children]
-    return left[rng.randrange(len(left))] if left else None
+def _stable(code: int) -> bool:
+    """Does ``code`` name the same action at every position where it is legal (a one-peg
+    move or a discard), rather than an index of its position's listing?"""
+    return kind_of(code) in (MOVE, DISCARD)
+
+
+def _key(state: _Game, mover: int, code: int) -> tuple[object, Action | None]:
+    """The key of ``mover``'s child for a legal code of ``state``, and the action where the
+    key is the action."""
+    if _stable(code):
+        return code << 4 | mover, None
+    action = state.action_of(code)
+    return (mover, action), action
+
+
+def _available(state: _Game, codes: Sequence[int], children: dict[object, Node],
+               mover: int) -> list[Node]:
+    """The children of ``mover`` whose action is legal in ``state`` (``codes``)."""
+    legal: Sequence[Action] | None = None
+    hand = state.hands[mover]
+    out: list[Node] = []
+    for child in children.values():
+        if child.mover != mover:
+            continue
+        action = child.action
+        if action is None:
+            if child.code in codes:
+                out.append(child)
+        elif not action.card or action.card in hand:  # (a card not held is not played)
+            if legal is None:
+                legal = state.legal_actions()
+            if action in legal:
+                out.append(child)
+    return out
+
+
+def _random_code(rng: random.Random, state: _Game, codes: Sequence[int],
+                 doubt_rate: float) -> int:
+    """A uniformly random legal code, except doubt-or-pass, which doubts at ``doubt_rate``
+    (as :func:`pegs.bots.random_bot.random_action`)."""
+    if (len(codes) == 2 and state.rules.bluffing and state.action_of(codes[0]) == DOUBT
+            and state.action_of(codes[1]) == PASS):
+        return codes[0] if rng.random() < doubt_rate else codes[1]
+    return codes[rng.randrange(len(codes))]

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import cached_property
 
 from ..rules import Rules
 from ..rules.board_work import Pegs
@@ -33,10 +32,19 @@ class LeafModel:
     tempo: float  # holes for the team with the seat to act
     scale: float  # holes of worth that make one team's win odds e times another's
 
-    @cached_property
+    @property
     def danger_weights(self) -> Weights:
-        """The default evaluation's danger term, times ``danger``."""
-        return replace(Weights(), danger=self.danger)
+        """The default evaluation's danger term, times ``danger`` (made once per model)."""
+        got = _DANGER.get(id(self))
+        if got is not None and got[0] is self:
+            return got[1]
+        made = replace(Weights(), danger=self.danger)
+        _DANGER[id(self)] = (self, made)
+        return made
+
+
+#: :attr:`LeafModel.danger_weights` by the identity of the model.
+_DANGER: dict[int, tuple[LeafModel, Weights]] = {}
 
 
 def fitted_rewards(model: LeafModel, rules: Rules, pegs: Pegs,

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
+from mypy_extensions import mypyc_attr
+
+from .board import geometry
 from .cards import build_shoe, sorted_hand
 from .legal import MoveMemo
 from .state import GameState, Pending
@@ -70,8 +74,9 @@ def sample_state(view: View, rng: random.Random, unseen: list[str] | None = None
     del cards[: view.hidden_discards]
     if len(cards) != view.draw_pile_size:
         raise ValueError("the view's card counts do not add up to the shoe")
-    return GameState._make(
+    return GameState(
         view.rules,
+        geometry(view.rules),
         seed=-1,
         pegs=view.pegs,
         hands=tuple(hands),
@@ -82,9 +87,49 @@ def sample_state(view: View, rng: random.Random, unseen: list[str] | None = None
         stuck=view.stuck,
         turns_taken=view.turns_taken,
         ply=view.ply,
-        rng=random.Random(rng.random()),
+        rng=Deferred(rng.random()),
         pending=pending,
         extra=view.extra,
         face_down=tuple((other, len(view.discards) + i) for i in range(len(hidden))),
         memo=memo,
     )
+
+
+@mypyc_attr(native_class=False)
+class Deferred(random.Random):
+    """``random.Random(seed)``, seeded when first used: a determinization's generator is
+    used only where a search plays on until the discards are shuffled, so most are never
+    seeded (seeding costs about as much as the rest of a sample)."""
+
+    def __init__(self, seed: float) -> None:  # (not seeded yet)
+        self._seed: float | None = seed
+
+    def _ready(self) -> None:
+        seed = self._seed
+        if seed is not None:
+            self._seed = None
+            super().seed(seed)
+            self.gauss_next = None
+
+    def random(self) -> float:
+        self._ready()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self._ready()
+        return super().getrandbits(k)
+
+    def getstate(self) -> tuple[Any, ...]:
+        self._ready()
+        return super().getstate()
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        self._seed = None
+        super().setstate(state)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        self._seed = None
+        super().seed(a, version)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copies and pickles as a plain generator
+        return random.Random, (), self.getstate()
