@@ -1,4 +1,4 @@
-"""A state pickles and deep-copies with exactly the same future (issue 40).
+"""A state (and a seat's view of it) pickles and deep-copies with exactly the same future (issue 40).
 
 A search clones a game to try moves, and a pool of workers receives states: the copy
 must equal the original and, played on with the same actions, stay equal to it, through
@@ -44,7 +44,9 @@ def test_a_copy_has_the_same_future(table_: tuple[str, int], seed: int, plies: i
     assert clone == state and clone.key() == state.key()
     assert [str(a) for a in clone.legal_actions()] == [str(a) for a in state.legal_actions()]
     for seat in range(-1, rules.players):
-        assert view(clone, seat) == view(state, seat)
+        seen = view(state, seat)
+        assert view(clone, seat) == seen
+        assert pickle.loads(pickle.dumps(seen)) == seen == copy.deepcopy(seen)
     a, b = random.Random(seed + 1), random.Random(seed + 1)
     for _ in range(60):
         state, clone = advance(state, a, 1), advance(clone, b, 1)

@@ -7,7 +7,8 @@ discards, and the size (never the order) of the draw pile.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from .board_work import Pegs
 from .settings import Rules
@@ -38,6 +39,10 @@ class View:
     outcome: Outcome | None
     pending: Pending | None
     extra: tuple[int, ...]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # compiled, a frozen dataclass cannot be restored field by field: rebuild it
+        return (View, tuple(getattr(self, f.name) for f in fields(self)))
 
 
 def view(state: GameState, seat: int) -> View:
