@@ -1,4 +1,4 @@
-"""A state (and a seat's view of it) pickles and deep-copies with exactly the same future (issue 40).
+"""A state (and a seat's view of it) pickles and deep-copies with the same future (issue 40).
 
 A search clones a game to try moves, and a pool of workers receives states: the copy
 must equal the original and, played on with the same actions, stay equal to it, through
