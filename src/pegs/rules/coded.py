@@ -29,6 +29,7 @@ from .actions import Action, Step
 from .board import START, Geometry
 from .board_work import IN_HAND, Pegs, WorkBoard, moved
 from .code_list import list_index
+from .deferred import Deferred, Swaps
 from .legal import RANK_ORDER, Legal, MoveMemo, Turn, _Generator
 from .listing import CardPlan
 from .settings import RANKS
@@ -39,6 +40,7 @@ DISCARD: Final = 1
 BUILT: Final = 2
 DEFERRED: Final = 3
 LISTED: Final = 4
+SWAP: Final = 5
 KIND_BITS: Final = 3
 #: The joker's index in ``RANKS``.
 JOKER: Final = 13
@@ -88,7 +90,8 @@ class Coded:
 
     __slots__ = ("_actions", "_board", "_cache", "_seen", "_seen_rank", "_slow", "_team",
                  "codes", "ctrl", "deferred", "first_turn", "geo", "hand", "listed",
-                 "memo", "mover", "occ", "own_movable", "pegs", "stuck_turns", "table")
+                 "memo", "mover", "occ", "own_movable", "pegs", "segments", "stuck_turns",
+                 "table")
 
     def __init__(self, geo: Geometry, pegs: Pegs, seat: int, hand: tuple[str, ...],
                  stuck_turns: int, first_turn: bool, memo: MoveMemo | None = None) -> None:
@@ -113,6 +116,8 @@ class Coded:
         self.own_movable = _movable(table, self.ctrl, pegs)
         self.codes: list[int] = []
         self.deferred = 0  # how many counted actions follow the built ones
+        #: The counted actions, card by card (the ``DEFERRED`` codes number them in order).
+        self.segments: list[Deferred] = []
         self._slow: _Generator | None = None
         self._board: WorkBoard | None = None
         #: Moves kept for the ranks that share them: coming out at 0, then 2n (+1 back).
@@ -135,7 +140,7 @@ class Coded:
         for rank in ranks:
             n = len(codes) + self.deferred
             plan = table.plans[rank]
-            if table.quick[rank] and (not plan.split or self._no_split(rank)):
+            if table.quick[rank] and self._own_split(rank, plan):
                 self._card(rank, plan)
                 if (table.stuck_out and self.stuck_turns >= table.stuck_out and not plan.out
                         and not (plan.joker and table.joker_comes_out)):
@@ -143,13 +148,13 @@ class Coded:
             else:
                 slow = self._generator()
                 legal = slow.legal
-                built = len(legal.actions)
+                built, counted = len(legal.actions), len(legal.deferred)
                 card = RANKS[rank]
                 slow.card_moves(card)
                 slow.stuck_come_out(card)
                 for i in range(built, len(legal.actions)):
                     codes.append(i * 8 + BUILT)
-                self.deferred = sum(len(d) for d in legal.deferred)
+                self._counted(legal.deferred[counted:])
             if len(codes) + self.deferred > n:
                 if rank == JOKER:
                     joker_moves = True
@@ -158,6 +163,25 @@ class Coded:
         if not moving and not (table.joker_must and not self.first_turn and joker_moves):
             for rank in ranks:
                 codes.append(rank * 8 + DISCARD)
+
+    def _counted(self, moves: list[Deferred]) -> None:
+        for d in moves:
+            self.segments.append(d)
+            self.deferred += len(d)
+
+    def _own_split(self, rank: int, plan: CardPlan) -> bool:
+        """Are the rank's splits (if it has any) listed here: none can be made, or they
+        are counted (:meth:`SplitFinder.count_splits`, as the general generator counts them
+        from two movable pegs, but for a finishing split with one ring peg; a search's
+        memo keeps the whole card's moves, so the generator lists the card then)?"""
+        if not plan.split or self._no_split(rank):
+            return True
+        if len(self.own_movable) < 4 or self.memo is not None:
+            return False
+        if self.table.finish[rank]:
+            ring = self.table.ring
+            return sum(1 for p in self.pegs[self.mover] if p < ring) > 1
+        return True
 
     def _no_split(self, rank: int) -> bool:
         """Can the rank's split not be made?  (Fewer than two pegs may move, and none
@@ -171,10 +195,47 @@ class Coded:
             return
         if plan.out:
             self._add(rank, self._come_out())
-        for n in plan.forward:
-            self._add(rank, self._singles(n, False))
+        found = False
+        if plan.split and not self._no_split(rank):
+            slow = self._generator()
+            counted = len(slow.legal.deferred)
+            found = slow.count_splits(RANKS[rank], plan.split)
+            self._counted(slow.legal.deferred[counted:])
+        if not (plan.must_split and found):
+            for n in plan.forward:
+                self._add(rank, self._singles(n, False))
         for n in plan.backward:
             self._add(rank, self._singles(n, True))
+        if plan.swap:
+            self._swaps(rank)
+
+    def _swaps(self, rank: int) -> None:
+        """The swaps of an own ring peg with a ring peg of another colour (as
+        ``MoveFinder.swaps``): the one onto a peg whose door is the own peg's hole is
+        listed (unless a move onto a team peg led to its layout), the others counted."""
+        table, occ, pegs = self.table, self.occ, self.pegs
+        ring, door = table.ring, table.door
+        seen = self._seen if self._seen_rank == rank else None
+        mov = self.own_movable
+        flat: list[int] = []
+        for i in range(0, len(mov), 2):
+            q, p = mov[i], mov[i + 1]
+            if p >= ring:
+                continue
+            for other in range(ring):
+                v = occ[other]
+                if v == -1 or v == q:
+                    continue
+                if door[v] == p:
+                    if seen is None or moved(pegs, ((q, p, other), (v, other, p))) not in seen:
+                        self.codes.append(move_code(rank, False, q, p, other) - MOVE + SWAP)
+                    continue
+                flat.append(q)
+                flat.append(p)
+                flat.append(other)
+                flat.append(v)
+        if flat:
+            self._counted([Swaps(RANKS[rank], self.geo.names_for(self.mover), pegs, flat)])
 
     def _add(self, rank: int, moves: list[int]) -> None:
         """List the rank's moves, but a move onto a team peg that leads to the layout of
@@ -336,11 +397,16 @@ class Coded:
             return _new(Action, (RANKS[rank], (step,), False, "", ""))
         if kind == DISCARD:
             return _new(Action, (RANKS[code >> 3], (), True, "", ""))
-        legal = self._legal()
-        if kind == BUILT:
-            return legal.actions[code >> 3]
+        if kind == SWAP:
+            seat = code >> 8 & 15
+            names = self.geo.names_for(self.mover)[seat]
+            step = _new(Step, (names[code >> 12 & 255], names[code >> 20], "~", False))
+            return _new(Action, (RANKS[code >> 3 & 15], (step,), False, "", ""))
         if kind == DEFERRED:
-            return legal.made(code >> 3)
+            moves, n = self._located(code >> 3)
+            return moves.nth(n)
+        if kind == BUILT:
+            return self._legal().actions[code >> 3]
         raise ValueError(f"{code} is not a code of this listing")
 
     def result(self, code: int) -> Pegs:
@@ -364,9 +430,25 @@ class Coded:
             return board.snapshot()
         if kind == DISCARD:
             return self.pegs
+        if kind == SWAP:
+            seat = code >> 8 & 15
+            src = (code >> 12 & 255) - 1
+            dst = (code >> 20) - 1
+            return moved(self.pegs, ((seat, src, dst), (self.occ[dst], dst, src)))
+        if kind == DEFERRED:
+            moves, n = self._located(code >> 3)
+            return moves.layout_at(n)
         outcome = self._legal().outcome(self.action(code))
         assert outcome is not None
         return outcome
+
+    def _located(self, n: int) -> tuple[Deferred, int]:
+        """The segment holding the ``n``-th counted action, and its index there."""
+        for moves in self.segments:
+            if n < len(moves):
+                return moves, n
+            n -= len(moves)
+        raise ValueError(f"{n * 8 + DEFERRED} is not a code of this listing")
 
     def _legal(self) -> Legal:
         slow = self._slow
@@ -393,7 +475,7 @@ class Coded:
             for i in range(len(codes)):
                 code = codes[i]
                 kind = code & 7
-                if kind == MOVE and not (one and code >> 3 & 15 == rank):
+                if kind in (MOVE, SWAP) and not (one and code >> 3 & 15 == rank):
                     continue
                 if kind == DISCARD and not (action.discard and code >> 3 == rank):
                     continue
@@ -411,10 +493,7 @@ class Coded:
 
     def counted(self, action: Action) -> Pegs | None:
         """The layout ``action`` leads to if it is one of the counted actions, else None."""
-        if not self.deferred:
-            return None
-        legal = self._legal()
-        for d in legal.deferred:
+        for d in self.segments:
             result = d.outcome(action)
             if result is not None:
                 return result
@@ -424,9 +503,8 @@ class Coded:
         """The code of a counted action, or -1 (reads them all: for the edges only)."""
         if self.counted(action) is None:
             return -1
-        legal = self._legal()
         for m in range(self.deferred):
-            if legal.made(m) == action:
+            if self.action(m * 8 + DEFERRED) == action:
                 return m * 8 + DEFERRED
         return -1
 
@@ -442,8 +520,10 @@ class Coded:
     def card(self, code: int) -> str:
         """The card a code plays."""
         kind = code & 7
-        if kind in (MOVE, DISCARD):
+        if kind in (MOVE, DISCARD, SWAP):
             return RANKS[code >> 3 & 15]
+        if kind == DEFERRED:
+            return self._located(code >> 3)[0].played()
         return self.action(code).card
 
 

@@ -281,6 +281,14 @@ class CountedSplits(Deferred):
             return action
         return self.action(self.pick(n - len(self.listed)))
 
+    def layout_at(self, n: int) -> Pegs:
+        if n < len(self.listed):
+            return self.listed.layout(n)
+        return self.layout(self.pick(n - len(self.listed)))
+
+    def played(self) -> str:
+        return self.card
+
     def _first_part(self, i: int, rest: int) -> tuple[int, int, int]:
         """(part size, part index, position among its splits) of split ``rest`` of peg i."""
         for k in range(1, self.total):

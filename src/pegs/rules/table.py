@@ -73,7 +73,7 @@ class Table:
         #: May a split of the rank finish with a partner's peg?
         self.finish = [r in rules.split_finish_with_partner and not self.team for r in RANKS]
         #: Are the rank's moves found here (a split only when it cannot be made)?
-        self.quick = [not (p.swap or p.split == 10 or (p.joker and self.joker == 3))
+        self.quick = [not (p.split == 10 or (p.joker and self.joker == 3))
                       for p in self.plans]
 
 
