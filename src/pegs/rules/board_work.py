@@ -73,7 +73,7 @@ class WorkBoard:
         self.mover = mover
         self.opponent = geo.opponent[mover]
         ring = self.ring
-        occ = vec[i64]([-1] * ring)  # the seat of the peg in each ring hole, or -1
+        occ = geo.no_pegs[0:ring]  # the seat of the peg in each ring hole, or -1
         for seat, ps in enumerate(pegs):
             for p in ps:
                 if 0 <= p < ring:

@@ -32,6 +32,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final, overload
 
+from librt.vecs import vec
+from mypy_extensions import i64
+
 from .actions import Action, Step
 from .board import START, Geometry
 from .board_work import IN_HAND, Pegs, WorkBoard, moved
@@ -112,7 +115,7 @@ class Coded:
         self.first_turn = first_turn
         self.memo = memo
         ring = table.ring
-        occ = [-1] * ring
+        occ = table.no_pegs[0:ring]  # the seat of the peg in each ring hole, or -1
         for q in range(len(pegs)):
             for p in pegs[q]:
                 if 0 <= p < ring:
@@ -399,7 +402,7 @@ class Coded:
             src = (code >> 12 & 255) - 1
             dst = (code >> 20) - 1
             names = self.geo.names_for(self.mover)[seat]
-            hit = 0 <= dst < self.geo.ring_size and self.occ[dst] not in (-1, seat)
+            hit = 0 <= dst < self.geo.ring_size and self.occ[dst] != -1 and self.occ[dst] != seat
             step = _new(Step, (names[src + 1], names[dst + 1], "<" if back else ">", hit))
             return _new(Action, (RANKS[rank], (step,), False, "", ""))
         if kind == DISCARD:
@@ -575,7 +578,7 @@ def _home_clear(ring: int, ps: tuple[int, ...], first: int, last: int) -> bool:
     return not any(p >= ring and first <= p - ring + 1 <= last for p in ps)
 
 
-def _backward(table: Table, occ: list[int], seat: int, p: int, n: int) -> int:
+def _backward(table: Table, occ: vec[i64], seat: int, p: int, n: int) -> int:
     """The destination of a ring peg moving ``n`` back, or ``IN_HAND`` when blocked."""
     ring = table.ring
     if not 0 <= p < ring:

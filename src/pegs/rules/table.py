@@ -30,6 +30,7 @@ class Table:
         "joker_comes_out",
         "joker_must",
         "keep_pile",
+        "no_pegs",
         "out_hole",
         "pass_own",
         "plan_of",
@@ -47,6 +48,7 @@ class Table:
         self.geo = geo
         self.ring = geo.ring_size
         self.homes = geo.home_holes
+        self.no_pegs = geo.no_pegs
         self.door = geo.door
         self.out_hole = geo.out_hole
         self.players = rules.players
