@@ -15,6 +15,7 @@ from helpers import table
 from pegs.rules import PRESETS, GameState, IllegalActionError
 from pegs.rules.coded import DEFERRED, SWAP, Coded
 from pegs.rules.legal import Turn, generate
+from pegs.rules.split_codes import SPLIT
 
 TABLES = [(name, n) for name in PRESETS if name != "bluffing-joker"
           for n in (2, 4, 6, 8, 10) if table(name, n) is not None]
@@ -97,3 +98,32 @@ def test_codes_of_other_positions_are_refused_for_swaps() -> None:
             except IllegalActionError:
                 continue
             raise AssertionError(f"{bad} was played")
+
+
+def test_splits_listed_one_by_one_are_the_generators() -> None:
+    """A 7 or 9 that may finish with a partner's peg while the seat has one peg on the
+    ring is split one split at a time (``SPLIT`` codes): at such positions of random Pegoo
+    and North Carolina games the listing, the actions and the layouts are the generator's."""
+    checked = 0
+    for seed in range(1, 40):
+        rules = table("pegoo" if seed % 2 else "north-carolina", 4)
+        assert rules is not None
+        rng = random.Random(seed)
+        state = GameState.new(rules, seed)
+        while not state.is_over():
+            seat = state.turn
+            for card in ("7", "9"):
+                coded = Coded(state.geo, state.pegs, seat, (card,), 0, False)
+                codes = [coded.code(i) for i in range(len(coded))]
+                if not any(c & 7 == SPLIT for c in codes):
+                    continue
+                general = generate(state.geo, state.pegs, Turn(seat, (card,), 0, False))
+                listing = general.listing()
+                assert [coded.action(c) for c in codes] == list(listing)
+                assert [coded.result(c) for c in codes] == [general.outcome(a) for a in listing]
+                checked += 1
+            if checked >= 30:
+                return
+            codes = state.legal_codes()
+            state = state.apply_code(codes[rng.randrange(len(codes))])
+    raise AssertionError(f"only {checked} positions with splits listed one by one")

@@ -32,9 +32,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final, overload
 
-from librt.vecs import vec
-from mypy_extensions import i64
-
 from .actions import Action, Step
 from .board import START, Geometry
 from .board_work import IN_HAND, Pegs, WorkBoard, moved
@@ -43,7 +40,9 @@ from .deferred import Deferred, Swaps
 from .legal import RANK_ORDER, Legal, MoveMemo, Turn, _Generator
 from .listing import CardPlan
 from .settings import RANKS
-from .table import Table, controls, table_of
+from .split_codes import SPLIT, listed_splits, split_steps
+from .table import controls, table_of
+from .walks import backward, home_clear, movable, moved_one, ranks_of
 
 MOVE: Final = 0
 DISCARD: Final = 1
@@ -82,23 +81,11 @@ def plain_turn(geo: Geometry, stuck_turns: int) -> bool:
     return not table.bluffing and not (table.counting and stuck_turns >= 2)
 
 
-def moved_one(pegs: Pegs, seat: int, src: int, dst: int) -> Pegs:
-    """``pegs`` with one peg of ``seat`` moved from ``src`` to ``dst`` (no hit)."""
-    lst = list(pegs[seat])
-    for i in range(len(lst)):
-        if lst[i] == src:
-            lst[i] = dst
-            break
-    lst.sort()
-    out = list(pegs)
-    out[seat] = tuple(lst)
-    return tuple(out)
-
-
 class Coded:
     """The legal actions of a turn as codes (see the module's docstring)."""
 
-    __slots__ = ("_actions", "_board", "_cache", "_seen", "_seen_rank", "_slow", "_team",
+    __slots__ = ("_actions", "_board", "_cache", "_seen", "_seen_rank", "_slow", "_splits",
+                 "_team",
                  "codes", "ctrl", "deferred", "first_turn", "geo", "hand", "listed",
                  "memo", "mover", "occ", "own_movable", "pegs", "segments", "stuck_turns",
                  "table")
@@ -123,7 +110,7 @@ class Coded:
         self.occ = occ
         self.ctrl = controls(table, pegs, seat)
         #: The movable pegs as (seat, position) pairs, flat.
-        self.own_movable = _movable(table, self.ctrl, pegs)
+        self.own_movable = movable(table, self.ctrl, pegs)
         self.codes: list[int] = []
         self.deferred = 0  # how many counted actions follow the built ones
         #: The counted actions, card by card (the ``DEFERRED`` codes number them in order).
@@ -136,8 +123,10 @@ class Coded:
         self._team: dict[int, Pegs] | None = None
         self._seen: set[Pegs] | None = None
         self._seen_rank = -1
+        #: The layouts of the splits listed one by one, by code.
+        self._splits: dict[int, Pegs] | None = None
         self._actions: tuple[Action, ...] | None = None
-        self._list(_ranks(hand))
+        self._list(ranks_of(hand))
         #: The codes in order (the built ones: then come ``deferred`` counted ones).
         self.listed = tuple(self.codes)
 
@@ -180,13 +169,14 @@ class Coded:
             self.deferred += len(d)
 
     def _own_split(self, rank: int, plan: CardPlan) -> bool:
-        """Are the rank's splits (if it has any) listed here: none can be made, or they
-        are counted (:meth:`SplitFinder.count_splits`, as the general generator counts them
-        from two movable pegs, but for a finishing split with one ring peg; a search's
-        memo keeps the whole card's moves, so the generator lists the card then)?"""
-        if not plan.split or self._no_split(rank):
-            return True
-        if len(self.own_movable) < 4 or self.memo is not None:
+        """Are the rank's splits (if it has any) listed here?  (A search's memo keeps the
+        whole card's moves: the generator lists the card then.)"""
+        return not plan.split or self._no_split(rank) or self.memo is None
+
+    def _counts(self, rank: int) -> bool:
+        """Does the general generator count the rank's splits (from two movable pegs, but
+        for a split that may finish with a partner's peg and one peg on the ring)?"""
+        if len(self.own_movable) < 4:
             return False
         if self.table.finish[rank]:
             ring = self.table.ring
@@ -207,10 +197,13 @@ class Coded:
             self._add(rank, self._come_out())
         found = False
         if plan.split and not self._no_split(rank):
-            slow = self._generator()
-            counted = len(slow.legal.deferred)
-            found = slow.count_splits(RANKS[rank], plan.split)
-            self._counted(slow.legal.deferred[counted:])
+            if self._counts(rank):
+                slow = self._generator()
+                counted = len(slow.legal.deferred)
+                found = slow.count_splits(RANKS[rank], plan.split)
+                self._counted(slow.legal.deferred[counted:])
+            else:
+                found = self._listed_splits(rank, plan.split)
         if not (plan.must_split and found):
             for n in plan.forward:
                 self._add(rank, self._singles(n, False))
@@ -218,6 +211,30 @@ class Coded:
             self._add(rank, self._singles(n, True))
         if plan.swap:
             self._swaps(rank)
+
+    def _listed_splits(self, rank: int, total: int) -> bool:
+        """The rank's splits one by one (:func:`listed_splits`); their layouts are kept
+        for the rank's later moves onto team pegs to be dropped if they repeat one."""
+        layouts = self._splits
+        if layouts is None:
+            layouts = self._splits = {}
+        n = len(self.codes)
+        found = listed_splits(self.table, self._work_board(), self.pegs, self.mover,
+                              self.own_movable, rank, total, self.table.finish[rank],
+                              self.codes, layouts)
+        if len(self.codes) > n:
+            if self._seen is None or self._seen_rank != rank:
+                self._seen_rank = rank
+                self._seen = set()
+            for i in range(n, len(self.codes)):
+                self._seen.add(layouts[self.codes[i]])
+        return found
+
+    def _work_board(self) -> WorkBoard:
+        board = self._board
+        if board is None:
+            board = self._board = WorkBoard(self.geo, self.pegs, self.mover)
+        return board
 
     def _swaps(self, rank: int) -> None:
         """The swaps of an own ring peg with a ring peg of another colour (as
@@ -281,9 +298,7 @@ class Coded:
         if dst < self.table.ring:
             victim = self.occ[dst]
             if victim != -1 and not self.geo.opponent[self.mover][victim]:
-                board = self._board
-                if board is None:
-                    board = self._board = WorkBoard(self.geo, self.pegs, self.mover)
+                board = self._work_board()
                 ok = board.land(seat, src, dst)
                 if ok:
                     if self._team is None:
@@ -320,7 +335,7 @@ class Coded:
         for i in range(0, len(mov), 2):
             q, p = mov[i], mov[i + 1]
             if back:
-                d = _backward(self.table, self.occ, q, p, n)
+                d = backward(self.table, self.occ, q, p, n)
                 if d != IN_HAND:
                     self._one(moves, q, p, d, True)
             else:
@@ -337,7 +352,7 @@ class Coded:
         ps = self.pegs[seat]
         if p >= ring:
             t = p - ring + 1 + n
-            if t <= homes and _home_clear(ring, ps, p - ring + 2, t):
+            if t <= homes and home_clear(ring, ps, p - ring + 2, t):
                 self._one(moves, seat, p, ring + t - 1, False)
             return
         occ = self.occ
@@ -348,7 +363,7 @@ class Coded:
         for i in range(n):
             if cur == door:
                 m = n - i
-                if m <= homes and _home_clear(ring, ps, 1, m):
+                if m <= homes and home_clear(ring, ps, 1, m):
                     self._one(moves, seat, p, ring + m - 1, False)
                 if table.turn_in:
                     return
@@ -412,6 +427,11 @@ class Coded:
             names = self.geo.names_for(self.mover)[seat]
             step = _new(Step, (names[code >> 12 & 255], names[code >> 20], "~", False))
             return _new(Action, (RANKS[code >> 3 & 15], (step,), False, "", ""))
+        if kind == SPLIT:
+            table = self.geo.names_for(self.mover)
+            steps = tuple([_new(Step, (table[q][a + 1], table[q][b + 1], ">" if fwd else "<",
+                                       hit)) for q, a, b, fwd, hit in split_steps(code)])
+            return _new(Action, (RANKS[code >> 3 & 15], steps, False, "", ""))
         if kind == DEFERRED:
             moves, n = self._located(code >> 3)
             return moves.nth(n)
@@ -448,6 +468,8 @@ class Coded:
         if kind == DEFERRED:
             moves, n = self._located(code >> 3)
             return moves.layout_at(n)
+        if kind == SPLIT and self._splits is not None:
+            return self._splits[code]
         outcome = self._legal().outcome(self.action(code))
         assert outcome is not None
         return outcome
@@ -486,6 +508,8 @@ class Coded:
                 code = codes[i]
                 kind = code & 7
                 if kind in (MOVE, SWAP) and not (one and code >> 3 & 15 == rank):
+                    continue
+                if kind == SPLIT and not (len(action.steps) == 2 and code >> 3 & 15 == rank):
                     continue
                 if kind == DISCARD and not (action.discard and code >> 3 == rank):
                     continue
@@ -530,70 +554,11 @@ class Coded:
     def card(self, code: int) -> str:
         """The card a code plays."""
         kind = code & 7
-        if kind in (MOVE, DISCARD, SWAP):
+        if kind in (MOVE, DISCARD, SWAP, SPLIT):
             return RANKS[code >> 3 & 15]
         if kind == DEFERRED:
             return self._located(code >> 3)[0].played()
         return self.action(code).card
-
-
-def _ranks(hand: tuple[str, ...]) -> list[int]:
-    """The different ranks of a hand (indices in ``RANKS``), in order (a hand is kept
-    sorted so)."""
-    out: list[int] = []
-    last = -1
-    for card in hand:
-        rank = RANK_ORDER[card]
-        if rank < last:
-            return sorted({RANK_ORDER[c] for c in hand})
-        if rank > last:
-            out.append(rank)
-            last = rank
-    return out
-
-
-def _movable(table: Table, seats: tuple[int, ...], pegs: Pegs) -> list[int]:
-    """Seat and position of each peg of ``seats`` that may still move, in position order,
-    two numbers a peg (as ``MoveFinder.movable``)."""
-    ring, last = table.ring, table.ring + table.homes - 1
-    out: list[int] = []
-    for q in seats:
-        ps = pegs[q]
-        for p in ps:
-            if p == START:
-                continue
-            if p >= ring:
-                above = 0
-                for h in ps:
-                    if h > p:
-                        above += 1
-                if above == last - p:
-                    continue
-            out.append(q)
-            out.append(p)
-    return out
-
-
-def _home_clear(ring: int, ps: tuple[int, ...], first: int, last: int) -> bool:
-    return not any(p >= ring and first <= p - ring + 1 <= last for p in ps)
-
-
-def _backward(table: Table, occ: vec[i64], seat: int, p: int, n: int) -> int:
-    """The destination of a ring peg moving ``n`` back, or ``IN_HAND`` when blocked."""
-    ring = table.ring
-    if not 0 <= p < ring:
-        return IN_HAND
-    pass_own = table.pass_own
-    cur = p
-    for i in range(n):
-        cur -= 1
-        if cur < 0:
-            cur = ring - 1
-        if i < n - 1 and occ[cur] == seat and not pass_own:
-            return IN_HAND
-    if occ[cur] == seat:
-        return IN_HAND
-    return cur
 
 
 class CodedActions(Sequence[Action]):
