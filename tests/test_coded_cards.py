@@ -121,6 +121,8 @@ def test_splits_listed_one_by_one_are_the_generators() -> None:
                 listing = general.listing()
                 assert [coded.action(c) for c in codes] == list(listing)
                 assert [coded.result(c) for c in codes] == [general.outcome(a) for a in listing]
+                for c in codes:  # the same steps with another card: no legal split
+                    assert coded.has(c) and not coded.has(c ^ 8)
                 checked += 1
             if checked >= 30:
                 return
