@@ -29,20 +29,20 @@ when it is played (:meth:`Coded.result`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Final, overload
+from collections.abc import Sequence
+from typing import Final
 
 from .actions import Action, Step
 from .board import START, Geometry
 from .board_work import IN_HAND, Pegs, WorkBoard, moved
-from .code_list import list_index
+from .code_list import CodedActions
 from .deferred import Deferred, Swaps
 from .legal import RANK_ORDER, Legal, MoveMemo, Turn, _Generator
 from .listing import CardPlan
 from .settings import RANKS
 from .split_codes import SPLIT, listed_splits, split_steps
 from .table import controls, table_of
-from .walks import backward, home_clear, movable, moved_one, ranks_of
+from .walks import backward, home_clear, key_change, movable, moved_one, ranks_of
 
 MOVE: Final = 0
 DISCARD: Final = 1
@@ -120,8 +120,11 @@ class Coded:
         #: Moves kept for the ranks that share them: coming out at 0, then 2n (+1 back).
         self._cache: list[list[int] | None] = [None] * 32
         #: The layouts of the moves onto team pegs, and those listed for the current rank.
-        self._team: dict[int, Pegs] | None = None
-        self._seen: set[Pegs] | None = None
+        #: The layout key changes (:meth:`WorkBoard.key_change`) of the moves onto team pegs
+        #: (by their code with no rank), and, for the current rank, the codes listed by
+        #: the key change of their layout (see :meth:`_new_layout`).
+        self._team: dict[int, int] | None = None
+        self._seen: dict[int, list[int]] | None = None
         self._seen_rank = -1
         #: The layouts of the splits listed one by one, by code.
         self._splits: dict[int, Pegs] | None = None
@@ -223,12 +226,35 @@ class Coded:
                               self.own_movable, rank, total, self.table.finish[rank],
                               self.codes, layouts)
         if len(self.codes) > n:
-            if self._seen is None or self._seen_rank != rank:
-                self._seen_rank = rank
-                self._seen = set()
+            seen = self._seen_for(rank)
+            keys = self.geo.keys
             for i in range(n, len(self.codes)):
-                self._seen.add(layouts[self.codes[i]])
+                code = self.codes[i]
+                seen.setdefault(key_change(keys, self.pegs, layouts[code]), []).append(code)
         return found
+
+    def _seen_for(self, rank: int) -> dict[int, list[int]]:
+        seen = self._seen
+        if seen is None or self._seen_rank != rank:
+            self._seen_rank = rank
+            seen = self._seen = {}
+        return seen
+
+    def _new_layout(self, seen: dict[int, list[int]], key: int, code: int, add: bool) -> bool:
+        """Does ``code`` lead to a layout no code listed in ``seen`` (codes by the key
+        change of their layout, ``key`` the code's) leads to?  With ``add``, it is added."""
+        same = seen.get(key)
+        if same is not None:
+            layout = self.result(code)
+            for other in same:
+                if self.result(other) == layout:
+                    return False
+        if add:
+            if same is None:
+                seen[key] = [code]
+            else:
+                same.append(code)
+        return True
 
     def _work_board(self) -> WorkBoard:
         board = self._board
@@ -243,6 +269,7 @@ class Coded:
         table, occ, pegs = self.table, self.occ, self.pegs
         ring, door = table.ring, table.door
         seen = self._seen if self._seen_rank == rank else None
+        keys = self.geo.keys
         mov = self.own_movable
         flat: list[int] = []
         for i in range(0, len(mov), 2):
@@ -254,8 +281,10 @@ class Coded:
                 if v == -1 or v == q:
                     continue
                 if door[v] == p:
-                    if seen is None or moved(pegs, ((q, p, other), (v, other, p))) not in seen:
-                        self.codes.append(move_code(rank, False, q, p, other) - MOVE + SWAP)
+                    code = move_code(rank, False, q, p, other) - MOVE + SWAP
+                    if seen is None or self._new_layout(seen, key_change(keys, pegs, moved(
+                            pegs, ((q, p, other), (v, other, p)))), code, False):
+                        self.codes.append(code)
                     continue
                 flat.append(q)
                 flat.append(p)
@@ -273,16 +302,11 @@ class Coded:
             for m in moves:
                 codes.append(m + rank * 8)
             return
-        seen = self._seen
-        if seen is None or self._seen_rank != rank:
-            self._seen_rank = rank
-            seen = self._seen = set()
+        seen = self._seen_for(rank)
         for m in moves:
-            result = team.get(m)
-            if result is not None:
-                if result in seen:
-                    continue
-                seen.add(result)
+            key = team.get(m)
+            if key is not None and not self._new_layout(seen, key, m + rank * 8, True):
+                continue
             codes.append(m + rank * 8)
 
     def _generator(self) -> _Generator:
@@ -303,7 +327,7 @@ class Coded:
                 if ok:
                     if self._team is None:
                         self._team = {}
-                    self._team[move_code(0, back, seat, src, dst)] = board.snapshot()
+                    self._team[move_code(0, back, seat, src, dst)] = board.key_change()
                 board.undo(0)
                 if not ok:
                     return
@@ -451,10 +475,6 @@ class Coded:
             victim = self.occ[dst]
             if self.geo.opponent[self.mover][victim]:  # sent to start
                 return moved(self.pegs, ((victim, dst, START), (seat, src, dst)))
-            team = self._team
-            known = None if team is None else team.get(code - (code & 15 << 3))
-            if known is not None:
-                return known
             board = WorkBoard(self.geo, self.pegs, self.mover)
             board.land(seat, src, dst)
             return board.snapshot()
@@ -559,41 +579,3 @@ class Coded:
         if kind == DEFERRED:
             return self._located(code >> 3)[0].played()
         return self.action(code).card
-
-
-class CodedActions(Sequence[Action]):
-    """The actions of a :class:`Coded` listing with counted moves, each made when read."""
-
-    __slots__ = ("_coded",)
-
-    def __init__(self, coded: Coded) -> None:
-        self._coded = coded
-
-    def __len__(self) -> int:
-        return len(self._coded)
-
-    @overload
-    def __getitem__(self, i: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[Action]: ...
-
-    def __getitem__(self, i: int | slice) -> Action | list[Action]:
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        i = list_index(i, len(self), "legal action")
-        return self._coded.action(self._coded.code(i))
-
-    def __iter__(self) -> Iterator[Action]:
-        coded = self._coded
-        for i in range(len(coded)):
-            yield coded.action(coded.code(i))
-
-    def __contains__(self, action: object) -> bool:
-        if not isinstance(action, Action):
-            return False
-        coded = self._coded
-        return coded.find(action) >= 0 or coded.counted(action) is not None
-
-    def __repr__(self) -> str:
-        return f"<{len(self)} legal actions>"

@@ -85,3 +85,18 @@ def backward(table: Table, occ: vec[i64], seat: int, p: int, n: int) -> int:
     if occ[cur] == seat:
         return IN_HAND
     return cur
+
+
+def key_change(keys: tuple[tuple[int, ...], ...], base: Pegs, layout: Pegs) -> int:
+    """How much the layout's key (``keys[q][pos + 1]`` summed over the pegs, as
+    :attr:`Geometry.keys`) changes from ``base`` to ``layout``."""
+    delta = 0
+    for q in range(len(base)):
+        now, before = layout[q], base[q]
+        if now is not before and now != before:
+            row = keys[q]
+            for p in now:
+                delta += row[p + 1]
+            for p in before:
+                delta -= row[p + 1]
+    return delta
