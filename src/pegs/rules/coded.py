@@ -188,9 +188,16 @@ class Coded:
 
     def _no_split(self, rank: int) -> bool:
         """Can the rank's split not be made?  (Fewer than two pegs may move, and none
-        finishes to let a partner's peg make the rest: see ``SplitFinder.splits``.)"""
+        finishes to let a partner's peg make the rest: see ``SplitFinder.splits``.  The
+        one peg finishes only if it is the seat's own and its other pegs are home.)"""
         n = len(self.own_movable)
-        return n == 0 or (n == 2 and not self.table.finish[rank])
+        if n != 2:
+            return n == 0
+        seat, p = self.own_movable[0], self.own_movable[1]
+        if not self.table.finish[rank] or seat != self.mover:
+            return True
+        ring = self.table.ring
+        return any(q < ring and q != p for q in self.pegs[seat])
 
     def _card(self, rank: int, plan: CardPlan) -> None:
         if plan.joker:
