@@ -7,24 +7,26 @@ kind:
   the card's rank, forward or back, and the peg's seat, from and to (:func:`move_code`);
 - :data:`SWAP`: a 2's swap listed with the moves (the own peg onto a peg whose door it
   stands on), packed as a move;
+- :data:`SPLIT`: a 7 or 9 split listed one by one (one peg on the ring, finishing with a
+  partner's peg: :mod:`pegs.rules.split_codes`), its two steps packed;
 - :data:`DISCARD`: a card discarded without a move (its rank);
 - :data:`DEFERRED`: the ``n``-th counted action of the turn (``Coded.segments``, card by
   card: the 7 and 9 splits, the tens, the other swaps), whose layout is computed from
   ``n`` when it is played;
 - :data:`BUILT`: the ``n``-th action the general generator (:mod:`pegs.rules.legal`)
-  built for the cards it handled (the ten, Pegoo's joker, a 7 or 9 split with one peg on
-  the ring, any split under a search's memo);
+  built for the cards it handled (the ten, Pegoo's joker, any split under a search's
+  memo);
 - :data:`LISTED`: the ``n``-th action of a listing made wholly by the general generator
   (a Bluffing Joker turn or declaration, North Carolina counting).
 
 :class:`Coded` lists a turn in exactly the order of the general generator: each card of the
 hand in rank order, its built moves, then the discards, then the counted moves card by
-card.  The powers of one peg and the swaps are found here on integers (no :class:`Action`,
-no hashing of tuples); the 7 and 9 splits are counted by the generator's
-:meth:`~pegs.rules.splits.SplitFinder.count_splits` alone; the generator lists the
-other cards (the ten, Pegoo's joker) whole.  An :class:`Action` is made from a
-code only when asked (:meth:`Coded.action`), and the layout a code leads to is computed
-when it is played (:meth:`Coded.result`).
+card.  The powers of one peg, the swaps and the splits listed one by one are found on
+integers (no :class:`Action`, no hashing of tuples); the counted 7 and 9 splits are the
+generator's :meth:`~pegs.rules.splits.SplitFinder.count_splits` alone; the generator lists
+the other cards (the ten, Pegoo's joker) whole.  An :class:`Action` is made from a code
+only when asked (:meth:`Coded.action`), and the layout a code leads to is computed when it
+is played (:meth:`Coded.result`).
 """
 
 from __future__ import annotations
