@@ -55,37 +55,11 @@ class CountedSplits(Deferred):
     generator, kept as numbers and spelled when indexed or looked up), then the counted
     ones."""
 
-    __slots__ = (
-        "_first_at",
-        "_first_keys",
-        "_found",
-        "_index",
-        "_made",
-        "_occ",
-        "_prefix",
-        "_seats",
-        "_second_at",
-        "_second_keys",
-        "_silent",
-        "_skipped",
-        "_slots",
-        "_spelled",
-        "_suffix",
-        "base",
-        "card",
-        "eager",
-        "first",
-        "geo",
-        "listed",
-        "mover",
-        "names",
-        "parts",
-        "pegs",
-        "skip",
-        "skip_self",
-        "start",
-        "total",
-    )
+    __slots__ = ("_first_at", "_first_keys", "_found", "_index", "_made", "_occ",
+                 "_prefix", "_seats", "_second_at", "_second_keys", "_silent", "_skipped",
+                 "_slots", "_spelled", "_suffix", "base", "card", "eager", "first", "geo",
+                 "listed", "mover", "names", "parts", "pegs", "skip", "skip_self", "start",
+                 "total")
 
     def __init__(self, card: str, geo: Geometry, base: Pegs, mover: int,
                  pegs: list[tuple[int, int]], first: list[list[list[Part]]],
