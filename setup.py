@@ -32,6 +32,9 @@ COMPILED = [
     "src/pegs/rules/code_list.py",
     "src/pegs/rules/cards.py",
     "src/pegs/rules/table.py",
+    # the rules core's codes (issue 40)
+    "src/pegs/rules/walks.py",
+    "src/pegs/rules/split_codes.py",
     "src/pegs/bots/heuristic.py",
     "src/pegs/bots/ismcts.py",
     "src/pegs/bots/leaf.py",

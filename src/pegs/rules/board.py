@@ -31,6 +31,7 @@ class Geometry:
         "holes_per_side",
         "home_holes",
         "keys",
+        "no_pegs",
         "opponent",
         "out_hole",
         "partners",
@@ -83,6 +84,9 @@ class Geometry:
         self.keys = _position_keys(n, self.ring_size + rules.home_holes + 1)
         #: The same keys in one native array, ``keys[q]`` from ``q * len(keys[q])`` on.
         self.flat_keys = vec[i64]([key for row in self.keys for key in row])
+        #: A ring with no peg (-1 in every hole), copied to make a board's occupancy (a
+        #: native copy: no reference counts to make and drop).
+        self.no_pegs = vec[i64]([-1] * self.ring_size)
 
     def plain_parts(self, seat: int, pos: int) -> tuple[list[Part | None], int]:
         """The split parts that hit nobody, as far as made, and where those of the peg of

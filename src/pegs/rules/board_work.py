@@ -73,7 +73,7 @@ class WorkBoard:
         self.mover = mover
         self.opponent = geo.opponent[mover]
         ring = self.ring
-        occ = vec[i64]([-1] * ring)  # the seat of the peg in each ring hole, or -1
+        occ = geo.no_pegs[0:ring]  # the seat of the peg in each ring hole, or -1
         for seat, ps in enumerate(pegs):
             for p in ps:
                 if 0 <= p < ring:
@@ -98,6 +98,22 @@ class WorkBoard:
             if done >> q & 1:
                 out[q] = tuple(sorted(self.pos[q]))
         return tuple(out)
+
+    def key_change(self) -> i64:
+        """How much the moves since the unchanged board change the layout's key
+        (:attr:`Geometry.flat_keys`: a peg lifted and put down again cancels out)."""
+        keys = self.geo.flat_keys
+        width: i64 = len(self.geo.keys[0])
+        log = self.log
+        delta: i64 = 0
+        for n in range(len(log)):
+            code = log[n]
+            row = code // (WIDE * WIDE) * width
+            new = code % WIDE - 1  # the position + 1; the hand's (-1) is the row's last
+            old = code // WIDE % WIDE - 1
+            delta += (keys[row + (new if new >= 0 else width - 1)]
+                      - keys[row + (old if old >= 0 else width - 1)])
+        return delta
 
     def where(self, seat: int, old: int, since: int) -> int:
         """Where the peg of ``seat`` that stood on ``old`` is now (following log entries)."""

@@ -83,4 +83,6 @@ def insert(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
             at = n
     if at < 0:
         at = len(hand)
-    return (*hand[:at], card, *hand[at:])
+    out = list(hand)
+    out.insert(at, card)
+    return tuple(out)

@@ -1,10 +1,14 @@
 """The legal codes of a position as one read-only sequence (:class:`Codes`): the codes
-listed, then numbered ones (see :mod:`pegs.rules.coded`)."""
+listed, then numbered ones (see :mod:`pegs.rules.coded`); and its actions, each made when
+read (:class:`CodedActions`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import overload
+from collections.abc import Iterator, Sequence
+from typing import Protocol, overload
+
+from .actions import Action
+from .board_work import Pegs
 
 
 def list_index(i: int, n: int, what: str) -> int:
@@ -42,3 +46,56 @@ class Codes(Sequence[int]):
         if i < len(listed):
             return listed[i]
         return (i - len(listed)) * 8 + self._kind
+
+
+class Listing(Protocol):
+    """What :class:`CodedActions` reads of a coded listing."""
+
+    def __len__(self) -> int: ...
+
+    def code(self, i: int) -> int: ...
+
+    def action(self, code: int) -> Action: ...
+
+    def find(self, action: Action) -> int: ...
+
+    def counted(self, action: Action) -> Pegs | None: ...
+
+
+class CodedActions(Sequence[Action]):
+    """The actions of a coded listing (:class:`pegs.rules.coded.Coded`) with counted moves,
+    each made when read."""
+
+    __slots__ = ("_coded",)
+
+    def __init__(self, coded: Listing) -> None:
+        self._coded = coded
+
+    def __len__(self) -> int:
+        return len(self._coded)
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | list[Action]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        i = list_index(i, len(self), "legal action")
+        return self._coded.action(self._coded.code(i))
+
+    def __iter__(self) -> Iterator[Action]:
+        coded = self._coded
+        for i in range(len(coded)):
+            yield coded.action(coded.code(i))
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Action):
+            return False
+        coded = self._coded
+        return coded.find(action) >= 0 or coded.counted(action) is not None
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} legal actions>"

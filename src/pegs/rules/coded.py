@@ -5,40 +5,53 @@ kind:
 
 - :data:`MOVE`: one peg moved by a one-peg power (coming out, forward, back, the joker):
   the card's rank, forward or back, and the peg's seat, from and to (:func:`move_code`);
+- :data:`SWAP`: a 2's swap listed with the moves (the own peg onto a peg whose door it
+  stands on), packed as a move;
+- :data:`SPLIT`: a 7 or 9 split listed one by one (one peg on the ring, finishing with a
+  partner's peg: :mod:`pegs.rules.split_codes`), its two steps packed;
 - :data:`DISCARD`: a card discarded without a move (its rank);
-- :data:`BUILT` and :data:`DEFERRED`: the ``n``-th action the general generator
-  (:mod:`pegs.rules.legal`) built or counted for the cards it handled (splits, tens, swaps,
-  Pegoo's joker);
+- :data:`DEFERRED`: the ``n``-th counted action of the turn (``Coded.segments``, card by
+  card: the 7 and 9 splits, the tens, the other swaps), whose layout is computed from
+  ``n`` when it is played;
+- :data:`BUILT`: the ``n``-th action the general generator (:mod:`pegs.rules.legal`)
+  built for the cards it handled (the ten, Pegoo's joker, any split under a search's
+  memo);
 - :data:`LISTED`: the ``n``-th action of a listing made wholly by the general generator
   (a Bluffing Joker turn or declaration, North Carolina counting).
 
 :class:`Coded` lists a turn in exactly the order of the general generator: each card of the
 hand in rank order, its built moves, then the discards, then the counted moves card by
-card.  The powers of one peg are found here on integers (no :class:`Action`, no hashing of
-tuples); every other card of the hand is handed to the generator.  An :class:`Action` is
-made from a code only when asked (:meth:`Coded.action`), and the layout a code leads to is
-computed when it is played (:meth:`Coded.result`).
+card.  The powers of one peg, the swaps and the splits listed one by one are found on
+integers (no :class:`Action`, no hashing of tuples); the counted 7 and 9 splits are the
+generator's :meth:`~pegs.rules.splits.SplitFinder.count_splits` alone; the generator lists
+the other cards (the ten, Pegoo's joker) whole.  An :class:`Action` is made from a code
+only when asked (:meth:`Coded.action`), and the layout a code leads to is computed when it
+is played (:meth:`Coded.result`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Final, overload
+from collections.abc import Sequence
+from typing import Final
 
 from .actions import Action, Step
 from .board import START, Geometry
 from .board_work import IN_HAND, Pegs, WorkBoard, moved
-from .code_list import list_index
+from .code_list import CodedActions
+from .deferred import Deferred, Swaps
 from .legal import RANK_ORDER, Legal, MoveMemo, Turn, _Generator
 from .listing import CardPlan
 from .settings import RANKS
-from .table import Table, controls, table_of
+from .split_codes import SPLIT, listed_splits, split_steps
+from .table import controls, table_of
+from .walks import backward, home_clear, key_change, movable, moved_one, ranks_of
 
 MOVE: Final = 0
 DISCARD: Final = 1
 BUILT: Final = 2
 DEFERRED: Final = 3
 LISTED: Final = 4
+SWAP: Final = 5
 KIND_BITS: Final = 3
 #: The joker's index in ``RANKS``.
 JOKER: Final = 13
@@ -70,25 +83,14 @@ def plain_turn(geo: Geometry, stuck_turns: int) -> bool:
     return not table.bluffing and not (table.counting and stuck_turns >= 2)
 
 
-def moved_one(pegs: Pegs, seat: int, src: int, dst: int) -> Pegs:
-    """``pegs`` with one peg of ``seat`` moved from ``src`` to ``dst`` (no hit)."""
-    lst = list(pegs[seat])
-    for i in range(len(lst)):
-        if lst[i] == src:
-            lst[i] = dst
-            break
-    lst.sort()
-    out = list(pegs)
-    out[seat] = tuple(lst)
-    return tuple(out)
-
-
 class Coded:
     """The legal actions of a turn as codes (see the module's docstring)."""
 
-    __slots__ = ("_actions", "_board", "_cache", "_seen", "_seen_rank", "_slow", "_team",
+    __slots__ = ("_actions", "_board", "_cache", "_seen", "_seen_rank", "_slow", "_splits",
+                 "_team",
                  "codes", "ctrl", "deferred", "first_turn", "geo", "hand", "listed",
-                 "memo", "mover", "occ", "own_movable", "pegs", "stuck_turns", "table")
+                 "memo", "mover", "occ", "own_movable", "pegs", "segments", "stuck_turns",
+                 "table")
 
     def __init__(self, geo: Geometry, pegs: Pegs, seat: int, hand: tuple[str, ...],
                  stuck_turns: int, first_turn: bool, memo: MoveMemo | None = None) -> None:
@@ -102,7 +104,7 @@ class Coded:
         self.first_turn = first_turn
         self.memo = memo
         ring = table.ring
-        occ = [-1] * ring
+        occ = table.no_pegs[0:ring]  # the seat of the peg in each ring hole, or -1
         for q in range(len(pegs)):
             for p in pegs[q]:
                 if 0 <= p < ring:
@@ -110,19 +112,26 @@ class Coded:
         self.occ = occ
         self.ctrl = controls(table, pegs, seat)
         #: The movable pegs as (seat, position) pairs, flat.
-        self.own_movable = _movable(table, self.ctrl, pegs)
+        self.own_movable = movable(table, self.ctrl, pegs)
         self.codes: list[int] = []
         self.deferred = 0  # how many counted actions follow the built ones
+        #: The counted actions, card by card (the ``DEFERRED`` codes number them in order).
+        self.segments: list[Deferred] = []
         self._slow: _Generator | None = None
         self._board: WorkBoard | None = None
         #: Moves kept for the ranks that share them: coming out at 0, then 2n (+1 back).
         self._cache: list[list[int] | None] = [None] * 32
         #: The layouts of the moves onto team pegs, and those listed for the current rank.
-        self._team: dict[int, Pegs] | None = None
-        self._seen: set[Pegs] | None = None
+        #: The layout key changes (:meth:`WorkBoard.key_change`) of the moves onto team pegs
+        #: (by their code with no rank), and, for the current rank, the codes listed by
+        #: the key change of their layout (see :meth:`_new_layout`).
+        self._team: dict[int, int] | None = None
+        self._seen: dict[int, list[int]] | None = None
         self._seen_rank = -1
+        #: The layouts of the splits listed one by one, by code.
+        self._splits: dict[int, Pegs] | None = None
         self._actions: tuple[Action, ...] | None = None
-        self._list(_ranks(hand))
+        self._list(ranks_of(hand))
         #: The codes in order (the built ones: then come ``deferred`` counted ones).
         self.listed = tuple(self.codes)
 
@@ -135,7 +144,7 @@ class Coded:
         for rank in ranks:
             n = len(codes) + self.deferred
             plan = table.plans[rank]
-            if table.quick[rank] and (not plan.split or self._no_split(rank)):
+            if table.quick[rank] and self._own_split(rank, plan):
                 self._card(rank, plan)
                 if (table.stuck_out and self.stuck_turns >= table.stuck_out and not plan.out
                         and not (plan.joker and table.joker_comes_out)):
@@ -143,13 +152,13 @@ class Coded:
             else:
                 slow = self._generator()
                 legal = slow.legal
-                built = len(legal.actions)
+                built, counted = len(legal.actions), len(legal.deferred)
                 card = RANKS[rank]
                 slow.card_moves(card)
                 slow.stuck_come_out(card)
                 for i in range(built, len(legal.actions)):
                     codes.append(i * 8 + BUILT)
-                self.deferred = sum(len(d) for d in legal.deferred)
+                self._counted(legal.deferred[counted:])
             if len(codes) + self.deferred > n:
                 if rank == JOKER:
                     joker_moves = True
@@ -159,11 +168,38 @@ class Coded:
             for rank in ranks:
                 codes.append(rank * 8 + DISCARD)
 
+    def _counted(self, moves: list[Deferred]) -> None:
+        for d in moves:
+            self.segments.append(d)
+            self.deferred += len(d)
+
+    def _own_split(self, rank: int, plan: CardPlan) -> bool:
+        """Are the rank's splits (if it has any) listed here?  (A search's memo keeps the
+        whole card's moves: the generator lists the card then.)"""
+        return not plan.split or self._no_split(rank) or self.memo is None
+
+    def _counts(self, rank: int) -> bool:
+        """Does the general generator count the rank's splits (from two movable pegs, but
+        for a split that may finish with a partner's peg and one peg on the ring)?"""
+        if len(self.own_movable) < 4:
+            return False
+        if self.table.finish[rank]:
+            ring = self.table.ring
+            return sum(1 for p in self.pegs[self.mover] if p < ring) > 1
+        return True
+
     def _no_split(self, rank: int) -> bool:
         """Can the rank's split not be made?  (Fewer than two pegs may move, and none
-        finishes to let a partner's peg make the rest: see ``SplitFinder.splits``.)"""
+        finishes to let a partner's peg make the rest: see ``SplitFinder.splits``.  The
+        one peg finishes only if it is the seat's own and its other pegs are home.)"""
         n = len(self.own_movable)
-        return n == 0 or (n == 2 and not self.table.finish[rank])
+        if n != 2:
+            return n == 0
+        seat, p = self.own_movable[0], self.own_movable[1]
+        if not self.table.finish[rank] or seat != self.mover:
+            return True
+        ring = self.table.ring
+        return any(q < ring and q != p for q in self.pegs[seat])
 
     def _card(self, rank: int, plan: CardPlan) -> None:
         if plan.joker:
@@ -171,10 +207,100 @@ class Coded:
             return
         if plan.out:
             self._add(rank, self._come_out())
-        for n in plan.forward:
-            self._add(rank, self._singles(n, False))
+        found = False
+        if plan.split and not self._no_split(rank):
+            if self._counts(rank):
+                slow = self._generator()
+                counted = len(slow.legal.deferred)
+                found = slow.count_splits(RANKS[rank], plan.split)
+                self._counted(slow.legal.deferred[counted:])
+            else:
+                found = self._listed_splits(rank, plan.split)
+        if not (plan.must_split and found):
+            for n in plan.forward:
+                self._add(rank, self._singles(n, False))
         for n in plan.backward:
             self._add(rank, self._singles(n, True))
+        if plan.swap:
+            self._swaps(rank)
+
+    def _listed_splits(self, rank: int, total: int) -> bool:
+        """The rank's splits one by one (:func:`listed_splits`); their layouts are kept
+        for the rank's later moves onto team pegs to be dropped if they repeat one."""
+        layouts = self._splits
+        if layouts is None:
+            layouts = self._splits = {}
+        n = len(self.codes)
+        found = listed_splits(self.table, self._work_board(), self.pegs, self.mover,
+                              self.own_movable, rank, total, self.table.finish[rank],
+                              self.codes, layouts)
+        if len(self.codes) > n:
+            seen = self._seen_for(rank)
+            keys = self.geo.keys
+            for i in range(n, len(self.codes)):
+                code = self.codes[i]
+                seen.setdefault(key_change(keys, self.pegs, layouts[code]), []).append(code)
+        return found
+
+    def _seen_for(self, rank: int) -> dict[int, list[int]]:
+        seen = self._seen
+        if seen is None or self._seen_rank != rank:
+            self._seen_rank = rank
+            seen = self._seen = {}
+        return seen
+
+    def _new_layout(self, seen: dict[int, list[int]], key: int, code: int, add: bool) -> bool:
+        """Does ``code`` lead to a layout no code listed in ``seen`` (codes by the key
+        change of their layout, ``key`` the code's) leads to?  With ``add``, it is added."""
+        same = seen.get(key)
+        if same is not None:
+            layout = self.result(code)
+            for other in same:
+                if self.result(other) == layout:
+                    return False
+        if add:
+            if same is None:
+                seen[key] = [code]
+            else:
+                same.append(code)
+        return True
+
+    def _work_board(self) -> WorkBoard:
+        board = self._board
+        if board is None:
+            board = self._board = WorkBoard(self.geo, self.pegs, self.mover)
+        return board
+
+    def _swaps(self, rank: int) -> None:
+        """The swaps of an own ring peg with a ring peg of another colour (as
+        ``MoveFinder.swaps``): the one onto a peg whose door is the own peg's hole is
+        listed (unless a move onto a team peg led to its layout), the others counted."""
+        table, occ, pegs = self.table, self.occ, self.pegs
+        ring, door = table.ring, table.door
+        seen = self._seen if self._seen_rank == rank else None
+        keys = self.geo.keys
+        mov = self.own_movable
+        flat: list[int] = []
+        for i in range(0, len(mov), 2):
+            q, p = mov[i], mov[i + 1]
+            if p >= ring:
+                continue
+            for other in range(ring):
+                v = occ[other]
+                if v == -1 or v == q:
+                    continue
+                if door[v] == p:
+                    code = move_code(rank, False, q, p, other) - MOVE + SWAP
+                    if seen is None or self._new_layout(seen, key_change(keys, pegs, moved(
+                            pegs, ((q, p, other), (v, other, p)))), code, False):
+                        self.codes.append(code)
+                    continue
+                flat.append(q)
+                flat.append(p)
+                flat.append(other)
+                flat.append(v)
+        if flat:
+            self._counted([Swaps(RANKS[rank], self.geo.names_for(self.mover), pegs, flat)])
 
     def _add(self, rank: int, moves: list[int]) -> None:
         """List the rank's moves, but a move onto a team peg that leads to the layout of
@@ -185,16 +311,11 @@ class Coded:
             for m in moves:
                 codes.append(m + rank * 8)
             return
-        seen = self._seen
-        if seen is None or self._seen_rank != rank:
-            self._seen_rank = rank
-            seen = self._seen = set()
+        seen = self._seen_for(rank)
         for m in moves:
-            result = team.get(m)
-            if result is not None:
-                if result in seen:
-                    continue
-                seen.add(result)
+            key = team.get(m)
+            if key is not None and not self._new_layout(seen, key, m + rank * 8, True):
+                continue
             codes.append(m + rank * 8)
 
     def _generator(self) -> _Generator:
@@ -210,14 +331,12 @@ class Coded:
         if dst < self.table.ring:
             victim = self.occ[dst]
             if victim != -1 and not self.geo.opponent[self.mover][victim]:
-                board = self._board
-                if board is None:
-                    board = self._board = WorkBoard(self.geo, self.pegs, self.mover)
+                board = self._work_board()
                 ok = board.land(seat, src, dst)
                 if ok:
                     if self._team is None:
                         self._team = {}
-                    self._team[move_code(0, back, seat, src, dst)] = board.snapshot()
+                    self._team[move_code(0, back, seat, src, dst)] = board.key_change()
                 board.undo(0)
                 if not ok:
                     return
@@ -249,7 +368,7 @@ class Coded:
         for i in range(0, len(mov), 2):
             q, p = mov[i], mov[i + 1]
             if back:
-                d = _backward(self.table, self.occ, q, p, n)
+                d = backward(self.table, self.occ, q, p, n)
                 if d != IN_HAND:
                     self._one(moves, q, p, d, True)
             else:
@@ -266,7 +385,7 @@ class Coded:
         ps = self.pegs[seat]
         if p >= ring:
             t = p - ring + 1 + n
-            if t <= homes and _home_clear(ring, ps, p - ring + 2, t):
+            if t <= homes and home_clear(ring, ps, p - ring + 2, t):
                 self._one(moves, seat, p, ring + t - 1, False)
             return
         occ = self.occ
@@ -277,7 +396,7 @@ class Coded:
         for i in range(n):
             if cur == door:
                 m = n - i
-                if m <= homes and _home_clear(ring, ps, 1, m):
+                if m <= homes and home_clear(ring, ps, 1, m):
                     self._one(moves, seat, p, ring + m - 1, False)
                 if table.turn_in:
                     return
@@ -331,16 +450,26 @@ class Coded:
             src = (code >> 12 & 255) - 1
             dst = (code >> 20) - 1
             names = self.geo.names_for(self.mover)[seat]
-            hit = 0 <= dst < self.geo.ring_size and self.occ[dst] not in (-1, seat)
+            hit = 0 <= dst < self.geo.ring_size and self.occ[dst] != -1 and self.occ[dst] != seat
             step = _new(Step, (names[src + 1], names[dst + 1], "<" if back else ">", hit))
             return _new(Action, (RANKS[rank], (step,), False, "", ""))
         if kind == DISCARD:
             return _new(Action, (RANKS[code >> 3], (), True, "", ""))
-        legal = self._legal()
-        if kind == BUILT:
-            return legal.actions[code >> 3]
+        if kind == SWAP:
+            seat = code >> 8 & 15
+            names = self.geo.names_for(self.mover)[seat]
+            step = _new(Step, (names[code >> 12 & 255], names[code >> 20], "~", False))
+            return _new(Action, (RANKS[code >> 3 & 15], (step,), False, "", ""))
+        if kind == SPLIT:
+            table = self.geo.names_for(self.mover)
+            steps = tuple([_new(Step, (table[q][a + 1], table[q][b + 1], ">" if fwd else "<",
+                                       hit)) for q, a, b, fwd, hit in split_steps(code)])
+            return _new(Action, (RANKS[code >> 3 & 15], steps, False, "", ""))
         if kind == DEFERRED:
-            return legal.made(code >> 3)
+            moves, n = self._located(code >> 3)
+            return moves.nth(n)
+        if kind == BUILT:
+            return self._legal().actions[code >> 3]
         raise ValueError(f"{code} is not a code of this listing")
 
     def result(self, code: int) -> Pegs:
@@ -355,18 +484,32 @@ class Coded:
             victim = self.occ[dst]
             if self.geo.opponent[self.mover][victim]:  # sent to start
                 return moved(self.pegs, ((victim, dst, START), (seat, src, dst)))
-            team = self._team
-            known = None if team is None else team.get(code - (code & 15 << 3))
-            if known is not None:
-                return known
             board = WorkBoard(self.geo, self.pegs, self.mover)
             board.land(seat, src, dst)
             return board.snapshot()
         if kind == DISCARD:
             return self.pegs
+        if kind == SWAP:
+            seat = code >> 8 & 15
+            src = (code >> 12 & 255) - 1
+            dst = (code >> 20) - 1
+            return moved(self.pegs, ((seat, src, dst), (self.occ[dst], dst, src)))
+        if kind == DEFERRED:
+            moves, n = self._located(code >> 3)
+            return moves.layout_at(n)
+        if kind == SPLIT and self._splits is not None:
+            return self._splits[code]
         outcome = self._legal().outcome(self.action(code))
         assert outcome is not None
         return outcome
+
+    def _located(self, n: int) -> tuple[Deferred, int]:
+        """The segment holding the ``n``-th counted action, and its index there."""
+        for moves in self.segments:
+            if n < len(moves):
+                return moves, n
+            n -= len(moves)
+        raise ValueError(f"{n * 8 + DEFERRED} is not a code of this listing")
 
     def _legal(self) -> Legal:
         slow = self._slow
@@ -393,7 +536,9 @@ class Coded:
             for i in range(len(codes)):
                 code = codes[i]
                 kind = code & 7
-                if kind == MOVE and not (one and code >> 3 & 15 == rank):
+                if kind in (MOVE, SWAP) and not (one and code >> 3 & 15 == rank):
+                    continue
+                if kind == SPLIT and not (len(action.steps) == 2 and code >> 3 & 15 == rank):
                     continue
                 if kind == DISCARD and not (action.discard and code >> 3 == rank):
                     continue
@@ -411,10 +556,7 @@ class Coded:
 
     def counted(self, action: Action) -> Pegs | None:
         """The layout ``action`` leads to if it is one of the counted actions, else None."""
-        if not self.deferred:
-            return None
-        legal = self._legal()
-        for d in legal.deferred:
+        for d in self.segments:
             result = d.outcome(action)
             if result is not None:
                 return result
@@ -424,9 +566,8 @@ class Coded:
         """The code of a counted action, or -1 (reads them all: for the edges only)."""
         if self.counted(action) is None:
             return -1
-        legal = self._legal()
         for m in range(self.deferred):
-            if legal.made(m) == action:
+            if self.action(m * 8 + DEFERRED) == action:
                 return m * 8 + DEFERRED
         return -1
 
@@ -442,103 +583,8 @@ class Coded:
     def card(self, code: int) -> str:
         """The card a code plays."""
         kind = code & 7
-        if kind in (MOVE, DISCARD):
+        if kind in (MOVE, DISCARD, SWAP, SPLIT):
             return RANKS[code >> 3 & 15]
+        if kind == DEFERRED:
+            return self._located(code >> 3)[0].played()
         return self.action(code).card
-
-
-def _ranks(hand: tuple[str, ...]) -> list[int]:
-    """The different ranks of a hand (indices in ``RANKS``), in order (a hand is kept
-    sorted so)."""
-    out: list[int] = []
-    last = -1
-    for card in hand:
-        rank = RANK_ORDER[card]
-        if rank < last:
-            return sorted({RANK_ORDER[c] for c in hand})
-        if rank > last:
-            out.append(rank)
-            last = rank
-    return out
-
-
-def _movable(table: Table, seats: tuple[int, ...], pegs: Pegs) -> list[int]:
-    """Seat and position of each peg of ``seats`` that may still move, in position order,
-    two numbers a peg (as ``MoveFinder.movable``)."""
-    ring, last = table.ring, table.ring + table.homes - 1
-    out: list[int] = []
-    for q in seats:
-        ps = pegs[q]
-        for p in ps:
-            if p == START:
-                continue
-            if p >= ring:
-                above = 0
-                for h in ps:
-                    if h > p:
-                        above += 1
-                if above == last - p:
-                    continue
-            out.append(q)
-            out.append(p)
-    return out
-
-
-def _home_clear(ring: int, ps: tuple[int, ...], first: int, last: int) -> bool:
-    return not any(p >= ring and first <= p - ring + 1 <= last for p in ps)
-
-
-def _backward(table: Table, occ: list[int], seat: int, p: int, n: int) -> int:
-    """The destination of a ring peg moving ``n`` back, or ``IN_HAND`` when blocked."""
-    ring = table.ring
-    if not 0 <= p < ring:
-        return IN_HAND
-    pass_own = table.pass_own
-    cur = p
-    for i in range(n):
-        cur -= 1
-        if cur < 0:
-            cur = ring - 1
-        if i < n - 1 and occ[cur] == seat and not pass_own:
-            return IN_HAND
-    if occ[cur] == seat:
-        return IN_HAND
-    return cur
-
-
-class CodedActions(Sequence[Action]):
-    """The actions of a :class:`Coded` listing with counted moves, each made when read."""
-
-    __slots__ = ("_coded",)
-
-    def __init__(self, coded: Coded) -> None:
-        self._coded = coded
-
-    def __len__(self) -> int:
-        return len(self._coded)
-
-    @overload
-    def __getitem__(self, i: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[Action]: ...
-
-    def __getitem__(self, i: int | slice) -> Action | list[Action]:
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        i = list_index(i, len(self), "legal action")
-        return self._coded.action(self._coded.code(i))
-
-    def __iter__(self) -> Iterator[Action]:
-        coded = self._coded
-        for i in range(len(coded)):
-            yield coded.action(coded.code(i))
-
-    def __contains__(self, action: object) -> bool:
-        if not isinstance(action, Action):
-            return False
-        coded = self._coded
-        return coded.find(action) >= 0 or coded.counted(action) is not None
-
-    def __repr__(self) -> str:
-        return f"<{len(self)} legal actions>"

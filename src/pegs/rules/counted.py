@@ -55,37 +55,11 @@ class CountedSplits(Deferred):
     generator, kept as numbers and spelled when indexed or looked up), then the counted
     ones."""
 
-    __slots__ = (
-        "_first_at",
-        "_first_keys",
-        "_found",
-        "_index",
-        "_made",
-        "_occ",
-        "_prefix",
-        "_seats",
-        "_second_at",
-        "_second_keys",
-        "_silent",
-        "_skipped",
-        "_slots",
-        "_spelled",
-        "_suffix",
-        "base",
-        "card",
-        "eager",
-        "first",
-        "geo",
-        "listed",
-        "mover",
-        "names",
-        "parts",
-        "pegs",
-        "skip",
-        "skip_self",
-        "start",
-        "total",
-    )
+    __slots__ = ("_first_at", "_first_keys", "_found", "_index", "_made", "_occ",
+                 "_prefix", "_seats", "_second_at", "_second_keys", "_silent", "_skipped",
+                 "_slots", "_spelled", "_suffix", "base", "card", "eager", "first", "geo",
+                 "listed", "mover", "names", "parts", "pegs", "skip", "skip_self", "start",
+                 "total")
 
     def __init__(self, card: str, geo: Geometry, base: Pegs, mover: int,
                  pegs: list[tuple[int, int]], first: list[list[list[Part]]],
@@ -280,6 +254,14 @@ class CountedSplits(Deferred):
             self._spelled[action] = n
             return action
         return self.action(self.pick(n - len(self.listed)))
+
+    def layout_at(self, n: int) -> Pegs:
+        if n < len(self.listed):
+            return self.listed.layout(n)
+        return self.layout(self.pick(n - len(self.listed)))
+
+    def played(self) -> str:
+        return self.card
 
     def _first_part(self, i: int, rest: int) -> tuple[int, int, int]:
         """(part size, part index, position among its splits) of split ``rest`` of peg i."""

@@ -33,6 +33,14 @@ class Deferred:
         """The layout ``action`` leads to, or None if it is not one of these moves."""
         raise NotImplementedError
 
+    def layout_at(self, n: int) -> Pegs:
+        """The layout the ``n``-th move leads to (no :class:`Action` is made)."""
+        raise NotImplementedError
+
+    def played(self) -> str:
+        """The card these moves play."""
+        raise NotImplementedError
+
 
 class Swaps(Deferred):
     """The 2's swaps of a position, kept as (seat, hole, other hole, other seat) numbers.
@@ -74,6 +82,12 @@ class Swaps(Deferred):
             n = self._made.get(action, -1)
         if n < 0:
             return None
+        return self.layout_at(n)
+
+    def layout_at(self, n: int) -> Pegs:
         flat = self.flat
         q, p, other, v = flat[4 * n], flat[4 * n + 1], flat[4 * n + 2], flat[4 * n + 3]
         return moved(self.base, ((q, p, other), (v, other, p)))
+
+    def played(self) -> str:
+        return self.card

@@ -31,14 +31,31 @@ Move = tuple[tuple[Step, ...], Pegs | Change]
 
 
 
-@dataclass(frozen=True)
 class Turn:
-    """What the generator needs to know about the seat to move."""
+    """What the generator needs to know about the seat to move.  (A plain class: a frozen
+    dataclass sets each field through ``object.__setattr__``, several times as slow to make,
+    and one is made per listing.)"""
 
-    seat: int
-    hand: tuple[str, ...]
-    stuck_turns: int
-    first_turn: bool
+    __slots__ = ("first_turn", "hand", "seat", "stuck_turns")
+
+    def __init__(self, seat: int, hand: tuple[str, ...], stuck_turns: int,
+                 first_turn: bool) -> None:
+        self.seat: Final = seat
+        self.hand: Final = hand
+        self.stuck_turns: Final = stuck_turns
+        self.first_turn: Final = first_turn
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Turn) and (
+            self.seat, self.hand, self.stuck_turns, self.first_turn) == (
+            other.seat, other.hand, other.stuck_turns, other.first_turn)
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.hand, self.stuck_turns, self.first_turn))
+
+    def __repr__(self) -> str:
+        return (f"Turn(seat={self.seat}, hand={self.hand}, stuck_turns={self.stuck_turns}, "
+                f"first_turn={self.first_turn})")
 
 
 class Legal:

@@ -30,6 +30,7 @@ class Table:
         "joker_comes_out",
         "joker_must",
         "keep_pile",
+        "no_pegs",
         "out_hole",
         "pass_own",
         "plan_of",
@@ -47,6 +48,7 @@ class Table:
         self.geo = geo
         self.ring = geo.ring_size
         self.homes = geo.home_holes
+        self.no_pegs = geo.no_pegs
         self.door = geo.door
         self.out_hole = geo.out_hole
         self.players = rules.players
@@ -73,7 +75,7 @@ class Table:
         #: May a split of the rank finish with a partner's peg?
         self.finish = [r in rules.split_finish_with_partner and not self.team for r in RANKS]
         #: Are the rank's moves found here (a split only when it cannot be made)?
-        self.quick = [not (p.swap or p.split == 10 or (p.joker and self.joker == 3))
+        self.quick = [not (p.split == 10 or (p.joker and self.joker == 3))
                       for p in self.plans]
 
 

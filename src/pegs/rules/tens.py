@@ -179,21 +179,34 @@ class TenFinder(SplitFinder):
         # the interacting pairs of parts of a size, x from found_x and y from found_y
         found_x: list[Part] = []
         found_y: list[Part] = []
-        for i, (qx, px, _) in enumerate(pegs):
-            for j in range(i + 1, len(pegs)):
-                qy, py, _ = pegs[j]
-                if qx == qy:
+        # each peg's seat and position, and whether its hits send pegs to doors, in native
+        # arrays: the loop over pairs reads them for every pair
+        n: i64 = len(pegs)
+        seat_of = vec[i64](capacity=n)
+        pos_of = vec[i64](capacity=n)
+        chained = vec[bool](capacity=n)
+        for q, p, _ in pegs:
+            seat_of = append(seat_of, q)
+            pos_of = append(pos_of, p)
+        for found in chains:
+            chained = append(chained, len(found) > 0)
+        for i in range(n):
+            qx, px = seat_of[i], pos_of[i]
+            for j in range(i + 1, n):
+                if seat_of[j] == qx:
                     continue
+                py = pos_of[j]
                 # pegs of two colours meet only on the ring (each has its own home)
                 near = False
                 if px < ring and py < ring:
                     gap = (py - px) % ring
                     near = gap <= 10 or ring - gap <= 10
-                if not near and (chains[i] or chains[j]):
+                if not near and (chained[i] or chained[j]):
                     near = (_close(chains[i], py, ring) or _close(chains[j], px, ring)
                             or any(has(chains[j], h) for h in chains[i]))
                 if not near:
                     continue
+                qy = seat_of[j]
                 for k in range(1, 10):
                     if found_x:  # the last size's (or the last pair's), done
                         found_x.clear()
