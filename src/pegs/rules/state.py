@@ -35,6 +35,10 @@ class Outcome:
     team: int
     seats: tuple[int, ...]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # compiled, a frozen dataclass cannot be restored field by field: rebuild it
+        return (Outcome, (self.team, self.seats))
+
 
 #: The winner of a state not yet found (see ``GameState.__init__``).
 UNKNOWN: Final = Outcome(-1, ())
