@@ -70,7 +70,6 @@ from ..rules import Action, Rules, View
 from ..rules.bluff import DOUBT, PASS, redo, ring_pegs
 from ..rules.board import START, Geometry, geometry
 from ..rules.board_work import moved
-from ..rules.coded import DEFERRED, kind_of
 from ..rules.determinize import sample_state
 from ..rules.legal import Turn, card_plans, controlled, generate_plain
 from ..rules.settings import RANKS
@@ -528,32 +527,6 @@ def quick_result(rules: Rules, pegs: Pegs, mover: int, action: Action) -> Pegs |
     return tuple(out)
 
 
-# --- the layouts of codes ---------------------------------------------------------------------
-
-
-def code_results(state: GameState, codes: Sequence[int]) -> tuple[list[Pegs], list[str]]:
-    """The layout each of the legal ``codes`` of ``state`` leads to, and the card it
-    plays, read off the state's coded listing (an :class:`Action` is made only for a
-    code the general generator listed)."""
-    listing = state._codes()
-    if listing is None:  # the general generator listed the whole turn
-        actions = [state.action_of(c) for c in codes]
-        return [state.result_of(a) for a in actions], [a.card for a in actions]
-    results: list[Pegs] = []
-    cards: list[str] = []
-    for c in codes:
-        if kind_of(c) == DEFERRED:  # a counted split: made once, its layout looked up
-            action = listing.action(c)
-            counted = listing.counted(action)
-            assert counted is not None
-            results.append(counted)
-            cards.append(action.card)
-        else:
-            results.append(listing.result(c))
-            cards.append(listing.card(c))
-    return results, cards
-
-
 # --- the hand --------------------------------------------------------------------------------
 
 
@@ -888,7 +861,7 @@ class HeuristicBot:
             legal = [state.action_of(c) for c in codes]
             chosen = self._decide(view_of(state, seat), legal, state).action
             return codes[legal.index(chosen)]
-        afters, cards = code_results(state, codes)
+        afters, cards = state.code_results(codes)
         pegs = state.pegs
         ev = Evaluator(rules, seat, self.weights, pegs)
         keep = hand_values(rules, pegs, seat, state.hands[seat], self.weights)

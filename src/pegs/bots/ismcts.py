@@ -98,7 +98,7 @@ from ..rules.board_work import Pegs
 from ..rules.coded import DISCARD, MOVE, kind_of
 from ..rules.legal import MoveMemo
 from .belief import face_down_belief
-from .heuristic import Evaluator, HeuristicBot, Weights, code_results, hand_worth, tables
+from .heuristic import Evaluator, HeuristicBot, Weights, hand_worth, tables
 from .leaf import fitted_rewards, team_chances
 from .leaf_models import MODELS
 from .random_bot import DEFAULT_DOUBT_RATE
@@ -177,9 +177,7 @@ class _Game(Protocol):
 
     def apply_code(self, code: object) -> _Game: ...
 
-
-#: Layouts and cards of legal codes (:func:`pegs.bots.heuristic.code_results`).
-Results = Callable[[_Game, Sequence[int]], tuple[list[Pegs], list[str]]]
+    def code_results(self, codes: Sequence[int]) -> tuple[list[Pegs], list[str]]: ...
 
 
 @mypyc_attr(acyclic=True)  # a tree: no node refers back to one above it
@@ -399,7 +397,6 @@ class IsmctsBot:
         self._policy: Callable[[_Game, Sequence[int]], int] | None = None
         if rollout == "heuristic":
             self._policy = self._heuristic.play_out  # type: ignore[assignment]
-        self._results: Results = code_results  # type: ignore[assignment]
         #: The root's heuristic opinions of the current decision (see :meth:`_root_bias`).
         self._bias: list[float] = []
         #: Iterations run by the last :meth:`choose` (0 when it had a single choice).
@@ -510,7 +507,7 @@ class IsmctsBot:
             return order
         seat = state.current_player
         rules = state.rules
-        afters = self._results(state, codes)[0]
+        afters = state.code_results(codes)[0]
         scores = [self._score(rules, after, state.hands, -1)[seat] for after in afters]
         order.sort(key=lambda i: -scores[i])
         return order

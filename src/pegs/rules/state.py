@@ -296,6 +296,15 @@ class GameState:
             return Codes(coded.listed, coded.deferred, DEFERRED)
         return coded.listed
 
+    def code_results(self, codes: Sequence[int]) -> tuple[list[Pegs], list[str]]:
+        """The layout each of the legal ``codes`` leads to and the card it plays (an
+        :class:`Action` is made only for a code the general generator listed)."""
+        coded = self._codes()
+        if coded is None:
+            actions = [self.action_of(c) for c in codes]
+            return [self.result_of(a) for a in actions], [a.card for a in actions]
+        return [coded.result(c) for c in codes], [coded.card(c) for c in codes]
+
     def action_of(self, code: object) -> Action:
         """The action a legal code names (:class:`IllegalActionError` if none)."""
         n = self._check_code(code)
