@@ -146,6 +146,20 @@ def random_game(
     yield state, None
 
 
+def coded_position(table_: tuple[str, int], seed: int, plies: int) -> GameState:
+    """The position after ``plies`` random legal codes of the seeded game of ``table_``."""
+    rules = table(*table_)
+    assert rules is not None
+    rng = random.Random(seed)
+    state = GameState.new(rules, seed)
+    for _ in range(plies):
+        if state.is_over():
+            break
+        codes = state.legal_codes()
+        state = state.apply_code(codes[rng.randrange(len(codes))])
+    return state
+
+
 def all_start(rules: Rules) -> Pegs:
     return tuple((START,) * rules.pegs for _ in range(rules.players))
 

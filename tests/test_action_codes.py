@@ -10,31 +10,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import table
-from pegs.rules import PRESETS, GameState, IllegalActionError
+from helpers import coded_position, table
+from pegs.rules import PRESETS, IllegalActionError
 from pegs.rules.legal import generate
 
 TABLES = [(name, n) for name in PRESETS for n in (2, 4, 6, 8, 10) if table(name, n) is not None]
-
-
-def position(table_: tuple[str, int], seed: int, plies: int) -> GameState:
-    rules = table(*table_)
-    assert rules is not None
-    rng = random.Random(seed)
-    state = GameState.new(rules, seed)
-    for _ in range(plies):
-        if state.is_over():
-            break
-        codes = state.legal_codes()
-        state = state.apply_code(codes[rng.randrange(len(codes))])
-    return state
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(TABLES), st.integers(0, 2**31), st.integers(0, 300))
 def test_codes_and_actions_name_each_other(table_: tuple[str, int], seed: int,
                                            plies: int) -> None:
-    state = position(table_, seed, plies)
+    state = coded_position(table_, seed, plies)
     codes, legal = state.legal_codes(), state.legal_actions()
     assert len(codes) == len(legal)
     assert len(set(codes)) == len(codes)
@@ -53,7 +40,7 @@ def test_codes_and_actions_name_each_other(table_: tuple[str, int], seed: int,
 def test_the_coded_listing_is_the_generators(table_: tuple[str, int], seed: int,
                                              plies: int) -> None:
     """The one-peg powers listed on integers give the general generator's listing."""
-    state = position(table_, seed, plies)
+    state = coded_position(table_, seed, plies)
     if state.is_over() or state.pending is not None:
         return
     general = generate(state.geo, state.pegs, state._turn()).listing()
@@ -64,7 +51,7 @@ def test_another_spelling_gives_the_listed_code() -> None:
     rules = table("basic", 4)
     assert rules is not None
     for seed in range(1, 40):
-        state = position(("basic", 4), seed, 120)
+        state = coded_position(("basic", 4), seed, 120)
         for a in state.legal_actions():
             if len(a.steps) == 2:
                 other = a._replace(steps=a.steps[::-1])
@@ -78,9 +65,9 @@ def test_another_spelling_gives_the_listed_code() -> None:
 
 
 def test_codes_of_no_legal_action_are_refused() -> None:
-    state = position(("north-carolina", 4), 5, 40)
+    state = coded_position(("north-carolina", 4), 5, 40)
     codes = set(state.legal_codes())
-    later = position(("north-carolina", 4), 5, 41)
+    later = coded_position(("north-carolina", 4), 5, 41)
     foreign = [c for c in later.legal_codes() if c not in codes]
     for bad in [-1, -8, 2**40, 10**30, *foreign[:5]]:
         with pytest.raises(IllegalActionError, match="not the code of a legal action"):

@@ -11,7 +11,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import table
+from helpers import coded_position, table
 from pegs.rules import PRESETS, GameState, IllegalActionError
 from pegs.rules.coded import DEFERRED, SWAP, Coded
 from pegs.rules.legal import Turn, generate
@@ -21,25 +21,12 @@ TABLES = [(name, n) for name in PRESETS if name != "bluffing-joker"
           for n in (2, 4, 6, 8, 10) if table(name, n) is not None]
 
 
-def position(table_: tuple[str, int], seed: int, plies: int) -> GameState:
-    rules = table(*table_)
-    assert rules is not None
-    rng = random.Random(seed)
-    state = GameState.new(rules, seed)
-    for _ in range(plies):
-        if state.is_over():
-            break
-        codes = state.legal_codes()
-        state = state.apply_code(codes[rng.randrange(len(codes))])
-    return state
-
-
 @settings(max_examples=80, deadline=None)
 @given(st.sampled_from(TABLES), st.integers(0, 2**31), st.integers(20, 300),
        st.lists(st.sampled_from(["2", "7", "9", "10", "5"]), min_size=1, max_size=3))
 def test_a_coded_card_lists_and_plays_as_the_generator(table_: tuple[str, int], seed: int,
                                                        plies: int, hand: list[str]) -> None:
-    state = position(table_, seed, plies)
+    state = coded_position(table_, seed, plies)
     if state.is_over() or state.pending is not None:
         return
     cards = tuple(sorted(set(hand), key=["2", "5", "7", "9", "10"].index))
@@ -88,8 +75,8 @@ def test_a_swap_onto_a_door_is_listed_once() -> None:
 
 def test_codes_of_other_positions_are_refused_for_swaps() -> None:
     for seed in range(1, 40):
-        state = position(("north-carolina", 4), seed, 60)
-        later = position(("north-carolina", 4), seed, 61)
+        state = coded_position(("north-carolina", 4), seed, 60)
+        later = coded_position(("north-carolina", 4), seed, 61)
         codes = set(state.legal_codes())
         foreign = [c for c in later.legal_codes() if c & 7 == SWAP and c not in codes]
         for bad in foreign:
