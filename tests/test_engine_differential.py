@@ -98,7 +98,9 @@ def deep_check(old: Any, new: GameState, rng: random.Random, seen: list[str]) ->
             old.legal_actions()) <= 400 else None
         if legal is not None and legal.aliases:
             for alias in rng.sample(sorted(legal.aliases, key=str), min(8, len(legal.aliases))):
-                assert str(new.canonical(_parse(str(alias)))) == str(legal.aliases[alias])
+                # (the old alias table may also hold a spelling that is itself listed:
+                # both engines then take it as it is)
+                assert str(new.canonical(_parse(str(alias)))) == str(old.canonical(alias))
                 both_apply(old, new, str(alias))
     for text in rng.sample(seen, min(3, len(seen))):  # actions of other positions
         both_apply(old, new, text)
