@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..rules import RANKS, Action, NotationError, Rules, Step, geometry, parse_rank, rank_text
+from ..rules.code_list import code_rank, move_back, move_from, move_seat, move_to
 
 OPS = (">", ">x", "<", "<x", "~", "~x")
 #: Most steps an action makes (a split); the observation's token fields hold this many.
@@ -133,19 +134,18 @@ class ActionCodec:
     def move_tokens(self, code: int, pegs: Sequence[Sequence[int]]
                     ) -> tuple[int, int, int, int]:
         """The tokens of the one-peg move of ``code`` (a :data:`~pegs.rules.coded.MOVE`
-        code, :func:`~pegs.rules.coded.move_code`: rank, back, seat, from + 1, to + 1) on
-        the board ``pegs``: a move onto another seat's peg is a hit."""
-        seat = code >> 8 & 15
-        dst = code >> 20
+        code, :func:`~pegs.rules.code_list.move_code`) on the board ``pegs``: a move onto
+        another seat's peg is a hit."""
+        seat, dst = move_seat(code), move_to(code)
         places = self.places[seat]
         hit = 0
-        if 0 < dst <= self.ring_size:
+        if 0 <= dst < self.ring_size:
             for q in range(len(pegs)):
-                if q != seat and dst - 1 in pegs[q]:
+                if q != seat and dst in pegs[q]:
                     hit = 1
                     break
-        return (self.card_tokens[code >> 3 & 15], places[code >> 12 & 255], places[dst],
-                self._move_ops[(code >> 6 & 2) | hit])
+        return (self.card_tokens[code_rank(code)], places[move_from(code) + 1], places[dst + 1],
+                self._move_ops[2 * move_back(code) | hit])
 
     def first(self, action: Action) -> int:
         """The first token of :meth:`encode` (the card, or the decision)."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..rules import Action, GameState
+from ..rules.code_list import code_number, code_rank, kind_of
 from ..rules.coded import DEFERRED, DISCARD, MOVE
 from .codec import ActionCodec
 
@@ -72,7 +73,7 @@ class TurnDecisions:
         self.codes = codes
         self._made = {}
         last = codes[n - 1]
-        listed = n - 1 - (last >> 3) if last & 7 == DEFERRED else n
+        listed = n - 1 - code_number(last) if kind_of(last) == DEFERRED else n
         self._first = self._first_tokens(listed)
         self._runs = self._card_runs(listed, n) if listed < n else []
         self._left = []
@@ -104,11 +105,9 @@ class TurnDecisions:
         out: list[int] = []
         for i in range(stop):
             code = listed[i]
-            kind = code & 7
-            if kind == MOVE:
-                out.append(cards[code >> 3 & 15])
-            elif kind == DISCARD:
-                out.append(cards[code >> 3])
+            kind = kind_of(code)
+            if kind in (MOVE, DISCARD):
+                out.append(cards[code_rank(code)])
             else:
                 out.append(self.codec.first(self._action(i)))
         return out
@@ -145,7 +144,7 @@ class TurnDecisions:
         out: list[tuple[int, ...]] = []
         for i in indices:
             code = codes[i]
-            if code & 7 == MOVE:
+            if kind_of(code) == MOVE:
                 card, src, dst, op = codec.move_tokens(code, pegs)
                 out.append((card, src, dst, op, end, i))
             else:

@@ -95,7 +95,8 @@ from ..rules import Action, Outcome, Rules, View, determinize, geometry
 from ..rules.bluff import DOUBT, PASS
 from ..rules.board import START
 from ..rules.board_work import Pegs
-from ..rules.coded import DISCARD, MOVE, kind_of
+from ..rules.code_list import kind_of
+from ..rules.coded import DISCARD, MOVE
 from ..rules.legal import MoveMemo
 from .belief import face_down_belief
 from .heuristic import Evaluator, HeuristicBot, Weights, hand_worth, tables

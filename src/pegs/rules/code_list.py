@@ -1,6 +1,7 @@
-"""The legal codes of a position as one read-only sequence (:class:`Codes`): the codes
-listed, then numbered ones (see :mod:`pegs.rules.coded`); and its actions, each made when
-read (:class:`CodedActions`)."""
+"""What a code holds (its fields, written by :func:`move_code` and :func:`index_code`, read
+by the functions below: the one place that knows the bits), the legal codes of a position
+as one read-only sequence (:class:`Codes`): the codes listed, then numbered ones (see
+:mod:`pegs.rules.coded`); and its actions, each made when read (:class:`CodedActions`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,53 @@ from typing import Protocol, overload
 
 from .actions import Action
 from .board_work import Pegs
+
+
+def move_code(rank: int, back: bool, seat: int, src: int, dst: int) -> int:
+    """The code of one peg of ``seat`` moved from ``src`` to ``dst`` by the card of rank
+    index ``rank`` (``back``: a move backward, written ``<``)."""
+    return ((((dst + 1) * 256 + src + 1) * 16 + seat) * 2 + int(back)) * 16 * 8 + rank * 8
+
+
+def index_code(kind: int, n: int) -> int:
+    """The code of the ``n``-th action of a numbered kind (``BUILT``, ``DEFERRED``,
+    ``LISTED``)."""
+    return n * 8 + kind
+
+
+def kind_of(code: int) -> int:
+    """A code's kind (``MOVE``, ``DISCARD``, ... in :mod:`pegs.rules.coded`)."""
+    return code & 7
+
+
+def code_rank(code: int) -> int:
+    """The rank index of the card a one-peg move, swap, split or discard code plays."""
+    return code >> 3 & 15
+
+
+def code_number(code: int) -> int:
+    """The number of a numbered code (:func:`index_code`)."""
+    return code >> 3
+
+
+def move_back(code: int) -> bool:
+    """Is a one-peg move or swap code's move backward?"""
+    return bool(code >> 7 & 1)
+
+
+def move_seat(code: int) -> int:
+    """The seat whose peg a one-peg move or swap code moves."""
+    return code >> 8 & 15
+
+
+def move_from(code: int) -> int:
+    """Where a one-peg move or swap code's peg stands (``START`` is -1)."""
+    return (code >> 12 & 255) - 1
+
+
+def move_to(code: int) -> int:
+    """Where a one-peg move or swap code's peg goes."""
+    return (code >> 20) - 1
 
 
 def list_index(i: int, n: int, what: str) -> int:
@@ -45,7 +93,7 @@ class Codes(Sequence[int]):
         listed = self._listed
         if i < len(listed):
             return listed[i]
-        return (i - len(listed)) * 8 + self._kind
+        return index_code(self._kind, i - len(listed))
 
 
 class Listing(Protocol):

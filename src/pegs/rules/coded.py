@@ -37,7 +37,17 @@ from typing import Final
 from .actions import Action, Step
 from .board import START, Geometry
 from .board_work import IN_HAND, Pegs, WorkBoard, moved
-from .code_list import CodedActions
+from .code_list import (
+    CodedActions,
+    code_number,
+    code_rank,
+    index_code,
+    move_back,
+    move_code,
+    move_from,
+    move_seat,
+    move_to,
+)
 from .deferred import Deferred, Swaps
 from .legal import RANK_ORDER, Legal, MoveMemo, Turn, _Generator
 from .listing import CardPlan
@@ -59,20 +69,6 @@ JOKER: Final = 13
 _new: Final = tuple.__new__
 
 
-def move_code(rank: int, back: bool, seat: int, src: int, dst: int) -> int:
-    """The code of one peg of ``seat`` moved from ``src`` to ``dst`` by the card of rank
-    index ``rank`` (``back``: a move backward, written ``<``)."""
-    return ((((dst + 1) * 256 + src + 1) * 16 + seat) * 2 + int(back)) * 16 * 8 + rank * 8
-
-
-def index_code(kind: int, n: int) -> int:
-    """The code of the ``n``-th action of a :data:`BUILT`, :data:`DEFERRED` or
-    :data:`LISTED` kind."""
-    return n * 8 + kind
-
-
-def kind_of(code: int) -> int:
-    return code & 7
 
 
 def plain_turn(geo: Geometry, stuck_turns: int) -> bool:
@@ -157,7 +153,7 @@ class Coded:
                 slow.card_moves(card)
                 slow.stuck_come_out(card)
                 for i in range(built, len(legal.actions)):
-                    codes.append(i * 8 + BUILT)
+                    codes.append(index_code(BUILT, i))
                 self._counted(legal.deferred[counted:])
             if len(codes) + self.deferred > n:
                 if rank == JOKER:
@@ -438,47 +434,47 @@ class Coded:
         codes = self.codes
         if i < len(codes):
             return codes[i]
-        return (i - len(codes)) * 8 + DEFERRED
+        return index_code(DEFERRED, i - len(codes))
 
     def action(self, code: int) -> Action:
         """The :class:`Action` a code names."""
         kind = code & 7
         if kind == MOVE:
-            rank = code >> 3 & 15
-            back = code >> 7 & 1
-            seat = code >> 8 & 15
-            src = (code >> 12 & 255) - 1
-            dst = (code >> 20) - 1
+            rank = code_rank(code)
+            back = move_back(code)
+            seat = move_seat(code)
+            src = move_from(code)
+            dst = move_to(code)
             names = self.geo.names_for(self.mover)[seat]
             hit = 0 <= dst < self.geo.ring_size and self.occ[dst] != -1 and self.occ[dst] != seat
             step = _new(Step, (names[src + 1], names[dst + 1], "<" if back else ">", hit))
             return _new(Action, (RANKS[rank], (step,), False, "", ""))
         if kind == DISCARD:
-            return _new(Action, (RANKS[code >> 3], (), True, "", ""))
+            return _new(Action, (RANKS[code_rank(code)], (), True, "", ""))
         if kind == SWAP:
-            seat = code >> 8 & 15
+            seat = move_seat(code)
             names = self.geo.names_for(self.mover)[seat]
-            step = _new(Step, (names[code >> 12 & 255], names[code >> 20], "~", False))
-            return _new(Action, (RANKS[code >> 3 & 15], (step,), False, "", ""))
+            step = _new(Step, (names[move_from(code) + 1], names[move_to(code) + 1], "~", False))
+            return _new(Action, (RANKS[code_rank(code)], (step,), False, "", ""))
         if kind == SPLIT:
             table = self.geo.names_for(self.mover)
             steps = tuple([_new(Step, (table[q][a + 1], table[q][b + 1], ">" if fwd else "<",
                                        hit)) for q, a, b, fwd, hit in split_steps(code)])
-            return _new(Action, (RANKS[code >> 3 & 15], steps, False, "", ""))
+            return _new(Action, (RANKS[code_rank(code)], steps, False, "", ""))
         if kind == DEFERRED:
-            moves, n = self._located(code >> 3)
+            moves, n = self._located(code_number(code))
             return moves.nth(n)
         if kind == BUILT:
-            return self._legal().actions[code >> 3]
+            return self._legal().actions[code_number(code)]
         raise ValueError(f"{code} is not a code of this listing")
 
     def result(self, code: int) -> Pegs:
         """The layout a code leads to."""
         kind = code & 7
         if kind == MOVE:
-            seat = code >> 8 & 15
-            src = (code >> 12 & 255) - 1
-            dst = (code >> 20) - 1
+            seat = move_seat(code)
+            src = move_from(code)
+            dst = move_to(code)
             if dst >= self.geo.ring_size or self.occ[dst] == -1:
                 return moved_one(self.pegs, seat, src, dst)
             victim = self.occ[dst]
@@ -490,12 +486,12 @@ class Coded:
         if kind == DISCARD:
             return self.pegs
         if kind == SWAP:
-            seat = code >> 8 & 15
-            src = (code >> 12 & 255) - 1
-            dst = (code >> 20) - 1
+            seat = move_seat(code)
+            src = move_from(code)
+            dst = move_to(code)
             return moved(self.pegs, ((seat, src, dst), (self.occ[dst], dst, src)))
         if kind == DEFERRED:
-            moves, n = self._located(code >> 3)
+            moves, n = self._located(code_number(code))
             return moves.layout_at(n)
         if kind == SPLIT and self._splits is not None:
             return self._splits[code]
@@ -509,7 +505,7 @@ class Coded:
             if n < len(moves):
                 return moves, n
             n -= len(moves)
-        raise ValueError(f"{n * 8 + DEFERRED} is not a code of this listing")
+        raise ValueError(f"{index_code(DEFERRED, n)} is not a code of this listing")
 
     def _legal(self) -> Legal:
         slow = self._slow
@@ -536,11 +532,11 @@ class Coded:
             for i in range(len(codes)):
                 code = codes[i]
                 kind = code & 7
-                if kind in (MOVE, SWAP) and not (one and code >> 3 & 15 == rank):
+                if kind in (MOVE, SWAP) and not (one and code_rank(code) == rank):
                     continue
-                if kind == SPLIT and not (len(action.steps) == 2 and code >> 3 & 15 == rank):
+                if kind == SPLIT and not (len(action.steps) == 2 and code_rank(code) == rank):
                     continue
-                if kind == DISCARD and not (action.discard and code >> 3 == rank):
+                if kind == DISCARD and not (action.discard and code_rank(code) == rank):
                     continue
                 if self.action(code) == action:
                     return code
@@ -567,24 +563,24 @@ class Coded:
         if self.counted(action) is None:
             return -1
         for m in range(self.deferred):
-            if self.action(m * 8 + DEFERRED) == action:
-                return m * 8 + DEFERRED
+            if self.action(index_code(DEFERRED, m)) == action:
+                return index_code(DEFERRED, m)
         return -1
 
     def has(self, code: int) -> bool:
         """Is ``code`` one of this listing's codes?"""
         kind = code & 7
         if kind == DEFERRED:
-            return 0 <= code >> 3 < self.deferred
+            return 0 <= code_number(code) < self.deferred
         if kind == BUILT:
-            return self._slow is not None and 0 <= code >> 3 < len(self._slow.legal.actions)
+            return self._slow is not None and 0 <= code_number(code) < len(self._slow.legal.actions)
         return any(c == code for c in self.listed)
 
     def card(self, code: int) -> str:
         """The card a code plays."""
         kind = code & 7
         if kind in (MOVE, DISCARD, SWAP, SPLIT):
-            return RANKS[code >> 3 & 15]
+            return RANKS[code_rank(code)]
         if kind == DEFERRED:
-            return self._located(code >> 3)[0].played()
+            return self._located(code_number(code))[0].played()
         return self.action(code).card

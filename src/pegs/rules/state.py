@@ -20,7 +20,7 @@ from .board import START, Geometry, geometry
 from .board_work import Pegs
 from .cards import Draft, build_shoe
 from .cards import sorted_hand as _sorted_hand
-from .code_list import Codes
+from .code_list import Codes, index_code
 from .coded import DEFERRED, DISCARD, LISTED, Coded, plain_turn
 from .errors import IllegalActionError, RulesError
 from .legal import RANK_ORDER, Legal, MoveMemo, Turn, controlled, generate, spelled
@@ -330,7 +330,7 @@ class GameState:
         action = self.canonical(action)
         for i, a in enumerate(listing):
             if a == action:
-                return i * 8 + LISTED
+                return index_code(LISTED, i)
         raise AssertionError(f"{action} is legal but not listed")
 
     def _check_code(self, code: object) -> int:
