@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import api, chat_route, health, house_api, rematch, summary, ws
+from .doors import DoorBudget, unbudgeted
 from .expiry import cutoff
 from .forwarded import AddressCheck
 from .hub import Hub
@@ -144,6 +145,7 @@ def create_app(
 
     max_body = bounds.max_body_bytes
     app.add_middleware(BodyLimit, max_body=max_body)
+    app.add_middleware(DoorBudget)  # counted before the body is read
     app.add_middleware(AddressCheck)
 
     @app.exception_handler(BodyTooLarge)
@@ -191,4 +193,7 @@ def create_app(
             return FileResponse(index)
 
         app.mount("/", StaticFiles(directory=static_dir, html=True), name="page")
+    missing = unbudgeted(app.routes)
+    if missing:
+        raise RuntimeError(f"routes without a budget in pegs.server.doors: {missing}")
     return app

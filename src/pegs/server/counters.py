@@ -22,6 +22,8 @@ from limits.errors import StorageError
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from .doors import BUDGETS
+
 if TYPE_CHECKING:
     from .limits import Limits
 
@@ -200,14 +202,14 @@ class Counters:
         storage = (RedisStorage(_limits_scheme(url), implementation="redispy",
                                 wrap_exceptions=True) if url else MemoryStorage())
         limiter = MovingWindowRateLimiter(storage)
-        #: tables created, WebSocket connects, joins, lobby reads (tables, house rules)
-        self.creates = Rate("creates", limits.creates_per_minute, limiter)
+        #: each HTTP route's budget (see doors), and the WebSocket connects
+        self.doors = {name: Rate(name, getattr(limits, budget.field), limiter)
+                      for name, budget in BUDGETS.items()}
         self.connects = Rate("connects", limits.connects_per_minute, limiter)
-        self.joins = Rate("joins", limits.joins_per_minute, limiter)
-        self.lobby = Rate("lobby", limits.lobby_reads_per_minute, limiter)
-        #: records, summaries, replays and logs read (each costs the server its sending)
-        self.reads = Rate("reads", limits.record_reads_per_minute, limiter)
-        #: house rules saved, as many a minute as tables created (counted apart)
-        self.house_saves = Rate("house saves", limits.creates_per_minute, limiter)
+        #: tables created (through a create, or a rematch that counts as one)
+        self.creates = self.doors["creates"]
+        #: chat of one address at one table, and of a whole table
+        self.chat = Rate("chat", limits.chat_per_minute, limiter)
+        self.table_chat = Rate("table chat", limits.table_chat_per_minute, limiter)
         #: open WebSocket connections per address, per seat, and spectators per table
         self.open: Open = SharedOpen(url) if url else Open()

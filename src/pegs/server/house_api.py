@@ -5,6 +5,7 @@ A saved house rules has the shape of a house-rules file (see ``pegs.house``)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -14,7 +15,7 @@ from ..cue import cue_card
 from ..house import LONGEST_DESCRIPTION, LONGEST_TITLE, HouseRules, from_mapping
 from ..rules import RulesError
 from . import house_store, table_settings
-from .api import MOST_PAGE, PAGE, Credentials, HubDep, client_address, rate_check
+from .api import MOST_PAGE, PAGE, Credentials, HubDep, client_address
 from .limits import new_code, new_token, token_hash, token_matches
 from .rooms import TableError
 
@@ -22,6 +23,8 @@ router = APIRouter(prefix="/api")
 
 #: The longest code a saved house rules may have (longer ones are not looked up).
 LONGEST_CODE = 32
+#: Cue cards of drafts kept, the latest asked.
+CUES_KEPT = 512
 
 
 class Draft(BaseModel):
@@ -76,11 +79,19 @@ def _whole(saved: house_store.SavedHouse) -> dict[str, Any]:
             "cue": cue_card(house.rules(), house.title, house.description)}
 
 
-@router.post("/cue", summary="The cue card of house rules (a draft's title may be empty)")
-async def cue(body: Draft) -> dict[str, Any]:
+@functools.lru_cache(maxsize=CUES_KEPT)
+def _cue(draft: str) -> dict[str, Any]:
+    """The cue card of a draft given as its JSON text (the latest ones kept: a family
+    editing its rules asks again for what it asked before)."""
+    body = Draft.model_validate_json(draft)
     house = house_of(body, title=body.title or "House rules")
     text = cue_card(house.rules(), body.title, house.description)
     return {"cue": text, "changed": house.rules().changed_powers()}
+
+
+@router.post("/cue", summary="The cue card of house rules (a draft's title may be empty)")
+async def cue(body: Draft) -> dict[str, Any]:
+    return _cue(body.model_dump_json())
 
 
 @router.post("/house", status_code=201, summary="Save house rules: answers their code and "
@@ -88,7 +99,6 @@ async def cue(body: Draft) -> dict[str, Any]:
 async def save(body: SaveHouse, hub: HubDep, request: Request) -> dict[str, Any]:
     house = house_of(body)
     address = client_address(request)
-    await rate_check(hub.counters.house_saves, address, "saved house rules")
     token = new_token()
     saved = await hub.run_db(house_store.save, hub.store.engine, new_code(), house.mapping(),
                              body.publish, address, token_hash(token))
@@ -110,10 +120,9 @@ async def _owned(hub: HubDep, code: str, credentials: Credentials) -> house_stor
 
 @router.put("/house/{code}", summary="Change saved house rules (their author, with the owner "
             "token): the same code and link")
-async def change(code: str, body: SaveHouse, hub: HubDep, request: Request,
+async def change(code: str, body: SaveHouse, hub: HubDep,
                  credentials: Credentials) -> dict[str, Any]:
     house = house_of(body)
-    await rate_check(hub.counters.house_saves, client_address(request), "saved house rules")
     found = await _owned(hub, code, credentials)
     if not await hub.run_db(house_store.change, hub.store.engine, code, house.mapping(),
                             body.publish):
@@ -123,9 +132,7 @@ async def change(code: str, body: SaveHouse, hub: HubDep, request: Request,
 
 @router.delete("/house/{code}", summary="Delete saved house rules (their author, with the "
                "owner token); tables made with them keep their rules")
-async def remove(code: str, hub: HubDep, request: Request,
-                 credentials: Credentials) -> dict[str, str]:
-    await rate_check(hub.counters.house_saves, client_address(request), "saved house rules")
+async def remove(code: str, hub: HubDep, credentials: Credentials) -> dict[str, str]:
     await _owned(hub, code, credentials)
     await hub.run_db(house_store.remove, hub.store.engine, code)
     return {"deleted": code}
@@ -133,10 +140,9 @@ async def remove(code: str, hub: HubDep, request: Request,
 
 @router.get("/house", summary="Published house rules (\"Rules other families play\"), "
             "newest first, a page at a time")
-async def published(hub: HubDep, request: Request,
+async def published(hub: HubDep,
                     limit: Annotated[int, Query(ge=1, le=MOST_PAGE)] = PAGE,
                     offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
-    await rate_check(hub.counters.lobby, client_address(request), "lobby reads")
     rows, total = await hub.run_db(house_store.published, hub.store.engine, limit, offset)
     return {"houses": [_listed(row) for row in rows], "total": total, "limit": limit,
             "offset": offset}
@@ -144,8 +150,7 @@ async def published(hub: HubDep, request: Request,
 
 @router.get("/house/{code}", summary="Saved house rules: settings, cards, cue card and the "
             "house-rules file's text")
-async def saved_house(code: str, hub: HubDep, request: Request) -> dict[str, Any]:
-    await rate_check(hub.counters.lobby, client_address(request), "lobby reads")
+async def saved_house(code: str, hub: HubDep) -> dict[str, Any]:
     found = None
     if len(code) <= LONGEST_CODE:
         found = await hub.run_db(house_store.get, hub.store.engine, code)

@@ -31,8 +31,13 @@ class Limits:
     min_timer_seconds: float = 10.0  # the shortest turn and away clocks a table may have
     max_connections: int = 200  # open connections of one client address (0: no cap)
     joins_per_minute: int = 20  # seats taken per client address (0: no limit)
-    lobby_reads_per_minute: int = 60  # GET /api/tables per client address (0: no limit)
-    record_reads_per_minute: int = 120  # records, summaries, replays, logs per address
+    lobby_reads_per_minute: int = 60  # table lists and house rules per address (0: no limit)
+    record_reads_per_minute: int = 120  # records, summaries, replays, logs, chat per address
+    page_reads_per_minute: int = 1200  # the page's files, health, 404s per address
+    fixed_reads_per_minute: int = 120  # presets and cue cards per address
+    table_reads_per_minute: int = 300  # one table's JSON per address
+    table_changes_per_minute: int = 60  # bots, start, leave, seats, play again per address
+    house_saves_per_minute: int = 10  # house rules saved, changed or deleted per address
     max_live_per_address: int = 20  # unfinished tables one address created (0: no cap)
     abandoned_seconds: float = 24 * 3600.0  # a started table nobody visits is ended after
     limits_url: str | None = None  # the Redis/Valkey server the processes count in
@@ -42,6 +47,11 @@ class Limits:
     min_bot_delay: float = 0.0  # the shortest pause before a bot's move, whatever the table
     chat_burst: int = 5  # chat messages a connection may send at once ...
     chat_per_second: float = 0.5  # ... and then this many a second (5 in 10 s)
+    chat_per_minute: int = 30  # chat of one address at one table (all its connections)
+    table_chat_per_minute: int = 120  # chat of one table, everyone together
+    chat_kept: int = 500  # a table keeps its latest so many chat messages ...
+    chat_days: float = 30.0  # ... of at most this age
+    max_head_bytes: int = 16384  # an HTTP request's head (request line and headers)
     lease_seconds: float = 10.0  # (PostgreSQL) a table's owner renews its lease within this
     request_seconds: float = 30.0  # an HTTP request's head and body arrive within this
     forwarded_allow_ips: str = ""  # the proxies whose X-Forwarded-For names the client
