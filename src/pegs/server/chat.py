@@ -124,15 +124,33 @@ async def handle(room: Room, conn: Connection, kind: str, data: dict[str, Any],
     """A ``chat``, ``mute`` or ``suggest`` message: an error reply, or None."""
     if kind == "mute":
         return await _mute(room, conn, data, msg_id)
-    if not conn.chat.take():
-        most, rate = room.hub.limits.chat_burst, room.hub.limits.chat_per_second
-        return protocol.error("rate_limited", f"too many chat messages: at most {most} in "
-                              f"{most / rate:g} s", msg_id)
+    refusal = await _over_rate(room, conn)
+    if refusal is not None:
+        refusal["id"] = msg_id
+        return refusal
     refusal = (_suggest(room, conn, data) if kind == "suggest"
                else await _chat(room, conn, data, msg_id))
     if refusal is not None:
         refusal["id"] = msg_id
     return refusal
+
+
+async def _over_rate(room: Room, conn: Connection) -> dict[str, Any] | None:
+    """A refusal when a chat or suggestion is over the connection's rate, its address's at
+    this table (all its connections and reconnections together) or the table's, else None
+    (counted)."""
+    limits, counters = room.hub.limits, room.hub.counters
+    if not conn.chat.take():
+        most, rate = limits.chat_burst, limits.chat_per_second
+        return protocol.error("rate_limited", f"too many chat messages: at most {most} in "
+                              f"{most / rate:g} s")
+    if not await counters.chat.hit(f"{room.code}:{conn.address}"):
+        return protocol.error("rate_limited", "too many chat messages from your address at "
+                              f"this table: at most {limits.chat_per_minute} a minute")
+    if not await counters.table_chat.hit(room.code):
+        return protocol.error("rate_limited", "this table's chat is very busy: at most "
+                              f"{limits.table_chat_per_minute} messages a minute in all")
+    return None
 
 
 def _words(data: dict[str, Any]) -> tuple[str, str | None] | dict[str, Any]:
@@ -191,7 +209,9 @@ async def _chat(room: Room, conn: Connection, data: dict[str, Any],
     row: dict[str, Any] = {"seat": conn.seat, "channel": channel,
                            "name": _name(room, conn.seat), "text": text, "phrase": phrase}
     try:
-        row = await room.hub.run_db(room.hub.store.add_chat, room.code, row)
+        limits = room.hub.limits
+        row = await room.hub.run_db(room.hub.store.add_chat, room.code, row,
+                                    limits.chat_kept, limits.chat_days)
     except StoreError:
         log.exception("table %s: storing a chat message failed", room.code)
         return protocol.error("internal", "the message could not be stored; try again")

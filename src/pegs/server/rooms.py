@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import gzip
 import json
 import logging
 import time
@@ -75,18 +77,32 @@ def _dumps(data: object) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-class Connection:
-    """One client's WebSocket: its seat, an outbox drained by a sender task, the ids it
-    has used and its hints being searched."""
+#: Message ids a connection remembers to refuse a message sent twice.
+SEEN_KEPT = 1024
 
-    def __init__(self, seat: int, limits: Limits) -> None:
+
+class Connection:
+    """One client's WebSocket: its seat and address, an outbox drained by a sender task,
+    the ids it used lately and its hints being searched."""
+
+    def __init__(self, seat: int, limits: Limits, address: str = "") -> None:
         self.seat = seat
+        self.address = address
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(limits.outbox_size)
         self.illegal = RateBucket(limits.illegal_per_second, limits.illegal_burst)
         self.chat = RateBucket(limits.chat_per_second, limits.chat_burst)
-        self.seen: set[object] = set()
+        self.seen: dict[object, None] = {}  # the latest SEEN_KEPT ids, oldest first
         self.tasks: set[asyncio.Task[None]] = set()
         self.closed = False
+
+    def saw(self, msg_id: object) -> bool:
+        """Whether ``msg_id`` was used lately; it is now (the oldest is forgotten)."""
+        if msg_id in self.seen:
+            return True
+        self.seen[msg_id] = None
+        if len(self.seen) > SEEN_KEPT:
+            del self.seen[next(iter(self.seen))]
+        return False
 
     def send(self, text: str) -> None:
         """Queue a message; a client too slow to keep up is cut off."""
@@ -145,6 +161,7 @@ class Room:
         self.texts: list[str] = []
         #: the public move log: one event per action, as spectators saw it (JSON texts)
         self.log: list[str] = []
+        self._log_gzipped: tuple[int, bytes] | None = None  # (version, the log gzipped)
         self.last: tuple[int, Action, str] | None = None
         self.conns: list[Connection] = []
         self.lock = asyncio.Lock()
@@ -202,6 +219,15 @@ class Room:
     def log_text(self) -> str:
         """``{"log": [...]}``: the public move log so far."""
         return '{"log":[' + ",".join(self.log) + "]}"
+
+    async def log_gzipped(self) -> bytes:
+        """:meth:`log_text` gzipped, once a version (compressed off the event loop)."""
+        version = self.version
+        if self._log_gzipped is None or self._log_gzipped[0] != version:
+            text = self.log_text().encode()
+            packed = await asyncio.to_thread(functools.partial(gzip.compress, text, mtime=0))
+            self._log_gzipped = (version, packed)
+        return self._log_gzipped[1]
 
     # --- reading -----------------------------------------------------------------------
     @property

@@ -573,10 +573,12 @@ class Store:
                       .values(muted=json.dumps(muted)))
             self._announce(c, code)
 
-    def add_chat(self, code: str, entry: dict[str, Any]) -> dict[str, Any]:
+    def add_chat(self, code: str, entry: dict[str, Any], kept: int | None = None,
+                 days: float | None = None) -> dict[str, Any]:
         """Store a chat message (``seat``, ``channel``, ``name``, ``text``, ``phrase``) as
         the table's next one; the row as stored (with its ``number`` and time ``at``).  Of
-        two processes numbering one at once, the loser numbers it again."""
+        two processes numbering one at once, the loser numbers it again.  The table keeps
+        its latest ``kept`` messages of at most ``days`` days: older ones go meanwhile."""
         latest = select(func.coalesce(func.max(chat.c.number), 0)).where(chat.c.code == code)
         for _ in range(20):
             try:
@@ -584,6 +586,12 @@ class Store:
                     row = {**entry, "code": code, "number": int(c.execute(latest).scalar_one()) + 1,
                            "at": _now()}
                     c.execute(insert(chat).values(**row))
+                    if kept is not None and row["number"] > kept:
+                        c.execute(delete(chat).where(chat.c.code == code,
+                                                     chat.c.number <= row["number"] - kept))
+                    if days is not None:
+                        c.execute(delete(chat).where(
+                            chat.c.code == code, chat.c.at < row["at"] - timedelta(days=days)))
                     self._announce(c, code, f"#{row['number']}")
                     return row
             except IntegrityError:
@@ -608,6 +616,16 @@ class Store:
         with self.engine.connect() as c:
             rows = [dict(r._mapping) for r in c.execute(query)]
         return rows[::-1]
+
+    def chat_page(self, code: str, channels: list[str], after: int, most: int,
+                  ) -> list[dict[str, Any]]:
+        """At most ``most`` of the table's chat messages in these channels numbered after
+        ``after``, oldest first."""
+        query = (select(chat).where(chat.c.code == code, chat.c.channel.in_(channels),
+                                    chat.c.number > after)
+                 .order_by(chat.c.number).limit(most))
+        with self.engine.connect() as c:
+            return [dict(r._mapping) for r in c.execute(query)]
 
     def take_seat(self, code: str, seat: SeatRow, kinds: tuple[str, ...]) -> bool:
         """Store a seat only if it is still of one of ``kinds`` and the table still waits

@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from . import chat, protocol
+from .doors import MESSAGE_KINDS
 from .expiry import ABANDONED
 from .hub import Hub
 from .limits import RateBucket
@@ -145,15 +146,14 @@ async def _handle(room: Room, conn: Connection, data: dict[str, Any]) -> dict[st
     if kind == "ping":
         return {"type": "pong"}
     msg_id = _id(data)
-    if kind not in ("act", "hint", "explain", *chat.KINDS):
-        return protocol.error("malformed", f"unknown message type {kind[:40]!r}: use act, "
-                              "hint, explain, chat, mute, suggest or ping", msg_id)
+    if kind not in MESSAGE_KINDS or kind == "hello":
+        return protocol.error("malformed", f"unknown message type {kind[:40]!r}: use "
+                              f"{', '.join(k for k in MESSAGE_KINDS if k != 'hello')}", msg_id)
     if msg_id is None:
         return protocol.error("malformed", f'every {kind} needs an "id": text of 1 to '
                               "64 characters (or a number), new for every message")
-    if msg_id in conn.seen:
+    if conn.saw(msg_id):
         return protocol.error("duplicate", f"message {msg_id!r} was already received", msg_id)
-    conn.seen.add(msg_id)
     if kind in chat.KINDS:
         return await chat.handle(room, conn, kind, data, msg_id)
     if kind == "hint":  # searched meanwhile: the connection may act before it is ready
@@ -228,16 +228,17 @@ async def _connected(ws: WebSocket, hub: Hub, code: str, address: str) -> None:
         return
     room, seat, ticket = found
     try:
-        await _session(ws, hub, room, seat)
+        await _session(ws, hub, room, seat, address)
     finally:
         await hub.counters.open.release(ticket)
 
 
-async def _session(ws: WebSocket, hub: Hub, room: Room, seat: int) -> None:
+async def _session(ws: WebSocket, hub: Hub, room: Room, seat: int, address: str) -> None:
     limits = hub.limits
-    conn = Connection(seat, limits)
+    conn = Connection(seat, limits, address)
     sender = asyncio.create_task(_sender(ws, conn))
     bucket = RateBucket(limits.messages_per_second, limits.burst)
+    over = 0  # messages refused for the rate since the last one within it
     room.attach(conn)
     chat.joined(room, conn)
     try:
@@ -246,6 +247,12 @@ async def _session(ws: WebSocket, hub: Hub, room: Room, seat: int) -> None:
             data: dict[str, Any] | None = None
             try:
                 within = bucket.take()
+                over = 0 if within else over + 1
+                if over > limits.burst:  # it keeps sending over its rate
+                    conn.finish(_dumps(protocol.error(
+                        "rate_limited", "too many messages (at most "
+                        f"{limits.messages_per_second:g} a second): the connection is closed")))
+                    break
                 data = parse(text, limits.max_message_bytes, raw)
                 if not within:  # the id tells the client which message was dropped
                     raise Refused(protocol.error("rate_limited", "too many messages: at most "
