@@ -97,7 +97,8 @@ class Archive:
                                    room.shared_text())
 
     async def seat_record(self, room: Room, seat: int) -> bytes:
-        """The record of a game in play as ``seat`` sees it (made anew: the game goes on)."""
+        """The record of a game in play as ``seat`` sees it, gzipped (made anew: the game
+        goes on)."""
         text: bytes = await self._run(room.owner, room.code, records.encoded,
                                       records.seat_record_text, room.game(),
                                       [s.name for s in room.seats], seat)
@@ -105,8 +106,8 @@ class Archive:
 
     async def document(self, room: Room, kind: str, fn: Callable[..., str],
                        *args: Any) -> bytes:
-        """A finished game's document (UTF-8 JSON): kept, or made once by ``fn(*args)`` in
-        the lane."""
+        """A finished game's document (UTF-8 JSON, gzipped): kept, or made once by
+        ``fn(*args)`` in the lane."""
         key = (room.code, kind)
         kept = self._docs.get(key)
         if kept is not None:
@@ -124,8 +125,8 @@ class Archive:
     async def _make(self, room: Room, kind: str, fn: Callable[..., str], *args: Any,
                     ) -> bytes:
         text: bytes = await self._run(room.owner, room.code, records.encoded, fn, *args)
-        log.info("table %s: made its %s in the archive lane (%d bytes)", room.code, kind,
-                 len(text))
+        log.info("table %s: made its %s in the archive lane (%d bytes gzipped)", room.code,
+                 kind, len(text))
         return text
 
     async def _run(self, owner: str, table: str, fn: Callable[..., Any], *args: Any) -> Any:

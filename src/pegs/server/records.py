@@ -6,6 +6,7 @@ replay of thousands of actions, so the server has these made in a worker process
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -33,8 +34,9 @@ def _dumps(data: object) -> str:
 
 
 def encoded(fn: Callable[..., str], *args: Any) -> bytes:
-    """``fn(*args)`` in UTF-8 (encoded in the worker, once)."""
-    return fn(*args).encode()
+    """``fn(*args)`` in UTF-8, gzipped (compressed in the worker, once: a replay of a long
+    game is megabytes of JSON that compress about fifty times)."""
+    return gzip.compress(fn(*args).encode(), 6, mtime=0)
 
 
 def log_entry(version: int, seat: int, action: Action, said: str) -> str:

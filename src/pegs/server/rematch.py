@@ -15,7 +15,9 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from .api import Credentials, HubDep, seat_by_token
+from .api import Credentials, HubDep, RateLimited, seat_by_token
+from .expiry import live_cap_check
+from .hub import Hub
 from .limits import new_code
 from .rooms import Room, TableError
 from .store import TableRow
@@ -35,6 +37,19 @@ def _rematch_row(room: Room) -> TableRow:
                     house=room.house)
 
 
+async def counted_as_created(hub: Hub, room: Room) -> None:
+    """A rematch is a new table of the old one's creator: refused when that address has
+    as many unfinished tables as it may have, else counted against its creation rate."""
+    if room.creator is None:
+        return
+    await live_cap_check(hub, room.creator)
+    if not await hub.counters.creates.hit(room.creator):
+        wait = await hub.counters.creates.retry_after(room.creator)
+        raise RateLimited(f"the table's creator has made {hub.counters.creates.per_minute} "
+                          f"new tables this minute (play again counts as one): try again in "
+                          f"{wait} s", wait)
+
+
 @router.post("/tables/{code}/rematch",
              summary="Agree to play again; the rematch starts once every player agreed")
 async def rematch(code: str, hub: HubDep, credentials: Credentials) -> dict[str, Any]:
@@ -48,6 +63,7 @@ async def rematch(code: str, hub: HubDep, credentials: Credentials) -> dict[str,
             fresh = _rematch_row(room)
             if set(humans) <= room.rematch | {seat}:  # this agreement may start it
                 hub.capacity_check()
+                await counted_as_created(hub, room)
             agreed, nxt = await hub.run_db(hub.store.agree_rematch, code, seat, humans,
                                            fresh)
             if nxt == fresh.code:

@@ -133,7 +133,7 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float,
     logging.getLogger("alembic").setLevel(logging.WARNING)
     proxies = networks(limits.forwarded_allow_ips)
     tcp_cap = limits.max_connections + HTTP_SLACK if limits.max_connections else 0
-    http = guarded_http(limits.request_seconds, tcp_cap, proxies)
+    http = guarded_http(limits.request_seconds, tcp_cap, proxies, limits.max_head_bytes)
     uvicorn.run(app, host=host, port=port, http=http, ws_max_size=WS_MAX_FRAME,
                 log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
                 ws_per_message_deflate=False,  # compressing costs more CPU than it saves

@@ -1,7 +1,9 @@
 """Bounds below the application, on each TCP connection: a request (its head and body)
-must arrive within a deadline, and one address holds at most so many connections to this
-process.  uvicorn has neither (its keep-alive timeout only runs between requests), so
-``pegs serve`` runs uvicorn with :func:`guarded_http`, its httptools protocol with both."""
+must arrive within a deadline, its head is at most so many bytes, and one address holds at
+most so many connections to this process.  uvicorn has none of these (its keep-alive
+timeout only runs between requests, and its httptools parser takes heads of any size), so
+``pegs serve`` runs uvicorn with :func:`guarded_http`, its httptools protocol with all
+three."""
 
 from __future__ import annotations
 
@@ -15,6 +17,9 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 #: Every so many connections, addresses whose connections all closed are forgotten.
 SWEEP_EVERY = 1024
+#: The answer to a request head over the cap (the connection is closed after it).
+_HEAD_TOO_LARGE = (b'{"error":{"code":"too_large","message":"a request head (its line and '
+                   b'headers) is at most %d bytes"}}')
 
 
 def networks(text: str) -> list[Network]:
@@ -45,6 +50,7 @@ class GuardedHttp(HttpToolsProtocol):
     attributes are set by :func:`guarded_http`)."""
 
     request_seconds = 30.0
+    max_head_bytes = 16384
     max_per_address = 0
     exempt: tuple[Network, ...] = ()
     #: this process's open connections by client address (upgraded WebSockets leave
@@ -55,6 +61,8 @@ class GuardedHttp(HttpToolsProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
+        self._in_head = True  # a request's head is arriving
+        self._head_bytes = 0
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -84,12 +92,25 @@ class GuardedHttp(HttpToolsProtocol):
             self.held.pop(host, None)
         super().connection_lost(exc)
 
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self._in_head and not self.transport.is_closing():
+            self._head_bytes += len(data)
+            if self._head_bytes > self.max_head_bytes:
+                self._head_too_large()
+
     def on_message_begin(self) -> None:
         self._arm()  # a later request on a kept-alive connection
+        self._in_head, self._head_bytes = True, 0
         super().on_message_begin()
+
+    def on_headers_complete(self) -> None:
+        self._in_head = False
+        super().on_headers_complete()
 
     def on_message_complete(self) -> None:
         self._disarm()
+        self._in_head, self._head_bytes = True, 0  # the next request's head, if any
         super().on_message_complete()
 
     def handle_websocket_upgrade(self) -> None:
@@ -105,16 +126,27 @@ class GuardedHttp(HttpToolsProtocol):
             self._deadline.cancel()
             self._deadline = None
 
+    def _head_too_large(self) -> None:
+        """Answer 431 and close: the head is not read further, nor kept."""
+        self._disarm()
+        body = _HEAD_TOO_LARGE % self.max_head_bytes
+        self.transport.write(b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+                             b"content-type: application/json\r\nconnection: close\r\n"
+                             b"content-length: %d\r\n\r\n%s" % (len(body), body))
+        self.transport.close()
+
     def _late(self) -> None:
         self._deadline = None
         self.transport.abort()
 
 
 def guarded_http(request_seconds: float, max_per_address: int,
-                 exempt: Iterable[Network]) -> type[GuardedHttp]:
+                 exempt: Iterable[Network], max_head_bytes: int = 16384) -> type[GuardedHttp]:
     """The protocol class for ``uvicorn.run(http=...)``: requests that do not arrive within
-    ``request_seconds`` are dropped, and an address not ``exempt`` (the proxies) may hold
+    ``request_seconds`` are dropped, a head over ``max_head_bytes`` is answered 431 and
+    its connection closed, and an address not ``exempt`` (the proxies) may hold
     ``max_per_address`` connections (0: no cap)."""
     return type("PegsHttp", (GuardedHttp,), {
-        "request_seconds": request_seconds, "max_per_address": max_per_address,
+        "request_seconds": request_seconds, "max_head_bytes": max_head_bytes,
+        "max_per_address": max_per_address,
         "exempt": tuple(exempt), "held": {}, "made": 0})
