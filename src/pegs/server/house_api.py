@@ -79,7 +79,7 @@ def _whole(saved: house_store.SavedHouse) -> dict[str, Any]:
 @router.post("/cue", summary="The cue card of house rules (a draft's title may be empty)")
 async def cue(body: Draft) -> dict[str, Any]:
     house = house_of(body, title=body.title or "House rules")
-    text = cue_card(house.rules(), body.title, house.description)
+    text = cue_card(house.rules(), house.title if body.title else "", house.description)
     return {"cue": text, "changed": house.rules().changed_powers()}
 
 
