@@ -94,6 +94,12 @@ def test_bad_powers_name_the_rank_and_token(powers: object, words: str) -> None:
     (GRANDMA.replace('"4" = ["-4"]', '"4" = ["back4"]'), "card 4: unknown power 'back4'"),
     (GRANDMA.replace('"4" = ', '"Z" = '), "cards.Z: not a card rank"),
     (GRANDMA.replace('title = "Grandma\'s rules"\n', ""), "title: give it as text"),
+    (GRANDMA.replace("Grandma's", "Grandma\\u202e's"),
+     "title: the text may not hold characters that change the direction of text (U+202E)"),
+    (GRANDMA.replace("Grandma's", "\\u0000"), "title: the text may not hold control characters"),
+    (GRANDMA.replace("Grandma's", "x" * 80), "title: the text is at most 80 characters, not 86"),
+    (GRANDMA.replace('"Fours go back, twenty holes a side."', '"\\u200b\\u3164\\u2800"'),
+     "description: the text needs a visible character"),
     (GRANDMA.replace("[cards]", "[cards"), "not a valid TOML file"),
     ("\xff\xfe", "not a valid TOML file"),
 ])
@@ -105,6 +111,16 @@ def test_a_bad_house_file_is_one_line_naming_the_key(tmp_path: Path, text: str,
         load(path)
     assert words in str(e.value) and "\n" not in str(e.value)
     assert str(e.value).startswith(str(path))
+
+
+def test_titles_and_descriptions_are_cleaned_like_all_typed_text(tmp_path: Path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text(GRANDMA.replace('"Grandma\'s rules"', '"  Grandma\'s\\u200b   rules "')
+                    .replace('"Fours go back, twenty holes a side."',
+                             '"""\nFours go back,  \n\n\n  twenty holes a side.\n"""'))
+    house = load(path)
+    assert house.title == "Grandma's rules"
+    assert house.description == "Fours go back,\ntwenty holes a side."
 
 
 def test_the_cue_card_marks_and_describes_the_changed_cards(grandma: Path) -> None:

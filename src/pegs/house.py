@@ -30,6 +30,7 @@ from typing import Any
 import tomli_w
 
 from .rules import PRESETS, RANKS, Rules, RulesError
+from .text import TextError, clean_text
 
 #: The keys a house-rules file may have at its top level.
 KEYS = ("title", "description", "base", "settings", "cards")
@@ -75,15 +76,19 @@ class HouseRules:
         return tomli_w.dumps(self.mapping())
 
 
-def _text(data: Mapping[str, Any], key: str, longest: int, required: bool) -> str:
+def _text(data: Mapping[str, Any], key: str, longest: int, required: bool,
+          multiline: bool = False) -> str:
+    """The title or description cleaned as everything a person types
+    (:func:`pegs.text.clean_text`)."""
     value = data.get(key, None)
     if value is None and not required:
         return ""
     if not isinstance(value, str) or not value.strip():
         raise RulesError(f"{key}: give it as text in quotes, such as {key} = \"...\"")
-    if len(value) > longest:
-        raise RulesError(f"{key}: at most {longest} characters, not {len(value)}")
-    return value.strip()
+    try:
+        return clean_text(value, longest=longest, what="the text", multiline=multiline)
+    except TextError as e:
+        raise RulesError(f"{key}: {e}") from None
 
 
 def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
@@ -100,7 +105,8 @@ def from_mapping(data: Mapping[str, Any]) -> HouseRules:
         raise RulesError(f"unknown key {unknown[0]!r}: a house-rules file has "
                          + ", ".join(KEYS))
     title = _text(data, "title", LONGEST_TITLE, required=True)
-    description = _text(data, "description", LONGEST_DESCRIPTION, required=False)
+    description = _text(data, "description", LONGEST_DESCRIPTION, required=False,
+                        multiline=True)
     base = data.get("base")
     if base not in PRESETS:
         raise RulesError(f"base: {base!r} is not a preset; choose one of {', '.join(PRESETS)}")

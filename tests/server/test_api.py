@@ -59,6 +59,13 @@ def test_create_answers_code_seat_token_and_table(client: TestClient) -> None:
      "bad_settings", "turn_order must be one of"),
     ({"preset": "pegoo", "name": ""}, 422, "invalid", "name"),
     ({"preset": "pegoo", "name": "\x07"}, 422, "invalid", "control characters"),
+    ({"preset": "pegoo", "name": "Ann\x00"}, 422, "invalid", "control characters (U+0000)"),
+    ({"preset": "pegoo", "name": "Ann\u202e"}, 422, "invalid", "direction of text"),
+    ({"preset": "pegoo", "name": "\u3164"}, 422, "invalid", "a name needs a visible character"),
+    ({"preset": "pegoo", "name": "A", "house": {"title": "\u200b\u2800"}}, 422, "invalid",
+     "the house rules' title needs a visible character"),
+    ({"preset": "pegoo", "name": "A", "house": {"title": "A", "description": "\x1b[2J"}}, 422,
+     "invalid", "the house rules' description may not hold control characters"),
     ({"preset": "pegoo"}, 422, "invalid", "name: Field required"),
     ({"preset": "pegoo", "name": "A", "colour": 1}, 422, "invalid", "colour"),
 ])
@@ -230,6 +237,24 @@ def test_join_takes_free_seats_and_refuses_clearly(client: TestClient) -> None:
         409, "full", "every seat is taken")
     seats = client.get(f"/api/tables/{code}").json()["seats"]
     assert [s["name"] for s in seats] == ["Ann", "Di", "Cy", "Ed"]
+
+
+def test_names_follow_the_text_policy(client: TestClient) -> None:
+    """Names typed by people are cleaned by :func:`pegs.text.clean_text` (issue 47)."""
+    code, _ = new_table(client, humans=1)
+    for name, words in (("\u3164", "a name needs a visible character"),
+                        ("\u115f\u1160\u2800", "a name needs a visible character"),
+                        ("\u200b" * 30, "a name needs a visible character"),
+                        ("Bob\u202e", "direction of text (U+202E)"),
+                        ("Bob\U000e0041", "tag characters"),
+                        ("Bob\x1b[31m", "control characters (U+001B)"),
+                        ("B" + "\u0301" * 30, "marks on one character")):
+        got = error_of(client.post(f"/api/tables/{code}/join", json={"name": name}))
+        assert got[:2] == (422, "invalid") and words in got[2], (name, got)
+    name = " Zo\u00eb\u200b  Nguye\u0302\u0303n \U0001f469\U0001f3fd\u200d\U0001f4bb "
+    assert client.post(f"/api/tables/{code}/join", json={"name": name}).status_code == 200
+    seats = client.get(f"/api/tables/{code}").json()["seats"]
+    assert seats[1]["name"] == "Zo\u00eb Nguy\u1ec5n \U0001f469\U0001f3fd\u200d\U0001f4bb"
 
 
 def test_only_the_host_fills_bots_and_starts(client: TestClient) -> None:

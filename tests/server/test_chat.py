@@ -17,10 +17,11 @@ import pytest
 from fastapi.testclient import TestClient
 from websockets.asyncio.client import ClientConnection, connect
 
+from pegs.server.limits import Limits
 from pegs.server.protocol import legal_texts
 from pegs.server.store import SeatRow, Store, TableRow, migrate, open_engine
 
-from .helpers import auth, new_table, run, serve_many, serving, start
+from .helpers import LiveServer, auth, new_table, run, serve_many, serving, start
 from .test_rematch import finish_by_bots
 
 Message = dict[str, Any]
@@ -118,6 +119,41 @@ def test_table_chat_reaches_everyone_with_limits_of_length_and_rate(
             await c.close()
 
     run(scenario())
+
+
+#: Chat text that shows as nothing, or more than the line (issue 47): each is malformed.
+INVISIBLE = ["\u200b" * 200, "\U000e0068\U000e0069", "\ufeff", "\u3164", "\u1160\uffa0",
+             "\u2800", "x" + "\u0301" * 199, "\u200d\u200c", "\u202e!olleh", "a\x00b",
+             "hi\x1b]0;pwned\x07", "a\ud800", "\ue000"]
+
+
+def test_text_that_shows_as_nothing_is_malformed_on_each_database(database_url: str) -> None:
+    live = LiveServer(database_url, Limits(messages_per_second=1000, burst=1000,
+                                           chat_burst=100))
+    try:
+        code, tokens = new_table(live.http, humans=2)
+        family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+
+        async def scenario() -> None:
+            ann = await Client.open(live.ws, code, tokens[0])
+            for i, text in enumerate(INVISIBLE):
+                await ann.send(type="chat", id=f"x{i}", text=text)
+                reply = await ann.reply(f"x{i}")
+                assert reply.get("code") == "malformed", (text, reply)
+                assert reply["message"].startswith("the chat's text "), reply
+            await ann.send(type="chat", id="long", text="y" * 201)
+            assert (await ann.reply("long"))["code"] == "too_long"
+            # the length counts what is kept: the zero-width spaces go
+            await ann.send(type="chat", id="ok", text=" " + "y" * 190 + "\u200b" * 50 + " "
+                           + family + "\u200d ")
+            assert (await ann.reply("ok"))["text"] == "y" * 190 + " " + family
+            await ann.close()
+
+        run(scenario())
+        rows = live.http.get(f"/api/tables/{code}/chat").json()["chat"]
+        assert [row["text"] for row in rows] == ["y" * 190 + " " + family]
+    finally:
+        live.stop()
 
 
 def test_the_host_mutes_a_seat_and_lets_spectators_write(

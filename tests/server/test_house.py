@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -181,6 +182,42 @@ def test_bad_card_powers_are_refused_in_one_plain_line(
         r = http.post("/api/tables", json={"preset": "basic", "name": "Ann", "house": label})
         assert r.status_code == 422 and r.json()["error"]["code"] == "invalid", r.text
     assert http.get("/api/house").json()["total"] == before  # nothing refused kept
+
+
+#: Titles and descriptions once saved, shown as saved (issue 47): each is refused.
+TEXT_ATTACKS = [("Gran\x00", "control characters (U+0000)"),
+                ("Gran\u202eselur", "direction of text (U+202E)"),
+                ("\x1b[2JGran", "control characters (U+001B)"),
+                ("Gran\U000e0069\U000e0067", "tag characters (U+E0069)"),
+                ("Gran\ue000", "private-use characters"),
+                ("\u200b\ufeff", "a visible character"),
+                ("\u3164\u2800", "a visible character"), ("G" + "\u0301" * 9, "marks")]
+
+
+def test_house_titles_and_descriptions_follow_the_text_policy_on_each_database(
+        client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+    for text, words in TEXT_ATTACKS:
+        for key in ("title", "description"):
+            for method, path in (("POST", "/api/house"), ("PUT", "/api/house/nope"),
+                                 ("POST", "/api/cue")):
+                r = client.request(method, path, json={**GRANDMA, key: text})
+                assert r.status_code == 400, (method, path, key, text, r.text)
+                error = r.json()["error"]
+                assert error["code"] == "bad_settings" and error["message"].startswith(
+                    f"{key}: the text ") and words in error["message"], error
+            r = client.post("/api/tables", json={"preset": "basic", "name": "Ann",
+                                                 "house": {"title": "Gran", key: text}})
+            assert r.status_code == 422 and words in r.json()["error"]["message"], r.text
+    saved = client.post("/api/house", json={
+        **GRANDMA, "title": " Grandma's\u200b  rules\u200f ", "publish": True,
+        "description": "Fours go back.\r\n\n  Twenty\u00a0holes a side. "})
+    assert saved.status_code == 201, saved.text
+    listed = client.get("/api/house").json()["houses"]
+    assert [(h["title"], h["description"]) for h in listed] == [
+        ("Grandma's rules", "Fours go back.\nTwenty holes a side.")]
+    cue = client.post("/api/cue", json={**GRANDMA, "title": "\ufeffGran "}).json()["cue"]
+    assert cue.startswith("Gran\nFours go back")
+    assert not [record for record in caplog.records if record.exc_info]
 
 
 def test_the_cue_card_follows_a_draft(shared: tuple[httpx.Client, str]) -> None:

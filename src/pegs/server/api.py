@@ -20,6 +20,7 @@ from ..cue import cue_card
 from ..house import LONGEST_DESCRIPTION, LONGEST_TITLE
 from ..rules import PRESET_TITLES, PRESETS, Rules, RulesError
 from ..rules.settings import CONTROLS, HELP_ORDERS, JOKER_RULES, STUCK_RULES, TURN_ORDERS
+from ..text import clean_text
 from . import table_settings
 from .counters import Rate
 from .expiry import created_by, live_cap_check
@@ -31,7 +32,9 @@ from .store import SeatRow, TableRow
 router = APIRouter(prefix="/api")
 bearer = HTTPBearer(auto_error=False, description="the seat token from create or join")
 
-Name = Annotated[str, Field(min_length=1, max_length=40, description="display name")]
+#: The longest display name, once cleaned (:func:`pegs.text.clean_text`).
+LONGEST_NAME = 40
+Name = Annotated[str, Field(min_length=1, max_length=LONGEST_NAME, description="display name")]
 BotKind = Literal["random", "heuristic", "ismcts"]
 Strength = Literal["easy", "normal", "strong"]
 
@@ -62,10 +65,17 @@ ALLOWED: dict[str, Any] = {
 
 
 def _clean_name(value: str) -> str:
-    value = " ".join(value.split())
-    if not value or any(not ch.isprintable() for ch in value):
-        raise ValueError("a name needs a printable character and no control characters")
-    return value
+    return clean_text(value, longest=LONGEST_NAME, what="a name")
+
+
+def _clean_title(value: str) -> str:
+    return clean_text(value, longest=LONGEST_TITLE, what="the house rules' title")
+
+
+def _clean_description(value: str) -> str:
+    """The house rules' description; white space alone is no description."""
+    return clean_text(value, longest=LONGEST_DESCRIPTION, what="the house rules' description",
+                      multiline=True) if value.strip() else ""
 
 
 #: Bounds of the table options (seconds); the clocks are at least the server's
@@ -90,7 +100,8 @@ class HouseLabel(BaseModel):
     code: str | None = Field(None, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
                              description="the saved house rules' code, if saved")
 
-    _title = field_validator("title")(_clean_name)
+    _title = field_validator("title")(_clean_title)
+    _description = field_validator("description")(_clean_description)
 
 
 class CreateTable(BaseModel):

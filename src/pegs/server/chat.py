@@ -11,12 +11,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import unicodedata
 from datetime import UTC
 from typing import Any
 
 from ..rules import Action, IllegalActionError, NotationError
 from ..rules.board import geometry
+from ..text import TextError, TextTooLong, clean_text
 from . import protocol, refusals
 from .rooms import Connection, Room
 from .store import StoreError
@@ -32,15 +32,12 @@ PHRASES = {
     "laugh": "\N{FACE WITH TEARS OF JOY}", "wow": "\N{FACE WITH OPEN MOUTH}",
     "party": "\N{PARTY POPPER}",
 }
-#: Free text: at most this many characters.
+#: Free text: at most this many characters, once cleaned (:func:`pegs.text.clean_text`).
 MAX_TEXT = 200
 #: A connecting client gets this many of the latest messages it may read.
 RECENT = 50
 #: Chat messages of other processes being read to be delivered here.
 _forwarding: set[asyncio.Task[None]] = set()
-#: Characters that could make a message read other than it is written (direction
-#: overrides and isolates).
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def _dumps(data: object) -> str:
@@ -164,14 +161,10 @@ def _words(data: dict[str, Any]) -> tuple[str, str | None] | dict[str, Any]:
         return PHRASES[phrase], phrase
     if not isinstance(text, str):
         return protocol.error("malformed", 'a chat\'s "text" is text')
-    text = " ".join(text.split())
-    if not text:
-        return protocol.error("malformed", "the chat's text is empty")
-    if len(text) > MAX_TEXT:
-        return protocol.error("too_long", f"a chat message is at most {MAX_TEXT} characters")
-    if any(ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs") for ch in text):
-        return protocol.error("malformed", "the chat's text has control characters")
-    return text, None
+    try:
+        return clean_text(text, longest=MAX_TEXT, what="the chat's text"), None
+    except TextError as e:
+        return protocol.error("too_long" if isinstance(e, TextTooLong) else "malformed", str(e))
 
 
 def _channel(room: Room, seat: int, data: dict[str, Any]) -> str | dict[str, Any]:

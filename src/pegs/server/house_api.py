@@ -85,7 +85,7 @@ def _cue(draft: str) -> dict[str, Any]:
     editing its rules asks again for what it asked before)."""
     body = Draft.model_validate_json(draft)
     house = house_of(body, title=body.title or "House rules")
-    text = cue_card(house.rules(), body.title, house.description)
+    text = cue_card(house.rules(), house.title if body.title else "", house.description)
     return {"cue": text, "changed": house.rules().changed_powers()}
 
 
