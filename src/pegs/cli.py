@@ -4,6 +4,7 @@ cards, conformance runs, hints and simulations."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import signal
 import sys
@@ -398,7 +399,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     check_port(args.port)
     check_seconds("--bot-delay", args.bot_delay, zero=True, most=60)
     check_seconds("--hint-seconds", args.hint_seconds)
+    from .server.doors import rates
     from .server.serve import serve  # the web stack loads only for this command
+
+    try:
+        budgets = rates(args.rate)
+    except ValueError as e:
+        raise OptionError(str(e)) from None
 
     limits = Limits(
         creates_per_minute=args.creates_per_minute, max_waiting_per_address=args.max_waiting,
@@ -412,6 +419,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         forwarded_allow_ips=args.forwarded_allow_ips, limits_url=args.limits_url,
         max_bot_seconds=args.max_bot_seconds, min_bot_delay=args.min_bot_delay,
         lease_seconds=args.lease_seconds)
+    limits = dataclasses.replace(limits, **budgets)  # --rate over the older options
     return serve(args.host, args.port, args.database_url, args.bot_delay, args.hint_seconds,
                  limits)
 
@@ -500,6 +508,10 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="N",
                    help="reads of the public table list one client address may make a minute "
                         "(default %(default)d; 0: no limit)")
+    p.add_argument("--rate", action="append", default=[], metavar="NAME=N",
+                   help="change one per-address budget, in requests a minute (0: no limit): "
+                        "page, fixed, creates, lobby, table, joins, changes, reads, house, "
+                        "connects, chat, table-chat; see docs/DEPLOY.md (repeatable)")
     p.add_argument("--forwarded-allow-ips", default=d.forwarded_allow_ips, metavar="LIST",
                    help="the reverse proxies (addresses or networks, comma-separated) whose "
                         "X-Forwarded-For names the client (default: none, for serving "

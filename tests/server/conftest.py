@@ -4,6 +4,7 @@ memory where it can be), a database URL per test (SQLite and PostgreSQL), and se
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import os
 import shutil
@@ -21,7 +22,7 @@ from fastapi.testclient import TestClient
 
 from pegs.server import create_app
 
-from .helpers import LiveServer, free_port
+from .helpers import SCRIPTED, LiveServer, free_port
 
 
 def _postgres_bin() -> Path | None:
@@ -123,7 +124,9 @@ def postgres_url(postgres_cluster: tuple[str, int]) -> str:
 @pytest.fixture
 def client(database_url: str) -> Iterator[TestClient]:
     """An in-process server on each database, bots without delay."""
-    with TestClient(create_app(database_url, bot_delay=0, hint_seconds=0.05)) as c:
+    with TestClient(create_app(database_url, bot_delay=0, hint_seconds=0.05,
+                               limits=dataclasses.replace(SCRIPTED, messages_per_second=20,
+                                                          burst=40))) as c:
         yield c
 
 

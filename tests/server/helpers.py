@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 from websockets.asyncio.client import ClientConnection, connect
 
 from pegs.server import create_app
+from pegs.server.doors import BUDGETS
 from pegs.server.limits import Limits
 from pegs.server.protocol import legal_texts
 
@@ -31,6 +32,12 @@ SHORT = {"preset": "pegoo", "settings": {"pegs": 3}}
 #: ``pegs serve`` options for processes on one PostgreSQL database that take a stopped
 #: process's tables over within seconds (leases of 2 s, presence repeated every 0.4 s).
 SHORT_LEASES = ("--lease-seconds", "2")
+
+
+#: Limits for scripted clients, which send faster than people: no per-address budgets of
+#: HTTP requests, a high message rate (the tests of limits set their own).
+SCRIPTED = Limits(messages_per_second=1000, burst=1000,
+                  **{budget.field: 0 for budget in BUDGETS.values()})
 
 
 def run(*coroutines: Coroutine[Any, Any, Any], timeout: float = 60) -> None:
@@ -149,7 +156,7 @@ class LiveServer:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
-        limits = limits or Limits(messages_per_second=1000, burst=1000)  # scripted clients
+        limits = limits or SCRIPTED
         self.app = create_app(database_url, bot_delay=0, hint_seconds=0.05, limits=limits)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
                                 log_level="warning")

@@ -51,6 +51,26 @@ BUDGETS: dict[str, Budget] = {
     "house": Budget("house_saves_per_minute", "changes to saved house rules"),
 }
 
+#: The budgets ``pegs serve --rate NAME=N`` sets, by name: the HTTP ones and the chat's.
+RATES: dict[str, str] = {**{name: budget.field for name, budget in BUDGETS.items()},
+                         "connects": "connects_per_minute", "chat": "chat_per_minute",
+                         "table-chat": "table_chat_per_minute"}
+
+
+def rates(given: list[str]) -> dict[str, int]:
+    """The :class:`~.limits.Limits` fields of ``--rate NAME=N`` options; ValueError in
+    one line naming a wrong one."""
+    out = {}
+    for item in given:
+        name, _, count = item.partition("=")
+        if name not in RATES or not count.isdigit():
+            raise ValueError(f"--rate takes NAME=N with N a whole number of requests a "
+                             f"minute (0: no limit) and NAME one of {', '.join(RATES)}, "
+                             f"not {item[:60]!r}")
+        out[RATES[name]] = int(count)
+    return out
+
+
 #: Every route of the app ("METHOD /path", "WS /path", "MOUNT /path") and its budget.
 ROUTES: dict[str, str] = {
     "GET /health": "page",
@@ -98,7 +118,7 @@ MESSAGE_KINDS: dict[str, str] = {
              "spectators per table",
     "ping": "messages",
     "act": "messages; illegal actions (the connection is closed past them)",
-    "hint": "messages; one search at a time per table in the creator's share of the "
+    "hint": "messages; one a seat and turn, searched in the table creator's share of the "
             "hint lane",
     "explain": "messages; at most a few actions each",
     "chat": "messages; chat per connection, per address at the table and per table",

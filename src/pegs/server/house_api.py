@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..cue import cue_card
 from ..house import LONGEST_DESCRIPTION, LONGEST_TITLE, HouseRules, from_mapping
 from ..rules import RulesError
+from ..text import TextError, clean_text
 from . import house_store, table_settings
 from .api import MOST_PAGE, PAGE, Credentials, HubDep, client_address
 from .limits import new_code, new_token, token_hash, token_matches
@@ -68,13 +69,33 @@ def link(code: str) -> str:
     return f"/?house={code}"
 
 
+#: What a title saved before the text policy shows when the policy refuses it.
+RETITLED = "House rules"
+
+
+def _shown(body: dict[str, Any]) -> dict[str, Any]:
+    """A saved body with its title and description as the text policy lets them show
+    (rules saved before it may hold what it refuses: such a text is replaced)."""
+    shown = dict(body)
+    for key, longest, fallback in (("title", LONGEST_TITLE, RETITLED),
+                                   ("description", LONGEST_DESCRIPTION, "")):
+        value = body.get(key)
+        if isinstance(value, str) and value:
+            try:
+                shown[key] = clean_text(value, longest=longest, what=key,
+                                        multiline=key == "description")
+            except TextError:
+                shown[key] = fallback
+    return shown
+
+
 def _listed(saved: house_store.SavedHouse) -> dict[str, Any]:
-    return {"code": saved.code, "link": link(saved.code), **saved.body,
+    return {"code": saved.code, "link": link(saved.code), **_shown(saved.body),
             "published": saved.published, "created": saved.created.isoformat()}
 
 
 def _whole(saved: house_store.SavedHouse) -> dict[str, Any]:
-    house = house_of(Draft(**{k: v for k, v in saved.body.items()}))
+    house = house_of(Draft(**_shown(saved.body)))
     return {**_listed(saved), "toml": house.toml(),
             "cue": cue_card(house.rules(), house.title, house.description)}
 
