@@ -126,7 +126,8 @@ def test_a_database_restart_freezes_no_table_and_acts_meanwhile_are_answered(
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with serve(url, tmp_path, port, "--bot-delay", "0.3", "--max-waiting", "0",
-               "--creates-per-minute", "0", "--max-tables-per-address", "0", *SHORT_LEASES), \
+               "--creates-per-minute", "0", "--max-tables-per-address", "0",
+               "--rate", "changes=0", *SHORT_LEASES), \
             httpx.Client(base_url=base, timeout=20) as http:
         codes = []
         for _ in range(20):  # all-bot tables: the host's seat too is played by a bot

@@ -69,7 +69,7 @@ def test_saved_house_rules_are_shared_by_code_and_listed_once_published(
 
 def test_only_the_author_changes_or_deletes_saved_house_rules(
         database_url: str, tmp_path: Path) -> None:
-    with served(database_url, tmp_path, "--creates-per-minute", "0") as http:
+    with served(database_url, tmp_path, "--rate", "house=0") as http:
         saved = http.post("/api/house", json={**GRANDMA, "publish": True}).json()
         code, owner = saved["code"], saved["owner_token"]
         assert len(owner) >= 40 and "owner_token" not in http.get(f"/api/house/{code}").json()
@@ -104,7 +104,8 @@ def test_only_the_author_changes_or_deletes_saved_house_rules(
 @pytest.fixture(scope="module")
 def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, str]]:
     """One real ``pegs serve`` for the tests below (no limit on saving)."""
-    with serving(tmp_path_factory.mktemp("house"), "--creates-per-minute", "0") as running:
+    with serving(tmp_path_factory.mktemp("house"), "--rate", "house=0",
+                 "--rate", "fixed=0", "--creates-per-minute", "0") as running:
         yield running
 
 
@@ -124,13 +125,13 @@ def test_the_published_list_is_paged_newest_first_and_bounded(
 
 
 def test_saving_and_reading_are_rate_limited_per_address(tmp_path: Path) -> None:
-    with serving(tmp_path, "--creates-per-minute", "2",
+    with serving(tmp_path, "--rate", "house=2",
                  "--lobby-reads-per-minute", "3") as (http, _ws):
         for _ in range(2):
             assert http.post("/api/house", json=GRANDMA).status_code == 201
         r = http.post("/api/house", json=GRANDMA)
         assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
-        assert "saved house rules" in r.json()["error"]["message"]
+        assert "changes to saved house rules" in r.json()["error"]["message"]
         # saving house rules is counted apart from creating tables
         assert http.post("/api/tables", json={"preset": "basic", "name": "Ann"}
                          ).status_code == 201

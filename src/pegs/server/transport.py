@@ -93,15 +93,16 @@ class GuardedHttp(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        super().data_received(data)
-        if self._in_head and not self.transport.is_closing():
-            self._head_bytes += len(data)
+        if self._in_head:  # counted up to the blank line that ends the head
+            end = data.find(b"\r\n\r\n")
+            self._head_bytes += len(data) if end < 0 else end + 4
             if self._head_bytes > self.max_head_bytes:
                 self._head_too_large()
+                return
+        super().data_received(data)
 
     def on_message_begin(self) -> None:
         self._arm()  # a later request on a kept-alive connection
-        self._in_head, self._head_bytes = True, 0
         super().on_message_begin()
 
     def on_headers_complete(self) -> None:
