@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Abuse of ``pegs serve``: the attacks of issues 30 and 37, and what an honest player sees.
+"""Abuse of ``pegs serve``: the attacks of issues 30, 37 and 47, and what an honest player sees.
 
 Starts a real server (a subprocess on a free loopback port, a temporary SQLite database,
 bots pausing 0.5 s before each move as ``pegs serve`` does by default).  The honest side
@@ -35,16 +35,47 @@ phase per attack, each ``--seconds`` long after the attack's setup (at most
   record, summary and replay two loops ask for without a token;
 - ``bot-monopoly``: ten tables of ten strong ISMCTS bots with no pause between moves;
 - ``hint-monopoly``: ten two-seat tables whose seat to act asks a hint every turn, then
-  plays it.
+  plays it;
+- ``presets-loop`` (issue 47): four loops reading ``GET /api/presets``;
+- ``cue-loop``: four loops asking ``POST /api/cue`` the cue card of a valid draft;
+- ``house-flood``: four loops saving valid house rules (``POST /api/house``), most
+  refused 429 (what is left is the cost before the rate check);
+- ``chat-download``: the attacker's own table filled with chat for ``--setup-seconds``
+  (as ``chat-flood``), then four loops downloading ``GET /api/tables/{code}/chat``;
+- ``chat-flood``: at its own table (spectators may chat), four connections of each seat
+  and 50 spectators send their burst of 200-character chats and then one every 2 s, and
+  connect again after 10 s for a fresh burst: chats accepted, bytes sent out to them;
+- ``ws-over-rate``: 20 spectator connections sending pings as fast as they can (at most
+  200,000 messages together), never reconnecting: how many the server closed (1008);
+- ``replay-bytes``: two loops downloading the replay of a finished game of ten heuristic
+  bots with ``Accept-Encoding: gzip``: body bytes on the wire per request and in all;
+- ``rematch-cap``: two-seat tables of heuristic bots (0.1 s pauses) created until the
+  server refuses, each played again once finished (``POST .../rematch``, its seat 0 handed
+  to a bot again), a create tried first each round: tables made a minute and tables in
+  play past ``--max-tables-per-address`` (20 by default: with 10 creates a minute, past it
+  only in a run of more than two minutes, or with a lower cap, see below);
+- ``big-line``: one connection sending a request head with one 60 MB header line, again;
+- ``big-heads``: four connections each sending a 150 MB request head, again and again.
 
 Prints, per phase, the honest human move's round trip (p50, p99), the bot tables' moves a
 second, the honest hint's latency (p50, p99), whether the honest create succeeded, and
-what the attack achieved.  The client
-side of the protocol adapts to servers before and after issue 30 (new table options are
-dropped when refused, both forms of the legal listing are read).
+what the attack achieved (answers by status, connections the server closed, tables past
+the cap, bytes sent out); then the server process's resident memory (VmRSS, the main
+process, not its bot workers) before the attack, at the end of the phase and
+``--after-seconds`` after the attack, an honest ``GET /health`` round trip (two a second),
+and a verdict against issue 47's targets: honest p99 under 100 ms, bots at least 70% of
+their rate without attack, memory within 10% of before after the attack.  The client side
+of the protocol adapts to servers before and after issues 30 and 47 (new table options are
+dropped when refused, both forms of the legal listing are read; 429s, 431s, closed
+connections and WebSockets closed 1008 are counted, not fatal).
 
-    .venv/bin/python benchmarks/server_abuse.py                  # about 2 minutes
+    .venv/bin/python benchmarks/server_abuse.py                  # about 10 minutes
     .venv/bin/python benchmarks/server_abuse.py --seconds 5 --attacks hint-flood
+    .venv/bin/python benchmarks/server_abuse.py --seconds 5 --setup-seconds 10 \
+        --attacks presets-loop cue-loop house-flood chat-download chat-flood ws-over-rate \
+        replay-bytes rematch-cap big-line big-heads
+    .venv/bin/python benchmarks/server_abuse.py --attacks rematch-cap \
+        --server-option=--max-tables-per-address=4          # tables past a cap in 10 s
     .venv/bin/python benchmarks/server_abuse.py --json
     .venv/bin/python benchmarks/server_abuse.py --server-command /other/checkout/.venv/bin/pegs
 """
@@ -1196,11 +1227,12 @@ async def replay_bytes(base: str, address: str, ready: Event, stop: Event,
 
 async def rematch_cap(base: str, address: str, ready: Event, stop: Event,
                       setup_seconds: float) -> dict[str, Any]:
-    """Two-seat tables of heuristic bots without pauses, created up to what the server
-    allows, each played again (``POST .../rematch``) once finished, a new create tried
-    first each round (finished tables count against no cap): its tables in play."""
+    """Two-seat tables of heuristic bots pausing 0.1 s (a game of a few seconds, seen in
+    play by the twice-a-second reads), created up to what the server allows, each played
+    again (``POST .../rematch``) once finished, a new create tried first each round
+    (finished tables count against no cap): its tables in play at most."""
     bot = {"bot": "heuristic"}
-    body = {"preset": "pegoo", "name": "Again", "players": 2, "bot_delay": 0,
+    body = {"preset": "pegoo", "name": "Again", "players": 2, "bot_delay": 0.1,
             "turn_seconds": None, "away_seconds": None}
     live: dict[str, str] = {}  # its tables not yet played again: code -> seat 0's token
     creates: dict[str, int] = {}
