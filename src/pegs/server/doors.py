@@ -21,9 +21,9 @@ from starlette.routing import BaseRoute, Mount, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 try:  # FastAPI 0.165 and later keep included routers whole
-    from fastapi.routing import iter_route_contexts
+    from fastapi.routing import iter_route_contexts as _contexts
 except ImportError:  # earlier ones copy their routes into the app's
-    iter_route_contexts = None
+    _contexts = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from .counters import Counters
@@ -130,7 +130,7 @@ MESSAGE_KINDS: dict[str, str] = {
 def _doors(routes: list[BaseRoute]) -> Iterator[str]:
     """The names in :data:`ROUTES` of these routes (a FastAPI that keeps included routers
     whole is looked into)."""
-    contexts: Iterable[Any] = iter_route_contexts(routes) if iter_route_contexts else routes
+    contexts: Iterable[Any] = routes if _contexts is None else _contexts(routes)
     for context in contexts:
         route = getattr(context, "original_route", context)
         path = context.path
