@@ -277,6 +277,8 @@ def _variants() -> list[Rules]:
         Rules.preset("traditional", players=2),
         Rules.preset("havasu", players=10, extra_jokers=4, decks=5),
         Rules.preset("basic", players=5, teams=0, sides=6, may_pass_own=True),
+        Rules.preset("kilpatrick", split_finish_with_partner=("9",),
+                     powers={"4": ["-4", "out"], "10": ["split10"]}),
     ]
     return out
 
@@ -289,6 +291,17 @@ def test_settings_round_trip(rules: Rules) -> None:
     assert again == rules
     assert hash(again) == hash(rules)
     assert again.settings() == data
+
+
+@pytest.mark.parametrize("rules", _variants(), ids=lambda r: f"{r.name}-{r.players}")
+def test_a_preset_takes_its_own_settings_as_json_gives_them(rules: Rules) -> None:
+    """What ``settings()`` writes, read back from JSON, is what ``preset`` takes (a
+    conformance scenario or a table states every setting so)."""
+    data = json.loads(json.dumps(rules.settings()))
+    name = data.pop("name")
+    assert Rules.preset(name, **data) == rules
+    with pytest.raises(RulesError, match="split_finish_with_partner must be a list"):
+        Rules.preset(name, **{**data, "split_finish_with_partner": "79"})
 
 
 @pytest.mark.parametrize("bad", [None, [], {}, {"name": 3}, {"players": 4}])

@@ -258,6 +258,9 @@ class Rules:
         if "pegs" in overrides and "home_holes" not in overrides:
             values["home_holes"] = 0
         values.update(overrides)
+        finish = overrides.get("split_finish_with_partner")
+        if isinstance(finish, list):  # as JSON and TOML give it (settings() writes a list)
+            values["split_finish_with_partner"] = tuple(finish)
         if "powers" in overrides:
             values["powers"] = house_powers(name, overrides["powers"])
         return cls(**values)
@@ -304,13 +307,7 @@ class Rules:
         """Inverse of :meth:`settings`: the preset named in ``data`` with the other values."""
         if not isinstance(data, Mapping) or not isinstance(data.get("name"), str):
             raise RulesError("settings must be an object with a preset 'name'")
-        overrides = {k: v for k, v in data.items() if k != "name"}
-        if "split_finish_with_partner" in overrides:
-            value = overrides["split_finish_with_partner"]
-            if not isinstance(value, (list, tuple)):
-                raise RulesError("split_finish_with_partner must be a list of ranks")
-            overrides["split_finish_with_partner"] = tuple(value)
-        return cls.preset(data["name"], **overrides)
+        return cls.preset(data["name"], **{k: v for k, v in data.items() if k != "name"})
 
 
 SETTING_NAMES: frozenset[str] = frozenset(f.name for f in fields(Rules))
@@ -377,7 +374,7 @@ def _validate(r: Rules) -> None:
     if not isinstance(r.split_finish_with_partner, tuple) or not set(
         r.split_finish_with_partner
     ) <= {"7", "9"}:
-        raise RulesError("split_finish_with_partner must list some of the ranks 7 and 9")
+        raise RulesError("split_finish_with_partner must be a list of some of the ranks 7 and 9")
     if r.control == "team" and r.teams == 0:
         raise RulesError(f"control='team' (moving a partner's pegs) needs teams: "
                          f"{_team_advice(r.players)}")
