@@ -43,7 +43,7 @@ def _phrase(token: str, rules: Rules) -> str:
         return f"move a peg back {t[1:]}"
     else:
         return t
-    return f"{text} (must split when any split is possible)" if must else text
+    return f"{text} (whenever a split is possible the card must split)" if must else text
 
 
 def cue_card(rules: Rules, title: str = "", description: str = "") -> str:
@@ -58,6 +58,8 @@ def cue_card(rules: Rules, title: str = "", description: str = "") -> str:
         tokens = rules.power(rank)
         ordered = sorted(tokens, key=lambda t: t.rstrip("!").startswith("split")
                          and not t.endswith("!"))
+        if "joker" in tokens and rules.joker_comes_out:  # its phrase says it comes out
+            ordered = [t for t in ordered if t != "out"]
         phrases = [_phrase(t, rules) for t in ordered]
         name = _CARD_NAMES.get(rank, rank) + ("*" if rank in changed else "")
         lines.append(f"  {name:<6} " + "; or ".join(phrases))
@@ -85,6 +87,9 @@ def cue_card(rules: Rules, title: str = "", description: str = "") -> str:
     ]
     if rules.must_turn_in_at_door:
         lines.append("  A peg may not pass its own door: it must turn into home.")
+        if any("split10" in tokens for _, tokens in rules.powers):
+            lines.append("  The parts of a 10 move the ten's own way: at a door they may turn "
+                         "in or go on around.")
     if rules.control == "team":
         lines.append("  You may move any peg of your team at any time.")
     else:

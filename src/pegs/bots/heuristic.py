@@ -72,6 +72,7 @@ from ..rules.board import START, Geometry, geometry
 from ..rules.board_work import moved
 from ..rules.determinize import sample_state
 from ..rules.legal import Turn, card_plans, controlled, generate_plain
+from ..rules.listing import CardPlan
 from ..rules.settings import RANKS
 from ..rules.state import GameState
 from ..rules.view import view as view_of
@@ -119,8 +120,33 @@ _CARD_BASE = {
     "A": 2.5, "2": 1.5, "3": 1.0, "4": 1.5, "5": 1.0, "6": 1.0, "7": 3.0, "8": 2.5,
     "9": 2.0, "10": 1.5, "J": 1.5, "Q": 1.5, "K": 1.5, "Joker": 0.0,
 }
-_COME_OUT = ("A", "J", "Q", "K")
 _SMALL = ("A", "2", "3", "4", "5", "6")
+#: What a power is worth keeping, for a card whose powers a house rule changed (the
+#: preset's cards keep :data:`_CARD_BASE`): the best of its powers counts.
+_SPLIT_WORTH = {7: 3.0, 9: 2.0, 10: 1.5}
+
+
+def _house_worth(plan: CardPlan) -> float:
+    """The keep value of a card with house powers, read off its powers."""
+    worth = [1.5 if plan.out else 0.0, 1.5 if plan.swap else 0.0,
+             _SPLIT_WORTH.get(plan.split, 0.0)]
+    worth += [2.5 if n >= 4 else 1.5 for n in plan.backward]
+    worth += [1.0 if n <= 6 else 1.5 for n in plan.forward]
+    return max(worth)
+
+
+def _keep_tables(rules: Rules, plans: dict[str, CardPlan]
+                 ) -> tuple[dict[str, float], frozenset[str], frozenset[str]]:
+    """Each card's base keep value, the cards that come out, the small movers."""
+    changed = rules.changed_powers()
+    base = {rank: _house_worth(plans[rank]) if rank in changed else _CARD_BASE[rank]
+            for rank in plans}
+    base["Joker"] = 0.0  # valued by the weights
+    out = frozenset(rank for rank, plan in plans.items() if plan.out)
+    small = frozenset(rank for rank, plan in plans.items()
+                      if (rank in _SMALL and rank not in changed)
+                      or (rank in changed and any(n <= 6 for n in plan.forward)))
+    return base, out, small
 
 
 # --- tables per rule set -------------------------------------------------------------------
@@ -141,6 +167,8 @@ class Tables:
             tuple((geo.door[q] - h) % ring for h in range(ring)) for q in range(geo.players)
         )
         plans = card_plans(rules)
+        #: each card's keep value, the cards that come out, the small movers
+        self.card_base, self.comes_out, self.small = _keep_tables(rules, plans)
         total = rules.total_cards
         per_rank = Counter({r: 4 * rules.decks for r in plans})
         per_rank["Joker"] = rules.decks * rules.jokers_per_deck + rules.extra_jokers
@@ -581,12 +609,12 @@ def hand_values(rules: Rules, pegs: Pegs, seat: int, hand: Sequence[str],
             continue
         got = kept.get(card)
         if got is None:
-            v = _CARD_BASE.get(card, 1.0)
+            v = t.card_base.get(card, 1.0)
             if card == "Joker":
                 v = weights.joker_endgame if end else weights.joker_keep
-            if start and card in _COME_OUT:
+            if start and card in t.comes_out:
                 v += weights.come_out_keep
-            if near and card in _SMALL:
+            if near and card in t.small:
                 v += weights.small_keep
             if t.plans[card].split == 10:  # the North Carolina ten
                 v += 2.0

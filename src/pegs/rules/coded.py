@@ -198,10 +198,13 @@ class Coded:
         return any(q < ring and q != p for q in self.pegs[seat])
 
     def _card(self, rank: int, plan: CardPlan) -> None:
-        if plan.joker:
+        """Every power of the card, as the general generator lists them (an
+        obligatory split leaves the other powers out whenever it can be made)."""
+        must = plan.must_split
+        out = plan.out and not (plan.joker and self.table.joker_comes_out)
+        if plan.joker and not must:
             self._joker(rank)
-            return
-        if plan.out:
+        if out and not must:
             self._add(rank, self._come_out())
         found = False
         if plan.split and not self._no_split(rank):
@@ -212,13 +215,18 @@ class Coded:
                 self._counted(slow.legal.deferred[counted:])
             else:
                 found = self._listed_splits(rank, plan.split)
-        if not (plan.must_split and found):
+        if not (must and found):
             for n in plan.forward:
                 self._add(rank, self._singles(n, False))
-        for n in plan.backward:
-            self._add(rank, self._singles(n, True))
-        if plan.swap:
-            self._swaps(rank)
+            for n in plan.backward:
+                self._add(rank, self._singles(n, True))
+            if plan.swap:
+                self._swaps(rank)
+        if must and not found:
+            if plan.joker:
+                self._joker(rank)
+            if out:
+                self._add(rank, self._come_out())
 
     def _listed_splits(self, rank: int, total: int) -> bool:
         """The rank's splits one by one (:func:`listed_splits`); their layouts are kept

@@ -77,17 +77,23 @@ class _Generator(TenFinder):
                 tuple(islice(self._seen.items(), seen, None)))
 
     def find_card_moves(self, card: str) -> None:
+        """Every power of the card.  An obligatory split (``!``) leaves the card's other
+        powers out whenever it can be made; coming out is not counted among the moves that
+        stop North Carolina counting, and neither is a joker's come-out."""
         plan = self.plans[card]
-        if plan.joker:
+        must = plan.must_split
+        # a joker that comes out already offers the come-outs
+        out = plan.out and not (plan.joker and self.rules.joker_comes_out)
+        if plan.joker and not must:
             self.joker(card)
-            return
-        if plan.out:
+        if out and not must:
             self.add(card, self.come_out(self.ctrl))
         legal = self.legal
         before = legal.size()
+        split_found = False
         if plan.split == 10:
             self.split_ten(card)
-        split_found = False
+            split_found = legal.size() > before
         if plan.split in (7, 9):
             # counting pays from a few pegs on (and cannot follow a finishing split)
             finish = card in self.rules.split_finish_with_partner and self.rules.control != "team"
@@ -97,14 +103,19 @@ class _Generator(TenFinder):
                 split_found = self.splits(card, plan.split)
             else:
                 split_found = self.count_splits(card, plan.split)
-        if not (plan.must_split and split_found):
+        if not (must and split_found):
             for n in plan.forward:
                 self.add(card, self.singles(n, backward=False))
-        for n in plan.backward:
-            self.add(card, self.singles(n, backward=True))
-        if plan.swap:
-            self.swaps(card)
+            for n in plan.backward:
+                self.add(card, self.singles(n, backward=True))
+            if plan.swap:
+                self.swaps(card)
         self.other_moves += legal.size() - before
+        if must and not split_found:
+            if plan.joker:
+                self.joker(card)
+            if out:
+                self.add(card, self.come_out(self.ctrl))
 
     def stuck_come_out(self, card: str) -> None:
         rule, stuck = self.rules.stuck_rule, self.turn.stuck_turns

@@ -308,6 +308,8 @@ class MoveFinder:
                 if v != -1 and geo.opponent[self.mover][v]:
                     st = Step(geo.name(hole), owned("S", v, self.mover), ">")
                     self.record(card, (st,), moved(self.pegs, ((v, hole, START),)))
+            if self.rules.joker_comes_out:
+                self.add(card, self.come_out(self.ctrl))
             return
         seats = self.ctrl
         if rule == "hit_start_first":
