@@ -133,3 +133,34 @@ def test_random_house_powers_list_as_the_general_generator_and_the_cue_card_name
             elif token.startswith("split"):
                 word = f"split {token[5:].rstrip('!')}"
             assert word in line, (token, line)
+
+
+def test_powers_that_can_never_finish_are_refused_where_they_are_made() -> None:
+    every = {rank: ["+5"] for rank in RANKS if rank != "Joker"}
+    try:
+        Rules.preset("basic", powers=every)
+    except RulesError as e:
+        assert "no card brings a peg out of START" in str(e)
+    else:
+        raise AssertionError("a game nobody can start was accepted")
+    backward = {rank: ["-5", "out"] for rank in RANKS if rank != "Joker"}
+    for preset in ("basic", "pegoo"):
+        try:
+            Rules.preset(preset, powers={**backward, "Joker": ["out"]})
+        except RulesError as e:
+            assert "no card moves a peg forward" in str(e)
+        else:
+            raise AssertionError("a game no peg can finish was accepted")
+    # a stuck rule that brings pegs out, or a joker that does, lets the game go on
+    assert Rules.preset("pegoo", powers=every).power("4") == ("+5",)
+    assert Rules.preset("basic", joker_comes_out=True, powers=every).power("A") == ("+5",)
+
+
+def test_a_power_written_two_ways_is_one_power() -> None:
+    assert Rules.preset("basic", powers={"4": ["+04", "-004"]}).power("4") == ("+4", "-4")
+    try:
+        Rules.preset("basic", powers={"4": ["+4", "+04"]})
+    except RulesError as e:
+        assert "listed twice" in str(e)
+    else:
+        raise AssertionError("+4 and +04 were taken as two powers")

@@ -93,7 +93,7 @@ def test_bad_powers_name_the_rank_and_token(powers: object, words: str) -> None:
     (GRANDMA.replace("holes_per_side", "holes"), "unknown setting 'holes'"),
     (GRANDMA.replace('"4" = ["-4"]', '"4" = ["back4"]'), "card 4: unknown power 'back4'"),
     (GRANDMA.replace('"4" = ', '"Z" = '), "cards.Z: not a card rank"),
-    (GRANDMA.replace('title = "Grandma\'s rules"\n', ""), "title: give it as text"),
+    (GRANDMA.replace('title = "Grandma\'s rules"\n', ""), "title is required"),
     (GRANDMA.replace("Grandma's", "Grandma\\u202e's"),
      "title: the text may not hold characters that change the direction of text (U+202E)"),
     (GRANDMA.replace("Grandma's", "\\u0000"), "title: the text may not hold control characters"),
@@ -200,3 +200,13 @@ def test_random_house_powers_never_crash_and_every_listed_action_applies(
         state = state.apply(action)
     record = from_json(json.loads(json.dumps(Record(rules, seed, actions).to_json())))
     assert [s for s, _ in record.states()][-1] == state
+
+
+def test_a_house_file_saved_with_a_byte_order_mark_reads_and_a_missing_title_is_named(
+        tmp_path: Path) -> None:
+    path = tmp_path / "gran.toml"
+    path.write_text('title = "Gran"\nbase = "basic"\n[cards]\n4 = ["-4"]\n', encoding="utf-8-sig")
+    assert load(path).title == "Gran"
+    path.write_text('base = "basic"\n', encoding="utf-8")
+    with pytest.raises(HouseRulesError, match="title is required"):
+        load(path)

@@ -83,6 +83,8 @@ def _text(data: Mapping[str, Any], key: str, longest: int, required: bool,
     value = data.get(key, None)
     if value is None and not required:
         return ""
+    if value is None:
+        raise RulesError(f'{key} is required: give it as text in quotes, such as {key} = "..."')
     if not isinstance(value, str) or not value.strip():
         raise RulesError(f"{key}: give it as text in quotes, such as {key} = \"...\"")
     try:
@@ -134,7 +136,7 @@ def load(path: str | Path) -> HouseRules:
     """Read a house-rules file; :class:`HouseRulesError` says in one line what is wrong."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # (a byte-order mark as Notepad saves)
     except (OSError, UnicodeDecodeError) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else "not a text file"
         raise HouseRulesError(f"{path}: cannot read the house rules: {reason}") from e

@@ -111,11 +111,35 @@ def check_powers(rank: object, tokens: object) -> tuple[str, ...]:
         problem = _token_problem(str(rank), token)
         if problem:
             raise RulesError(f"card {rank}: {problem}")
-    if len(set(tokens)) < len(tokens):
+    written = tuple(_plain_token(str(t)) for t in tokens)
+    if len(set(written)) < len(written):
         raise RulesError(f"card {rank}: a power is listed twice in {list(tokens)}")
-    if sum(str(t).rstrip("!") in SPLITS for t in tokens) > 1:
+    if sum(t.rstrip("!") in SPLITS for t in written) > 1:
         raise RulesError(f"card {rank}: one split at most in {list(tokens)}")
-    return tuple(str(t) for t in tokens)
+    return written
+
+
+def _plain_token(token: str) -> str:
+    """A power as the engine writes it (``+04`` is ``+4``)."""
+    if token[:1] in ("+", "-") and token[1:].isdigit():
+        return f"{token[0]}{int(token[1:])}"
+    return token
+
+
+def _finish_problem(r: Rules) -> str | None:
+    """Why a game of these rules could never finish (None when it can): no peg could ever
+    leave START, or none could ever move forward."""
+    tokens = {t.rstrip("!") for _, powers in r.powers for t in powers}
+    jokers = r.decks * r.jokers_per_deck + r.extra_jokers
+    joker_out = jokers > 0 and "joker" in tokens and (r.joker_rule == "pegoo"
+                                                      or r.joker_comes_out)
+    if "out" not in tokens and not joker_out and r.stuck_rule == "none":
+        return ("these powers can never finish a game: no card brings a peg out of START "
+                "(give some card the power out)")
+    if not any(t.startswith("+") or t in SPLITS for t in tokens):
+        return ("these powers can never finish a game: no card moves a peg forward "
+                "(give some card a power +n or a split)")
+    return None
 
 
 def house_powers(preset: str, changed: object) -> Powers:
@@ -345,6 +369,9 @@ def _validate(r: Rules) -> None:
         raise RulesError("powers must give every rank its tuple of power tokens")
     for rank, tokens in r.powers:
         check_powers(rank, tokens)
+    problem = _finish_problem(r)
+    if problem:
+        raise RulesError(problem)
     _check_int("players", r.players, 2, 10)
     _check_int("teams", r.teams, 0, r.players)
     if r.teams == 1 or (r.teams and (r.players % r.teams or r.players // r.teams < 2)):
