@@ -425,3 +425,15 @@ def test_a_childs_key_names_the_same_action_whatever_the_hand(
             assert keyed.setdefault(key, named) == named
     actions = {a: k for k, a in keyed.items()}
     assert len(actions) == len(keyed)  # one key per action
+
+
+def test_the_default_search_plays_a_preset_without_a_fitted_model(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A preset with no fitted leaf model (a new one) is searched with the heuristic leaf,
+    not refused at its first leaf."""
+    from pegs.bots.leaf_models import MODELS
+    monkeypatch.delitem(MODELS, "basic")
+    state = GameState.new(Rules.preset("basic"), 3)
+    bot = make_bot("ismcts", 5, iterations=40)
+    action = bot.choose(view(state, state.current_player), state.legal_actions())
+    assert action in state.legal_actions()

@@ -633,9 +633,10 @@ class IsmctsBot:
     def _score(self, rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]],
                mover: int) -> Rewards:
         """The leaf score of an unfinished position (see ``leaf``)."""
-        if self.leaf == "fitted":
-            return fitted_rewards(MODELS[rules.name], rules, pegs, hands, mover)
-        if self.leaf == "heuristic":
+        model = MODELS.get(rules.name) if self.leaf == "fitted" else None
+        if model is not None:
+            return fitted_rewards(model, rules, pegs, hands, mover)
+        if self.leaf != "progress":  # heuristic, or fitted for a preset without a model
             return heuristic_rewards(rules, pegs, hands, keep=self.keep)
         return progress_rewards(rules, pegs, self.sharpness)
 
