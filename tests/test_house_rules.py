@@ -45,7 +45,10 @@ def test_a_house_file_changes_settings_and_card_powers(grandma: Path) -> None:
     assert rules.holes_per_side == 20 and rules.players == 6
     assert rules.power("4") == ("-4",) and rules.power("9") == ("+9", "split9")
     assert rules.power("7") == Rules.preset("basic").power("7")
-    assert rules.settings()["powers"] == {"4": ["-4"], "9": ["+9", "split9"]}
+    assert rules.changed_powers() == {"4": ["-4"], "9": ["+9", "split9"]}
+    written = rules.settings()["powers"]  # a record or table keeps the whole table
+    assert list(written) == list(RANKS) and written["4"] == ["-4"]
+    assert written["7"] == list(Rules.preset("basic").power("7"))
 
 
 def test_a_house_file_with_a_list_setting_reads_and_writes_back(tmp_path: Path) -> None:
@@ -65,8 +68,12 @@ def test_a_four_that_goes_back_is_played_back() -> None:
     assert moves == {"4: 0.10<0.6"}, moves
 
 
-def test_settings_without_house_powers_are_as_before() -> None:
-    assert "powers" not in Rules.preset("north-carolina").settings()
+def test_settings_carry_the_whole_power_table_and_older_ones_read_as_the_preset() -> None:
+    rules = Rules.preset("north-carolina")
+    data = rules.settings()
+    assert data["powers"] == {rank: list(tokens) for rank, tokens in rules.powers}
+    older = {k: v for k, v in data.items() if k != "powers"}  # a record before issue 48
+    assert Rules.from_settings(older) == rules
 
 
 @pytest.mark.parametrize(("powers", "words"), [
@@ -144,7 +151,9 @@ def test_cli_plays_replays_and_describes_a_house_game(grandma: Path, tmp_path: P
     assert main(["demo", "--house", str(grandma), "--players", "6", "--teams", "3",
                  "--seed", "3", "--quiet", "--save", str(game)]) == 0
     data = json.loads(game.read_text())
-    assert data["rules"]["powers"] == {"4": ["-4"], "9": ["+9", "split9"]}
+    assert {rank: tokens for rank, tokens in data["rules"]["powers"].items()
+            if tokens != list(Rules.preset("basic").power(rank))} == {
+        "4": ["-4"], "9": ["+9", "split9"]}
     assert data["rules"]["holes_per_side"] == 20
     grandma.unlink()  # the record replays without the file
     capsys.readouterr()

@@ -313,17 +313,17 @@ class Rules:
         return {rank: list(tokens) for rank, tokens in self.powers if preset[rank] != tokens}
 
     def settings(self) -> dict[str, Any]:
-        """The settings as plain JSON-friendly values; ``powers`` lists only the ranks a
-        house rule changed, and is left out when there are none."""
+        """The settings as plain JSON-friendly values, ``powers`` the whole table (rank ->
+        tokens): a record or a stored table means the same whatever a later release
+        makes of its preset.  (Settings without ``powers``, as older records have them,
+        read as the preset's.)"""
         out: dict[str, Any] = {}
         for f in fields(self):
-            if f.name == "powers":
-                continue
             value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
-        changed = self.changed_powers()
-        if changed:
-            out["powers"] = changed
+            if f.name == "powers":
+                out[f.name] = {rank: list(tokens) for rank, tokens in value}
+            else:
+                out[f.name] = list(value) if isinstance(value, tuple) else value
         return out
 
     @classmethod
