@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-REBUILD = ".venv/bin/python -m pip install --no-deps --no-build-isolation -e ."
+REBUILD = ".venv/bin/python -m pip install --no-deps -e ."
 
 
 def stale_modules(root: Path = ROOT) -> list[str]:
