@@ -36,12 +36,18 @@ DEEP_EVERY = 4
 FULL_LISTING = 600
 
 
+def rules_dump(rules: Any) -> tuple[object, ...]:
+    """The rules of either engine as plain values (the settings this engine writes carry
+    the whole power table, the pinned engine's the changed powers only)."""
+    return ({k: v for k, v in rules.settings().items() if k != "powers"}, rules.powers)
+
+
 def state_dump(state: Any) -> tuple[object, ...]:
     """Every field of a state of either engine, as plain values."""
     p = state.pending
     pending = None if p is None else (p.declarer, str(p.action), p.result, p.asked,
                                       p.chooser, p.victim)
-    return (state.rules.settings(), state.seed, state.pegs, state.hands, state.draw_pile,
+    return (rules_dump(state.rules), state.seed, state.pegs, state.hands, state.draw_pile,
             state.discards, state.piles, state.turn, state.stuck, state.turns_taken,
             state.ply, pending, state.extra, state.face_down, state.rng.getstate(),
             state.current_player, state.is_over())
@@ -52,7 +58,7 @@ def view_dump(v: Any) -> tuple[object, ...]:
     pending = None if p is None else (p.declarer, str(p.action), p.result, p.asked,
                                       p.chooser, p.victim)
     outcome = None if v.outcome is None else (v.outcome.team, v.outcome.seats)
-    return (v.rules.settings(), v.seat, v.pegs, v.hand, v.hand_sizes, v.draw_pile_size,
+    return (rules_dump(v.rules), v.seat, v.pegs, v.hand, v.hand_sizes, v.draw_pile_size,
             v.discards, v.hidden_discards, v.piles, v.turn, v.current_player, v.stuck,
             v.turns_taken, v.ply, outcome, pending, v.extra)
 
