@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import os
 import pty
+import re
 import select
+import shlex
 import shutil
 import stat
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -134,3 +137,20 @@ def test_setup_says_where_pips_log_is_when_pip_fails(tmp_path: Path) -> None:
     assert "ERROR: no network" in proc.stderr
     assert "pip failed; its full log is in .venv/pip.log" in proc.stderr
     assert "Ready" not in proc.stdout
+
+
+def test_the_quick_test_runs_the_readme_names_collect_tests() -> None:
+    commands = [line.split("#")[0].split("-m pytest", 1)[1]
+                for line in (ROOT / "README.md").read_text().splitlines()
+                if line.startswith("    .venv/bin/python -m pytest ")]
+    quick = [shlex.split(command) for command in commands if command.strip()]
+    assert len(quick) >= 2, commands  # besides the whole suite
+    for args in quick:
+        proc = subprocess.run([sys.executable, "-m", "pytest", "--collect-only",
+                               "-p", "no:cacheprovider", *args],
+                              cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, (args, proc.stdout[-2000:], proc.stderr[-2000:])
+        found = re.search(r"(\d+)(/\d+)? tests? collected", proc.stdout)
+        assert found and int(found[1]) > 0, proc.stdout[-2000:]
+        if "-m" in args:  # the marker leaves out the tests that start PostgreSQL or Redis
+            assert "deselected" in proc.stdout and "[postgresql]" not in proc.stdout
