@@ -15,11 +15,11 @@ import ipaddress
 import socket
 
 #: Hosts that mean "every address of this computer" (IPv4, or IPv6 for ``::``).
-WILDCARDS = {"": socket.AF_INET, "0.0.0.0": socket.AF_INET, "::": socket.AF_INET6}
+WILDCARDS: dict[str, int] = {"": socket.AF_INET, "0.0.0.0": socket.AF_INET, "::": socket.AF_INET6}
 
 #: Private addresses a UDP socket is "connected" to (nothing is sent) to learn the address
 #: of the interface this computer's traffic leaves by.
-PROBES = {socket.AF_INET: "10.254.254.254", socket.AF_INET6: "fd00:ffff::1"}
+PROBES: dict[int, str] = {socket.AF_INET: "10.254.254.254", socket.AF_INET6: "fd00:ffff::1"}
 
 THIS_COMPUTER = "this computer only"
 NETWORK = "this computer and others on its network"
