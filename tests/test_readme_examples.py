@@ -3,9 +3,11 @@ researchers and server operators to) runs as written.
 
 The examples are the lines of the README's code blocks that run ``pegs`` (or
 ``.venv/bin/pegs``).  They run in order in one temporary folder holding a copy of
-``tests/scenarios`` (so ``pegs replay game.json`` finds the record an earlier example
-saved), with only their size bounded: at most two simulated games of at most 60 actions,
-one worker, ISMCTS thinking 0.02 s.  Examples that
+``tests/scenarios``, with the files they write in ``/tmp`` written to another temporary
+folder instead (so ``pegs replay /tmp/game.json`` finds the record an earlier example
+saved), and nothing written in the folder they run in (a checkout stays clean), with only
+their size bounded: at most two simulated games of at most 60 actions, one worker, ISMCTS
+thinking 0.02 s.  Examples that
 cannot run in a test are listed in NOT_RUN with the reason and checked with ``--help``
 (which still parses every option before it).
 """
@@ -76,6 +78,12 @@ def bounded(args: list[str]) -> list[str]:
     return out
 
 
+def in_folder(args: list[str], folder: Path) -> list[str]:
+    """``args`` with the files they name in ``/tmp`` in ``folder`` instead."""
+    return [f"{folder}/{arg[len('/tmp/'):]}" if arg.startswith("/tmp/") else arg
+            for arg in args]
+
+
 def test_the_readme_has_examples_of_every_command() -> None:
     commands = {args[0] for args in examples()}
     assert {"demo", "replay", "play", "serve", "simulate", "ladder", "rules", "hint",
@@ -83,17 +91,22 @@ def test_the_readme_has_examples_of_every_command() -> None:
 
 
 def test_every_readme_example_runs_as_written(tmp_path: Path) -> None:
-    shutil.copytree(ROOT / "tests" / "scenarios", tmp_path / "tests" / "scenarios")
-    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    checkout, scratch = tmp_path / "checkout", tmp_path / "tmp"
+    scratch.mkdir()
+    shutil.copytree(ROOT / "tests" / "scenarios", checkout / "tests" / "scenarios")
+    shutil.copytree(ROOT / "examples", checkout / "examples")
     for args in examples():
+        args = in_folder(args, scratch)
         if args[0] in NOT_RUN or on_a_cluster(args):
-            proc = pegs(*args, "--help", cwd=tmp_path)
+            proc = pegs(*args, "--help", cwd=checkout)
             assert proc.returncode == 0 and "usage: pegs" in proc.stdout, (args, proc.stderr)
             continue
-        proc = pegs(*bounded(args), cwd=tmp_path)
+        proc = pegs(*bounded(args), cwd=checkout)
         no_traceback(proc)
         assert proc.returncode == 0, (args, proc.stdout[-2000:], proc.stderr)
         assert re.search(r"\S", proc.stdout), args
+    assert sorted(p.name for p in checkout.iterdir()) == ["examples", "tests"]  # kept clean
+    assert {"game.json", "middle.json", "ladder.jsonl"} <= {p.name for p in scratch.iterdir()}
 
 
 def python_blocks() -> list[str]:

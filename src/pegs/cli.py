@@ -667,6 +667,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:  # ``pegs`` alone: the help (the list of commands), not a usage error
+        build_parser().print_help()
+        return 0
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))

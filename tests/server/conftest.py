@@ -170,3 +170,20 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(10)
+
+
+#: Fixtures that start PostgreSQL or Redis: a test using one is marked ``postgresql`` or
+#: ``redis``, so ``-m "not postgresql and not redis"`` runs the server on SQLite alone.
+NEEDS = {"postgresql": {"postgres_cluster", "postgres_url", "own_postgres"},
+         "redis": {"redis_server"}}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and callspec.params.get("database_url") == "postgresql":
+            fixtures.add("postgres_cluster")
+        for marker, needs in NEEDS.items():
+            if fixtures & needs:
+                item.add_marker(marker)

@@ -15,6 +15,7 @@ from .app import create_app, default_database_url
 from .counters import redis_url
 from .embedded import claim_sqlite
 from .limits import Limits
+from .reach import announcement, listen_problem
 from .store import StoreError, migrate, open_engine
 from .transport import guarded_http, networks
 
@@ -100,6 +101,10 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float,
     if wrong:
         print(f"pegs: {wrong}", file=sys.stderr)
         return 2
+    wrong = listen_problem(host, port)  # before anything starts (uvicorn's error is long)
+    if wrong:
+        print(f"pegs: {wrong}", file=sys.stderr)
+        return 2
     url = database_url or "the data folder"
     try:
         url = database_url or default_database_url()
@@ -121,8 +126,7 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float,
               "them across the processes, name a Redis or Valkey server with --limits-url",
               file=sys.stderr)
     raise_file_limit()
-    print(f"pegs: serving on http://{host}:{port}/ (API docs at /docs)", file=sys.stderr,
-          flush=True)
+    print(announcement(host, port), file=sys.stderr, flush=True)
     # Every action makes thousands of short-lived objects: with the default thresholds the
     # collector ran hundreds of times a minute and its full passes paused all tables for
     # 100-200 ms (the load benchmark's p99).  Collect the young generations rarely, leave
