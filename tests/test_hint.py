@@ -8,7 +8,7 @@ import pytest
 
 from helpers import no_traceback, pegs, position
 from pegs.bots.heuristic import reason as heuristic_reason
-from pegs.hint import Hint, HintError, choose, hint
+from pegs.hint import Hint, HintError, choose, hint, home_words
 from pegs.notation import announce
 from pegs.record import Record, load
 from pegs.rules import Action, GameState, Rules, view
@@ -99,10 +99,22 @@ def test_hint_by_a_quicker_bot_is_legal_reasoned_and_repeatable(
         assert h.announcement == announce(state, h.action)
         why = heuristic_reason(view(state, h.seat), h.action, state.pegs,
                                state.result_of(h.action))
+        why = home_words(why, state.geo)
         assert h.reason.lower() == " ".join(why.split()).rstrip(".").lower() + "."
         assert hint(record, bot=bot) == h  # the same record gives the same hint
     with pytest.raises(HintError, match="turn, not seat"):
         hint(record, (state.current_player + 1) % 4, bot="random")
+
+
+def test_reasons_call_home_holes_as_the_announcements_do() -> None:
+    geo = GameState.new(Rules.preset("pegoo"), 1).geo  # 20 holes a side: home 1 is "21"
+    assert (home_words("moves the peg at 17 into home at 22", geo)
+            == "moves the peg at 17 into home 2")
+    assert (home_words("the peg at 18 enters home exactly at 24; keeps the joker", geo)
+            == "the peg at 18 enters home exactly at home 4; keeps the joker")
+    assert (home_words("moves the peg deeper into home, 21 to 23", geo)
+            == "moves the peg deeper into home, home 1 to home 3")
+    assert home_words("moves the peg at 17 to 22", geo) == "moves the peg at 17 to 22"
 
 
 def test_hint_during_a_bluffing_declaration_is_for_the_seat_asked() -> None:

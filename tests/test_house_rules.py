@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pegs.cli import main
 from pegs.cue import cue_card
 from pegs.house import HouseRulesError, load
-from pegs.record import Record, from_json
+from pegs.record import Record, RecordError, from_json
 from pegs.rules import PRESETS, RANKS, GameState, Rules, RulesError
 
 GRANDMA = """\
@@ -159,6 +159,32 @@ def test_cli_plays_replays_and_describes_a_house_game(grandma: Path, tmp_path: P
     capsys.readouterr()
     assert main(["replay", str(game), "--quiet"]) == 0
     assert "verified" in capsys.readouterr().out
+
+
+def test_demo_replay_and_simulate_name_the_house_rules(grandma: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    game = tmp_path / "game.json"
+    assert main(["demo", "--house", str(grandma), "--players", "6", "--teams", "3",
+                 "--seed", "3", "--quiet", "--save", str(game)]) == 0
+    named = "Grandma's rules (house rules on basic), 6 players, seed 3: Team A: "
+    assert capsys.readouterr().out.startswith(named)
+    data = json.loads(game.read_text())
+    assert data["house"] == {"title": "Grandma's rules",
+                             "description": "Fours go back, twenty holes a side."}
+    assert main(["replay", str(game), "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith(named)
+    assert main(["simulate", "--house", str(grandma), "--games", "1", "--jobs", "1",
+                 "--max-actions", "5"]) == 0
+    assert capsys.readouterr().err.startswith("Grandma's rules (house rules on basic), 4 players")
+
+
+@pytest.mark.parametrize("house", [["a title"], {"title": ""}, {"title": "x", "colour": "red"},
+                                   {"title": "a\u202etitle"}])
+def test_a_record_with_a_bad_house_name_is_refused(house: object) -> None:
+    data = Record(Rules.preset("basic"), 1).to_json()
+    from_json({**data, "house": None})  # no name: a preset's game
+    with pytest.raises(RecordError, match="house"):
+        from_json({**data, "house": house})
 
 
 def test_cli_refuses_rules_and_house_together_and_bad_files(

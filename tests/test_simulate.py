@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from pegs.notation import team_name
 from pegs.rules import Rules
 from pegs.sim import run, stats
 from pegs.sim.run import Config, SimulationError, read_results, seats_for_game
@@ -111,7 +112,7 @@ def test_a_game_of_random_bots_is_the_demo_game_with_that_seed(
     demo = pegs("demo", "--rules", "basic", "--players", "4", "--seed", str(game["seed"]),
                 "--quiet")
     assert f"wins after {game['turns']} turns" in demo.stdout
-    assert f"Team {game['winner_team']} wins" in demo.stdout
+    assert f"{team_name(game['winner_team'])} wins" in demo.stdout
 
 
 def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:

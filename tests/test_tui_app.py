@@ -13,7 +13,8 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
-from pegs.notation import seat_name
+from pegs.house import HouseName
+from pegs.notation import seat_name, team_name
 from pegs.record import length_words, load
 from pegs.rules import GameState, Rules
 from pegs.tui.app import PegsApp
@@ -257,7 +258,7 @@ def test_hint_cue_card_and_pace_keys(tmp_path: Path) -> None:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: my_turn(app))
             await pilot.press("h")
-            await until(pilot, lambda: "Hint (" in text_of(app, "#message"))
+            await until(pilot, lambda: "Hint, " in text_of(app, "#message"))
             hint = text_of(app, "#message")
             await pilot.press("c")
             assert isinstance(app.screen, TextScreen)
@@ -273,7 +274,8 @@ def test_hint_cue_card_and_pace_keys(tmp_path: Path) -> None:
             return hint, cue
 
     hint, cue = asyncio.run(run())
-    assert "bot):" in hint
+    assert hint.startswith("Hint, the strong bot's move: ") and "ismcts" not in hint
+    assert "(typed: " in hint  # the move in the notation too, to type it with t
     assert cue.startswith("Pegoo") and "Cards" in cue
 
 
@@ -358,7 +360,7 @@ def test_a_finished_team_game_shows_the_winning_team(tmp_path: Path) -> None:
 
     prompt = asyncio.run(run())
     a, b = (seat_name(s) for s in outcome.seats)
-    expected = f"Team {outcome.team} wins after {length_words(actions)}: {a} and {b}."
+    expected = f"{team_name(outcome.team)} wins after {length_words(actions)}: {a} and {b}."
     assert app.finished == expected
     assert prompt == f"Game over. {expected}"
 
@@ -413,8 +415,10 @@ def test_a_small_window_lists_the_pegs_and_keeps_the_move_box_and_footer(
             assert app.has_class("-compact")
             assert not app.board_view.display or app.board_view.region.height == 0
             seats = text_of(app, "#seats")
-            assert "R Red    t0 you    6 cards\n    S S S S" in seats
-            assert "T Teal   t1 easy   5 cards" in seats
+            assert "seat, team, pegs; you: Red\n▶ Red    A S\N{MULTIPLICATION SIGN}4\n" in seats
+            assert "Teal   B S\N{MULTIPLICATION SIGN}4\n" in seats
+            assert "Bots: easy, instant (+/-)" in seats
+            assert "t0" not in seats and "t1" not in seats
             for widget in ("#notation", "Footer", "#options"):
                 assert whole_on_screen(app, widget), widget
             await pilot.press("1")  # the first card: still playable from the list
@@ -458,3 +462,105 @@ def test_a_big_board_starts_at_the_players_side_and_scrolls_by_keys(tmp_path: Pa
             assert app.options_view.has_focus
 
     asyncio.run(run())
+
+
+def north_carolina_for_ten(tmp_path: Path, **options: object) -> Session:
+    return Session(Rules.preset("north-carolina", players=10, teams=5), 3,
+                   ("human",) + ("random",) * 9, tmp_path / "nc.json", **options)
+
+
+def test_ten_seats_fit_80_by_24_with_the_draw_pile_and_the_legend(tmp_path: Path) -> None:
+    session = north_carolina_for_ten(tmp_path)
+    app = PegsApp(session, delay=0)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(4):  # a few rounds: pegs out on the ring and home
+                await until(pilot, lambda: my_turn(app))
+                before = session.state.ply
+                app.simulate_key("enter")
+                await until(pilot, lambda before=before: session.state.ply > before
+                            or app.picker is None or app.picker.chosen != ())
+                while app.picker is not None and session.state.ply == before:
+                    app.simulate_key("enter")
+                    await pilot.pause(0.01)
+            await until(pilot, lambda: my_turn(app))
+            await pilot.pause()
+            seats = text_of(app, "#seats").splitlines()
+            assert seats[1] == "seat, team, pegs; you: Red" and seats[2].startswith("▶ Red")
+            colours = ["Red", "Blue", "Yellow", "Green", "Purple", "Orange", "White", "Black",
+                       "Pink", "Teal"]
+            assert [row.split()[0] for row in seats if row.startswith("  ") and
+                    row.split()[0] in colours] == colours[1:]
+            assert any(row.startswith("Draw pile") for row in seats)
+            assert "S start, s.h side.hole, Hk home" in seats
+            assert seats[-1] == "Bots: easy, instant (+/-)"
+            box = app.board_box
+            assert box.max_scroll_y == 0 and box.max_scroll_x == 0  # nothing cut off
+            assert whole_on_screen(app, "#seats")
+
+    asyncio.run(run())
+
+
+def test_a_window_below_80_by_24_says_how_much_room_the_game_needs(tmp_path: Path) -> None:
+    session = north_carolina_for_ten(tmp_path)
+    app = PegsApp(session, delay=0)
+
+    async def run() -> None:
+        async with app.run_test(size=(70, 20)) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            await pilot.pause()
+            assert app.has_class("-too-small")
+            words = text_of(app, "#too-small")
+            assert "This window is 70 x 20: the game needs at least 80 x 24" in words
+            assert whole_on_screen(app, "#too-small") and not app.options_view.region.height
+            await pilot.press("1", "enter")  # nothing is chosen unseen
+            assert session.state.ply == 0 and app.picker is not None and not app.picker.chosen
+            await pilot.resize_terminal(80, 24)
+            await until(pilot, lambda: not app.has_class("-too-small"))
+            await pilot.pause()
+            assert whole_on_screen(app, "#options") and not app.too_small_view.region.height
+
+    asyncio.run(run())
+
+
+def test_ctrl_c_quits_as_q_does(tmp_path: Path) -> None:
+    session = north_carolina_for_ten(tmp_path)
+    app = PegsApp(session, delay=0)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            await pilot.press("ctrl+c")
+            await until(pilot, lambda: not app.is_running)
+
+    asyncio.run(run())
+    assert app.stopped_by is None and not app.finished
+
+
+def test_a_house_game_is_called_by_its_house_rules_name(tmp_path: Path) -> None:
+    house = HouseName("Grandma's rules", "Fours go back.")
+    rules = Rules.preset("basic", players=2, teams=0, powers={"4": ["-4"]})
+    session = Session(rules, 4, ("human", "random"), tmp_path / "g.json", house=house)
+    app = PegsApp(session, delay=0)
+
+    async def run() -> str:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: my_turn(app))
+            assert app.title == "Pegs & Jokers: Grandma's rules"
+            assert text_of(app, "#status").startswith(
+                "Grandma's rules (house rules on basic), 2 players")
+            await pilot.press("c")
+            return str(app.screen.query_one(Static).render())
+
+    cue = asyncio.run(run())
+    session.save()
+    assert cue.startswith("Grandma's rules\nFours go back.\nHouse rules based on")
+    assert "basic" not in text_of_record(session)
+
+
+def text_of_record(session: Session) -> str:
+    """The record's title, as a resumed game reads it back."""
+    again = Session.resume(session.path)
+    assert again.house == session.house
+    return again.name.replace("Grandma's rules (house rules on basic)", "")

@@ -11,6 +11,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -42,7 +43,7 @@ def start(tmux: list[str], tmp_path: Path, options: list[str], size: str = "160x
     command = [sys.executable, "-m", "pegs.cli", "play", *options]
     # COLUMNS and LINES from the test's own environment would override the pane's size
     shell = (f"env -u COLUMNS -u LINES PEGS_DATA_DIR={shlex.quote(str(tmp_path / 'data'))} "
-             f"{shlex.join(command)}; echo PLAY-EXITED; sleep 60")
+             f"{shlex.join(command)}; echo PLAY-EXITED $?; sleep 60")
     x, y = size.split("x")
     subprocess.run([*tmux, "new-session", "-d", "-s", "play", "-x", x, "-y", y, shell],
                    check=True, timeout=10)
@@ -188,7 +189,8 @@ def test_an_80_by_24_terminal_shows_the_pegs_the_move_box_and_the_keys(
     start(tmux, tmp_path, ["--players", "6", "--teams", "3", "--seed", "5", "--delay", "0",
                            "--save", str(record)], size="80x24")
     wait_for(tmux, "Choose a card", LIST_TITLE, "t: type a move", "q Quit",
-             "R Red    t0 you", "    S S S S", "G Green  t0 normal 5 cards")
+             "R Red    Team A you 6 cards", "    S S S S", "G Green  Team A     5 cards",
+             "Bots: normal, instant (+/-)")
     choose_until_moved(tmux, "Enter", saved_a_move(record))
     keys(tmux, "q")
     wait_for(tmux, "PLAY-EXITED")
@@ -203,7 +205,8 @@ def test_ten_seats_at_80_by_24_list_the_player_and_keep_every_move_in_the_log(
         tmux: list[str], tmp_path: Path) -> None:
     record = tmp_path / "ten.json"
     start(tmux, tmp_path, [*TEN_SEATS, "--save", str(record)], size="80x24")
-    wait_for(tmux, "T Teal   t1 you", "Hand of Seat 9 (Teal, T)", LIST_TITLE)
+    wait_for(tmux, "seat, team, pegs; you: Teal", "Teal   B S\N{MULTIPLICATION SIGN}4",
+             "Hand of Seat 9 (Teal, T)", LIST_TITLE)
     before = len(load(record).actions)
 
     def round_played(_shown: str) -> bool:  # the player's move and the nine bots' answers
@@ -213,7 +216,7 @@ def test_ten_seats_at_80_by_24_list_the_player_and_keep_every_move_in_the_log(
             return False
 
     choose_until_moved(tmux, "Enter", round_played)
-    wait_for(tmux, "T Teal   t1 you", "Choose a card", LIST_TITLE)
+    wait_for(tmux, "you: Teal", "Choose a card", LIST_TITLE)
     keys(tmux, "l")
     shown = wait_for(tmux, "The whole log", "any other key closes")
     missing = [seat for seat in range(10) if f"Seat {seat} (" not in shown]
@@ -282,3 +285,30 @@ def test_the_log_at_80_by_24_never_shows_a_cut_announcement(
         wait_until(tmux, lambda now, before=shown: now != before, "an answer")
     keys(tmux, "q")
     assert "Traceback" not in wait_for(tmux, "PLAY-EXITED")
+
+
+def terminal_modes(tmux: list[str]) -> str:
+    """The pane's alternate screen, mouse reporting and cursor, as tmux sees them."""
+    return subprocess.run([*tmux, "display-message", "-p", "-t", "play",
+                           "alt=#{alternate_on} mouse=#{mouse_any_flag} cursor=#{cursor_flag}"],
+                          capture_output=True, text=True, timeout=10).stdout.strip()
+
+
+def test_kill_saves_says_so_and_gives_the_terminal_back(tmux: list[str],
+                                                         tmp_path: Path) -> None:
+    record = tmp_path / "killed.json"
+    start(tmux, tmp_path, [*TEN_SEATS, "--save", str(record)], size="80x24")
+    wait_for(tmux, "Choose a card", LIST_TITLE)
+    assert terminal_modes(tmux) == "alt=1 mouse=1 cursor=0"  # the game's own screen
+    shell = subprocess.run([*tmux, "display-message", "-p", "-t", "play", "#{pane_pid}"],
+                           capture_output=True, text=True, timeout=10).stdout.strip()
+    game = subprocess.run(["pgrep", "-P", shell, "-f", "pegs.cli play"], capture_output=True,
+                          text=True, timeout=10).stdout.split()
+    assert len(game) == 1, game
+    os.kill(int(game[0]), signal.SIGTERM)
+    shown = wait_for(tmux, "PLAY-EXITED")
+    assert "PLAY-EXITED 143" in shown and "Traceback" not in shown
+    assert "Game saved after" in shown  # (the path may wrap at 80 columns)
+    assert f"pegs play --resume {record}" in shown.replace("\n", "")
+    assert terminal_modes(tmux) == "alt=0 mouse=0 cursor=1"
+    assert load(record).seed == 3

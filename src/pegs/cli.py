@@ -23,9 +23,9 @@ from .cli_checks import (
 from .conformance import run_paths, scenario_files
 from .cue import cue_card
 from .hint import DEFAULT_SECONDS, HintError, format_hint, hint
-from .house import HouseRules
+from .house import HouseRules, game_name
 from .house import load as load_house
-from .notation import acting_seat, announce_line, seat_name
+from .notation import acting_seat, announce_line, seat_name, team_name
 from .record import Record, RecordError, length_words, load
 from .rules import PRESETS, GameState, Rules, RulesError, view
 from .server.limits import Limits  # light: the web stack loads only for pegs serve
@@ -93,7 +93,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 def describe_table(rules: Rules) -> str:
     if rules.teams:
         teams = [
-            "team {}: {}".format(t, ", ".join(seat_name(s) for s in range(rules.players)
+            "{}: {}".format(team_name(t), ", ".join(seat_name(s) for s in range(rules.players)
                                              if s % rules.teams == t))
             for t in range(rules.teams)
         ]
@@ -107,11 +107,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     state = GameState.new(rules, args.seed)
     bots = [make_bot("random", args.seed * 1000 + seat) for seat in range(rules.players)]
-    record = Record(rules, args.seed)
+    house = house_from_args(args)
+    record = Record(rules, args.seed, house=house.name if house else None)
     check_output("--save", args.save)
     if args.save is not None:
         record.save(args.save)  # a record that cannot be written is told before the game
-    print(f"{rules.name}, {rules.players} players, seed {args.seed}: {describe_table(rules)}")
+    print(f"{game_name(rules, record.house)}, {rules.players} players, seed {args.seed}: "
+          f"{describe_table(rules)}")
     turns = 0
     while not state.is_over() and turns < args.max_turns:
         seat = state.current_player
@@ -128,7 +130,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     else:
         who = " and ".join(seat_name(s) for s in outcome.seats)
         if rules.teams:
-            print(f"Team {outcome.team} wins after {length}: {who}.")
+            print(f"{team_name(outcome.team)} wins after {length}: {who}.")
         else:
             print(f"{who} wins after {length}.")
     if args.save is not None:
@@ -140,7 +142,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     record = load(args.file)
     rules = record.rules
-    print(f"{rules.name}, {rules.players} players, seed {record.seed}: {describe_table(rules)}")
+    print(f"{game_name(rules, record.house)}, {rules.players} players, seed {record.seed}: "
+          f"{describe_table(rules)}")
     state = None
     for state, action in record.states():
         if action is not None and not args.quiet:
@@ -270,7 +273,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                   "bot cannot tell them apart; teammates sit at seats s, s + teams, ... "
                   "(e.g. --seats ismcts,heuristic,ismcts,heuristic)", file=sys.stderr)
         if not args.quiet:
-            print(f"{rules.name}, {rules.players} players ({describe_table(rules)}); seats "
+            house = house_from_args(args)
+            print(f"{game_name(rules, house and house.name)}, {rules.players} players "
+                  f"({describe_table(rules)}); seats "
                   f"{','.join(seats)} {rotation}; {args.games} games, seeds {args.seed}-"
                   f"{config.game_seed(args.games - 1)}", file=sys.stderr)
 
@@ -325,8 +330,10 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         records = check_output("--records", args.records)
         _note_jobs(args)
         if not args.quiet:
-            print(f"{rules.name}, {rules.players} players ({describe_table(rules)}); "
-                  f"{len(ladder.pairs)} pairs of {games} games", file=sys.stderr)
+            house = house_from_args(args)
+            print(f"{game_name(rules, house and house.name)}, {rules.players} players "
+                  f"({describe_table(rules)}); {len(ladder.pairs)} pairs of {games} games",
+                  file=sys.stderr)
         progress = sim_run.Progress(ladder.total, quiet=args.quiet)
         signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops a run like Ctrl-C
         result = sim_ladder.run_ladder(ladder, out, args.jobs, progress, args.backend,

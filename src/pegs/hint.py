@@ -9,13 +9,14 @@ heuristic bot's :func:`~pegs.bots.heuristic.reason` for the move chosen.
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 from .bots import make_bot
 from .bots.heuristic import reason as heuristic_reason
 from .notation import action_words, option_words, seat_name
 from .record import Record
-from .rules import Action, GameState, View, view
+from .rules import Action, GameState, Geometry, View, view
 
 DEFAULT_SECONDS = 2.0
 #: The bot that gives hints unless told otherwise.
@@ -55,7 +56,29 @@ def choose(state: GameState, seat: int, seconds: float, bot: str = DEFAULT_BOT) 
     chooser = make_bot(bot, state.ply * 1000 + seat, **options)
     action = state.canonical(chooser.choose(mine, legal))
     reason = heuristic_reason(mine, action, state.pegs, state.result_of(action))
-    return Hint(action, option_words(state, action), _sentence(reason), bot, seat)
+    return Hint(action, option_words(state, action), _sentence(home_words(reason, state.geo)),
+                bot, seat)
+
+
+#: A home hole in the heuristic bot's reasons, which number them on from the side's holes
+#: as Pegoo's spoken numbers do (home 2 is "22" on a board of 20 holes a side).
+_HOME = re.compile(r"(into home at|home exactly at|deeper into home,) (\d+)(?: to (\d+))?")
+
+
+def home_words(reason: str, geo: Geometry) -> str:
+    """``reason`` with its home holes called as the announcements call them (``home 2``,
+    not ``22``): "into home 2", "enters home exactly at home 4", "deeper into home, home 1
+    to home 3"."""
+    def home(number: str) -> str:
+        k = int(number) - geo.holes_per_side
+        return f"home {k}" if k >= 1 else number
+
+    def words(m: re.Match[str]) -> str:
+        said = "into" if m[1] == "into home at" else m[1]
+        to = f" to {home(m[3])}" if m[3] else ""
+        return f"{said} {home(m[2])}{to}"
+
+    return _HOME.sub(words, reason)
 
 
 def _sentence(text: str) -> str:

@@ -53,6 +53,11 @@ class HouseRules:
     settings: Mapping[str, Any]
     cards: Mapping[str, tuple[str, ...]]
 
+    @property
+    def name(self) -> HouseName:
+        """The title and description, as a game record keeps them."""
+        return HouseName(self.title, self.description)
+
     def rules(self, **overrides: Any) -> Rules:
         """The rules of this house, with table settings (players, teams, ...) on top."""
         values = {**self.settings, **overrides}
@@ -74,6 +79,38 @@ class HouseRules:
     def toml(self) -> str:
         """The house-rules file's text (``load`` reads it back as these rules)."""
         return tomli_w.dumps(self.mapping())
+
+
+@dataclass(frozen=True)
+class HouseName:
+    """What a record of a house game keeps besides its rules: the house rules' title (and
+    description), so that the game is called by its name wherever it is shown."""
+
+    title: str
+    description: str = ""
+
+    def mapping(self) -> dict[str, str]:
+        """As a record's ``house`` value."""
+        return {"title": self.title, **({"description": self.description}
+                                        if self.description else {})}
+
+
+def house_name(data: Any) -> HouseName:
+    """A record's ``house`` value read back; :class:`RulesError` says what is wrong."""
+    if not isinstance(data, Mapping):
+        raise RulesError("house: give it as {\"title\": ..., \"description\": ...}")
+    unknown = [k for k in data if k not in ("title", "description")]
+    if unknown:
+        raise RulesError(f"house: unknown key {str(unknown[0])[:40]!r}")
+    return HouseName(_text(data, "title", LONGEST_TITLE, required=True),
+                     _text(data, "description", LONGEST_DESCRIPTION, required=False,
+                           multiline=True))
+
+
+def game_name(rules: Rules, house: HouseName | None = None) -> str:
+    """How a game is called in a header: the preset's name (``basic``), or the house rules'
+    title and the preset they change (``Grandma's rules (house rules on basic)``)."""
+    return f"{house.title} (house rules on {rules.name})" if house else rules.name
 
 
 def _text(data: Mapping[str, Any], key: str, longest: int, required: bool,

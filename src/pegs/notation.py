@@ -46,6 +46,15 @@ def seat_name(seat: int) -> str:
     return f"Seat {seat} ({colour}, {letter})"
 
 
+#: Teams by letter, as the browser page names them (``Team A`` is team 0).
+TEAM_LETTERS = "ABCDE"
+
+
+def team_name(team: int) -> str:
+    """``Team A`` for team 0: the name every screen gives a team."""
+    return f"Team {TEAM_LETTERS[team] if 0 <= team < len(TEAM_LETTERS) else team + 1}"
+
+
 def colour(seat: int) -> str:
     """The seat's colour, the name announcements give it: ``Blue``."""
     return SEAT_COLOURS[seat][0]

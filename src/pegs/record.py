@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .house import HouseName, house_name
 from .jsonfile import JsonError, read_json
 from .rules import Action, GameState, Rules
 from .rules.errors import IllegalActionError, NotationError, RulesError
@@ -34,12 +35,14 @@ def clip(text: str, limit: int = 60) -> str:
 
 @dataclass
 class Record:
-    """A game as settings + seed + actions (plus optional seat names)."""
+    """A game as settings + seed + actions (plus optional seat names, and the name of the
+    house rules it was played by: their powers and settings are in ``rules``)."""
 
     rules: Rules
     seed: int
     actions: list[Action] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
+    house: HouseName | None = None
 
     def to_json(self, final: GameState | None = None) -> dict[str, Any]:
         """The record as JSON data; ``final`` is the state after the actions when the
@@ -55,6 +58,8 @@ class Record:
         }
         if self.names:
             out["names"] = list(self.names)
+        if self.house is not None:
+            out["house"] = self.house.mapping()
         result = final.outcome()
         if result is not None:
             out["result"] = {"team": result.team, "seats": list(result.seats)}
@@ -124,6 +129,10 @@ def from_json(data: Any) -> Record:
     names = data.get("names", [])
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise RecordError("'names' must be a list of strings")
+    try:
+        house = None if data.get("house") is None else house_name(data["house"])
+    except RulesError as e:
+        raise RecordError(f"bad house rules' name: {clip(str(e), 200)}") from e
     actions: list[Action] = []
     state = GameState.new(rules, seed)
     for i, text in enumerate(texts, 1):
@@ -144,7 +153,7 @@ def from_json(data: Any) -> Record:
                 f"the record claims winners {clip(repr(claimed))} but the replay gives "
                 f"{list(final.seats) if final else 'no winner yet'}"
             )
-    return Record(rules, seed, actions, names)
+    return Record(rules, seed, actions, names, house)
 
 
 def length_words(actions: Sequence[Action]) -> str:

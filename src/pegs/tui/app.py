@@ -9,6 +9,8 @@ human only ever sees the view of the seat whose turn it is.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import signal
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -26,13 +28,14 @@ from textual.widgets.option_list import Option
 from ..cue import cue_card
 from ..hint import HintError
 from ..hint import choose as hint_choose
-from ..notation import CARD_WORDS, SEAT_COLOURS, option_words, seat_name
+from ..notation import CARD_WORDS, option_words, seat_name, team_name
 from ..record import length_words
 from ..rules import PRESET_TITLES, Action, IllegalActionError, NotationError, View
 from .board import layout, legend, render, seat_style
 from .choose import Choice, Picker, peg_label
 from .log_view import LatestLines
 from .screens import CoverScreen, TextScreen
+from .seat_list import seats_text, status_text
 from .session import STRENGTHS, Session, SetupError
 from .turn_keys import ChoiceList, MoveBox, TurnClock
 
@@ -41,6 +44,12 @@ STRENGTH_OF = {bot: word for word, bot in STRENGTHS.items()}
 #: Below this size the board is listed by seat instead of drawn (see ``PegsApp.fit``).
 COMPACT_WIDTH = 100
 COMPACT_HEIGHT = 30
+#: The smallest window the game is played in (below it a message asks for more room).
+SMALLEST = (80, 24)
+#: Rows the compact layout leaves the list of seats: the window's less the log and footer.
+LOG_AND_FOOTER = 7
+#: Columns of the side (hand, choices, move box) in the compact layout.
+COMPACT_SIDE = 46
 
 KEYS = """\
   1-9, Enter  choose an option (arrows move); keys typed before your
@@ -54,7 +63,7 @@ KEYS = """\
   h           hint: the move the strongest bot would play for you
   c           the cue card of the rules being played
   + / -       bots move slower / faster (0 s is instant)
-  q           save and quit (go on later: pegs play --resume FILE)
+  q, Ctrl+C   save and quit (go on later: pegs play --resume FILE)
   ?           this page
 Notation: S start, s.h side s hole h, Hk home hole k; FROM>TO forward,
 FROM<TO back, A~B swap: A: S>0.5, 8: 0.5<3.17, 9: H3>H4, 0.5<3.17"""
@@ -79,10 +88,11 @@ class PegsApp(App[None]):
         display: none;
     }
     PegsApp.-compact #seats { display: block; }
-    PegsApp.-compact #side { width: 48; }
+    PegsApp.-compact #side { width: 46; }  /* COMPACT_SIDE */
     PegsApp.-compact #hand { margin-top: 0; }
     PegsApp.-compact #log { height: 6; }
     PegsApp.-compact #side-top { overflow-y: hidden; }
+    PegsApp.-compact #board-box { scrollbar-size-vertical: 1; }
     PegsApp.-compact #options { height: 1fr; max-height: 100%; min-height: 4; }
     #hand { height: auto; margin-top: 1; }
     #prompt { height: auto; margin-top: 1; text-style: bold; }
@@ -90,6 +100,9 @@ class PegsApp(App[None]):
     #message { height: auto; min-height: 1; }
     #message.error { color: $error; }
     #log { height: 12; border-top: solid $accent; }
+    #too-small { display: none; height: 1fr; content-align: center middle; padding: 0 1; }
+    PegsApp.-too-small #main, PegsApp.-too-small #log { display: none; }
+    PegsApp.-too-small #too-small { display: block; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "go_back", "Back"),
@@ -102,6 +115,8 @@ class PegsApp(App[None]):
         Binding("l", "log", "Log"),
         Binding("question_mark", "keys", "Keys"),
         Binding("q", "leave", "Quit"),
+        # what players expect of Ctrl+C (Textual's own only says how to quit)
+        Binding("ctrl+c", "leave", "Quit", show=False, priority=True),
     ]
 
     def __init__(self, session: Session, delay: float = 0.8, hint_seconds: float = 1.0,
@@ -119,6 +134,9 @@ class PegsApp(App[None]):
         self.finished = ""
         self.thinking = False
         self.clock = TurnClock()
+        self.window = SMALLEST  # the window's size, as last seen by ``fit``
+        #: The signal that ended the game (SIGTERM), if one did.
+        self.stopped_by: signal.Signals | None = None
 
     # --- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -130,7 +148,7 @@ class PegsApp(App[None]):
         self.prompt_view = Static(id="prompt")
         self.options_view = ChoiceList(self.clock, id="options")
         self.notation_input = MoveBox(self.clock, id="notation",
-                                      placeholder="t: type a move, e.g. 7: 0.5>0.9, 0.12>0.15")
+                                      placeholder="t: type a move, e.g. 7: 0.5>0.9, 1.2>1.5")
         self.message_view = Static(id="message")
         self.log_view = LatestLines(id="log")
         self.seats_view = Static(id="seats")
@@ -149,11 +167,17 @@ class PegsApp(App[None]):
                 yield self.notation_input
                 yield self.message_view
         yield self.log_view
+        self.too_small_view = Static(id="too-small")
+        yield self.too_small_view
         yield Footer()
 
     def on_mount(self) -> None:
-        rules = self.session.rules
-        self.title = f"Pegs & Jokers: {PRESET_TITLES[rules.name]}"
+        rules, house = self.session.rules, self.session.house
+        self.title = f"Pegs & Jokers: {house.title if house else PRESET_TITLES[rules.name]}"
+        # `kill` ends the game as q does: saved, the terminal given back as it was (no
+        # signals on Windows, nor in a thread)
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self.terminate)
         if self.session.actions:
             for words in self.session.recent:
                 self.add_to_log(words)
@@ -177,8 +201,18 @@ class PegsApp(App[None]):
 
     def fit(self, width: int, height: int) -> None:
         """The compact layout (the seats and their pegs as a list instead of the drawing)
-        when the window is too small for the board beside the choices."""
+        when the window is too small for the board beside the choices; below
+        :data:`SMALLEST`, a message saying how much room the game needs."""
+        self.window = (width, height)
         self.set_class(width < COMPACT_WIDTH or height < COMPACT_HEIGHT, "-compact")
+        least_width, least_height = SMALLEST
+        small = width < least_width or height < least_height
+        self.set_class(small, "-too-small")
+        self.too_small_view.update(
+            f"This window is {width} x {height}: the game needs at least {least_width} x "
+            f"{least_height} (columns x rows).\n\nMake the window bigger or the font "
+            "smaller, and the game comes back as it was. q saves and quits.")
+        self.seats_view.update(self.seats_text(self.session.view_for(self.shown_seat)))
 
     def show_own_side(self) -> None:
         """Scroll the board so that the side of the seat being shown (the human's) is in
@@ -292,7 +326,7 @@ class PegsApp(App[None]):
         assert outcome is not None
         who = " and ".join(seat_name(s) for s in outcome.seats)
         if state.rules.teams:
-            self.finished = (f"Team {outcome.team} wins after "
+            self.finished = (f"{team_name(outcome.team)} wins after "
                              f"{length_words(self.session.actions)}: {who}.")
         else:
             self.finished = f"{who} wins after {length_words(self.session.actions)}."
@@ -363,48 +397,15 @@ class PegsApp(App[None]):
                                options[event.option_index])
 
     def status_text(self, seen: View) -> Text:
-        session, rules = self.session, self.session.rules
-        teams = f"{rules.teams} teams" if rules.teams else "everyone for themselves"
-        text = Text(f"{rules.name}, {rules.players} players, {teams}\n")
-        geo = session.state.geo
-        for seat in range(rules.players):
-            mark = "▶ " if seat == seen.current_player else "  "
-            home = sum(1 for p in seen.pegs[seat] if p >= geo.ring_size)
-            kind = self.kind_word(seat)
-            team = f" t{geo.team_of[seat]}" if rules.teams else ""
-            text.append(mark)
-            text.append(f"{SEAT_COLOURS[seat][1]} {SEAT_COLOURS[seat][0]:<6}", seat_style(seat))
-            text.append(f"{team} {kind:<9} {seen.hand_sizes[seat]} cards, "
-                        f"{home}/{rules.pegs} home\n")
-        top = f", top {seen.discards[-1]}" if seen.discards else ""
-        text.append(f"Draw pile {seen.draw_pile_size} cards; discards {len(seen.discards)}{top}\n")
-        pace = "instant" if self.delay == 0 else f"{self.delay:g} s a move"
-        text.append(f"Bots: {pace} (+/-)")
-        return text
+        return status_text(self.session, seen, self.kind_word, self.delay)
 
     def seats_text(self, seen: View) -> Text:
-        """The compact layout's table: each seat with its cards and where its pegs are,
-        from the seat shown (the player's own, so that it is never scrolled away) on round
-        the table in turn order."""
-        session, rules = self.session, self.session.rules
-        geo = session.state.geo
-        teams = f"{rules.teams} teams" if rules.teams else "no teams"
-        text = Text(f"{rules.name}, {teams}\n")
-        first = max(seen.seat, 0)
-        for seat in [(first + k) % rules.players for k in range(rules.players)]:
-            mark = "▶ " if seat == seen.current_player else "  "
-            kind = self.kind_word(seat)
-            team = f" t{geo.team_of[seat]}" if rules.teams else ""
-            text.append(mark)
-            text.append(f"{SEAT_COLOURS[seat][1]} {SEAT_COLOURS[seat][0]:<6}", seat_style(seat))
-            text.append(f"{team} {kind:<6} {seen.hand_sizes[seat]} cards\n    ")
-            text.append(" ".join(geo.name(p) for p in sorted(seen.pegs[seat])) + "\n")
-        top = f", top {seen.discards[-1]}" if seen.discards else ""
-        text.append(f"Draw pile {seen.draw_pile_size}{top}\n")
-        text.append("S start, s.h side s hole h,\nHk home hole k\n", style="dim")
-        pace = "instant" if self.delay == 0 else f"{self.delay:g} s a move"
-        text.append(f"Bots: {pace} (+/-)")
-        return text
+        """The compact layout's list of seats, in the rows and columns the window leaves it
+        (see :func:`pegs.tui.seat_list.seats_text`)."""
+        width, height = self.window
+        return seats_text(self.session, seen, self.kind_word, self.delay,
+                          height - LOG_AND_FOOTER,
+                          width - COMPACT_SIDE - 3)  # less padding and scroll bar
 
     def hand_text(self, seen: View) -> Text:
         if seen.seat < 0:
@@ -446,8 +447,9 @@ class PegsApp(App[None]):
 
     # --- choosing ---------------------------------------------------------------------------
     def choose(self, index: int) -> None:
-        """Take option ``index`` (1-based) of the current level."""
-        if self.picker is None:
+        """Take option ``index`` (1-based) of the current level (never unseen, in a window
+        too small to show the options)."""
+        if self.picker is None or self.has_class("-too-small"):
             return
         options = self.picker.options()
         if not 1 <= index <= len(options):
@@ -503,6 +505,8 @@ class PegsApp(App[None]):
         if self.finished:
             self.tell("The game is over.", error=True)
             return
+        if self.has_class("-too-small"):
+            return
         if self.picker is None:
             seat = self.session.to_act
             self.tell(f"Wait: it is {seat_name(seat)}'s turn ({self.kind_word(seat)}).",
@@ -533,11 +537,14 @@ class PegsApp(App[None]):
             self.tell(str(e), error=True)
             return
         if self.session.state is state:
-            self.tell(f"Hint ({found.bot} bot): {found.action}\n  {found.announcement}\n  "
-                      f"{found.reason}")
+            self.tell(f"Hint, the strong bot's move: {found.announcement}\n  {found.reason}"
+                      f"\n  (typed: {found.action})")
 
     def action_cue(self) -> None:
-        self.push_screen(TextScreen(cue_card(self.session.rules), "Cue card", hanging=True))
+        house = self.session.house
+        card = (cue_card(self.session.rules, house.title, house.description) if house
+                else cue_card(self.session.rules))
+        self.push_screen(TextScreen(card, "Cue card", hanging=True))
 
     def action_keys(self) -> None:
         self.push_screen(TextScreen(KEYS, "Keys"))
@@ -551,4 +558,10 @@ class PegsApp(App[None]):
         self.refresh_all()
 
     def action_leave(self) -> None:
+        self.exit()
+
+    def terminate(self) -> None:
+        """SIGTERM: leave as ``q`` does (the game is saved after every action), so that the
+        terminal is given back as it was and the saved game is told."""
+        self.stopped_by = signal.SIGTERM
         self.exit()

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..cli_checks import check_output, check_seconds
+from ..house import load as load_house
 from ..notation import seat_name
 from ..rules import Rules
 from .session import (
@@ -89,7 +90,9 @@ def build_session(args: argparse.Namespace, rules: Rules | None) -> Session:
     assert rules is not None
     seats = parse_seats(args.seats, rules.players, args.strength)
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
-    return Session(rules, seed, seats, save or default_path(rules, seed), think=args.think)
+    house = load_house(args.house).name if getattr(args, "house", None) else None
+    return Session(rules, seed, seats, save or default_path(rules, seed), think=args.think,
+                   house=house)
 
 
 def ignored_on_resume(args: argparse.Namespace, session: Session) -> list[str]:
@@ -113,7 +116,7 @@ def ignored_on_resume(args: argparse.Namespace, session: Session) -> list[str]:
         return []
     teams = f"{rules.teams} teams" if rules.teams else "no teams"
     return [f"{', '.join(given)} ignored: the resumed game keeps its own table "
-            f"({rules.name}, {rules.players} players, {teams}, seed {session.seed})"]
+            f"({session.name}, {rules.players} players, {teams}, seed {session.seed})"]
 
 
 def saves_first(args: argparse.Namespace, session: Session) -> bool:
@@ -147,7 +150,8 @@ def play(args: argparse.Namespace, rules: Rules | None) -> int:
     app = PegsApp(session, delay=args.delay, hint_seconds=args.hint_time, notes=notes)
     app.run()
     print(farewell(session, app.finished))
-    return 0
+    # stopped by `kill` (SIGTERM): 143, as the shell reports a process the signal ended
+    return 128 + int(app.stopped_by) if app.stopped_by else 0
 
 
 def farewell(session: Session, finished: str) -> str:

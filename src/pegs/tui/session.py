@@ -18,6 +18,7 @@ from typing import Any
 import platformdirs
 
 from ..bots import Bot, make_bot
+from ..house import HouseName, game_name
 from ..notation import announce_line, seat_name
 from ..record import Record, RecordError, clip, from_json, read_data
 from ..rules import Action, GameState, Rules, View, view
@@ -98,10 +99,12 @@ def default_path(rules: Rules, seed: int) -> Path:
 
 
 class Session:
-    """One game: the state, who sits in each seat, and the file it is saved to."""
+    """One game: the state, who sits in each seat, and the file it is saved to; ``house``
+    names the house rules played (their powers and settings are in ``rules``)."""
 
     def __init__(self, rules: Rules, seed: int, seats: Sequence[str], path: Path,
-                 actions: Sequence[Action] = (), think: float = DEFAULT_THINK) -> None:
+                 actions: Sequence[Action] = (), think: float = DEFAULT_THINK,
+                 house: HouseName | None = None) -> None:
         if len(seats) != rules.players:
             raise SetupError(f"{len(seats)} seats given for {rules.players} players")
         self.rules = rules
@@ -109,6 +112,7 @@ class Session:
         self.seats = tuple(seat_kind(s) for s in seats)
         self.path = path
         self.think = think
+        self.house = house
         self.state = GameState.new(rules, seed)
         self.actions: list[Action] = []
         #: Announcements of the latest actions (kept from a resumed record too).
@@ -138,9 +142,16 @@ class Session:
             kinds = parse_seats(seats, players)
         else:
             kinds = saved_seats(path, saved, players)
-        return cls(record.rules, record.seed, kinds, save_to or path, record.actions, think)
+        return cls(record.rules, record.seed, kinds, save_to or path, record.actions, think,
+                   record.house)
 
     # --- reading ----------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        """The game's name: the preset's, or the house rules' title (see
+        :func:`pegs.house.game_name`)."""
+        return game_name(self.rules, self.house)
+
     @property
     def to_act(self) -> int:
         return self.state.current_player
@@ -188,7 +199,8 @@ class Session:
     # --- saving -----------------------------------------------------------------------------
     def record_json(self) -> dict[str, Any]:
         """The record (the format ``pegs replay`` reads) with the seats added."""
-        out = Record(self.rules, self.seed, self.actions, self.names()).to_json(self.state)
+        out = Record(self.rules, self.seed, self.actions, self.names(),
+                     self.house).to_json(self.state)
         out["seats"] = list(self.seats)
         return out
 
