@@ -15,6 +15,7 @@ from pathlib import Path
 from .bots import make_bot
 from .cli_checks import (
     OptionError,
+    check_input,
     check_jobs,
     check_output,
     check_port,
@@ -380,6 +381,7 @@ def cmd_bots(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from .tui import launch  # the terminal UI is loaded only for this command
 
+    check_input("--resume", args.resume)
     return launch.play(args, None if args.resume else rules_from_args(args))
 
 

@@ -49,6 +49,13 @@ def check_jobs(jobs: int | None, cpus: int | None = None) -> str:
     return ""
 
 
+def check_input(option: str, name: str | None) -> None:
+    """Refuse an empty file name given to ``option`` (which reads the file): Python would
+    read the current folder, or take it for no file at all."""
+    if name is not None and not name.strip():
+        raise OptionError(f"{option} needs a file name, not an empty one")
+
+
 def check_output(option: str, name: str | None) -> Path | None:
     """The file ``option`` names (None when not given), refused when it cannot be written:
     an empty name, a folder, a missing folder, or a folder this process cannot write in

@@ -108,6 +108,9 @@ def from_mapping(data: Mapping[str, Any]) -> HouseRules:
     description = _text(data, "description", LONGEST_DESCRIPTION, required=False,
                         multiline=True)
     base = data.get("base")
+    if base is None:
+        raise RulesError("base is required: name the preset the house changes, such as "
+                         f"base = \"pegoo\"; presets: {', '.join(PRESETS)}")
     if base not in PRESETS:
         raise RulesError(f"base: {base!r} is not a preset; choose one of {', '.join(PRESETS)}")
     # TOML and JSON give lists; the rules keep tuples (split_finish_with_partner)
@@ -132,9 +135,11 @@ def from_mapping(data: Mapping[str, Any]) -> HouseRules:
 
 def load(path: str | Path) -> HouseRules:
     """Read a house-rules file; :class:`HouseRulesError` says in one line what is wrong."""
+    if not str(path).strip():
+        raise HouseRulesError("--house needs a file name, not an empty one")
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark (Notepad) is skipped
     except (OSError, UnicodeDecodeError) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else "not a text file"
         raise HouseRulesError(f"{path}: cannot read the house rules: {reason}") from e
@@ -142,6 +147,9 @@ def load(path: str | Path) -> HouseRules:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise HouseRulesError(f"{path}: not a valid TOML file: {e}") from e
+    except RecursionError:
+        raise HouseRulesError(f"{path}: not a house-rules file: it nests lists or tables "
+                              "too deeply to be read") from None
     try:
         return from_mapping(data)
     except RulesError as e:
