@@ -95,3 +95,77 @@ def test_a_house_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
     (tmp_path / "house.toml").write_bytes(b'\xef\xbb\xbftitle = "x"\nbase = "basic"\n')
     proc = run(tmp_path, "rules", "--house", "house.toml")
     assert proc.returncode == 0, proc.stderr
+
+
+# --- results and records files ---------------------------------------------------------------
+
+SIM = ("simulate", "--players", "2", "--games", "2", "--jobs", "1", "--max-actions", "30",
+       "--quiet")
+LADDER = ("ladder", "--bots", "random,heuristic", "--players", "2", "--games", "2",
+          "--jobs", "1", "--max-actions", "30", "--quiet")
+
+
+@pytest.mark.parametrize("command", [SIM, LADDER])
+def test_out_and_records_naming_one_file_are_refused(tmp_path: Path,
+                                                     command: tuple[str, ...]) -> None:
+    line = refused(tmp_path, *command, "--out", "r.jsonl", "--records", "./r.jsonl")
+    assert line == "pegs: --out and --records name the same file r.jsonl: give each its own"
+    (tmp_path / "a.jsonl").write_text("")
+    (tmp_path / "b.jsonl").hardlink_to(tmp_path / "a.jsonl")
+    assert "name the same file" in refused(tmp_path, *command, "--out", "a.jsonl",
+                                           "--records", "b.jsonl")
+
+
+@pytest.mark.parametrize("content", ["hello\n", "[" * 200_000 + "\n", '{"game": 0}\n'])
+def test_records_are_not_appended_to_another_file(tmp_path: Path, content: str) -> None:
+    (tmp_path / "notes.txt").write_text(content)
+    line = refused(tmp_path, *SIM, "--records", "notes.txt")
+    assert line.startswith("pegs: --records notes.txt is not a records file"), line
+
+
+def test_records_are_appended_to_a_records_file(tmp_path: Path) -> None:
+    for _ in range(2):
+        proc = run(tmp_path, *SIM, "--records", "games.jsonl")
+        assert proc.returncode == 0, proc.stderr
+    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 4
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("--bots", "random,heuristic", "--out", "x.jsonl", "--records", "y.jsonl"),
+     "pegs: --bots, --out, --records cannot go with --verify: it plays each record again"),
+    (("--jobs", "0"), "pegs: --jobs must be 1 or more, not 0"),
+    (("--backend", "ray"), "pegs: --backend cannot go with --verify"),
+])
+def test_verify_refuses_options_it_does_not_use(tmp_path: Path, args: tuple[str, ...],
+                                                says: str) -> None:
+    assert run(tmp_path, *SIM, "--records", "games.jsonl").returncode == 0
+    assert refused(tmp_path, "ladder", "--verify", "games.jsonl", *args).startswith(says)
+
+
+def test_verify_of_a_demo_record_says_it_has_no_bots(
+        tmp_path: Path, demo_record: dict[str, object]) -> None:
+    (tmp_path / "demo.jsonl").write_text(json.dumps(demo_record) + "\n")
+    line = refused(tmp_path, "ladder", "--verify", "demo.jsonl")
+    assert line == ("pegs: demo.jsonl holds no bots to play again (names): only the records "
+                    "of pegs simulate --records or pegs ladder --records can be verified")
+
+
+def test_verify_names_a_record_without_a_game_number_by_its_place(
+        tmp_path: Path, demo_record: dict[str, object]) -> None:
+    assert run(tmp_path, *SIM, "--records", "games.jsonl").returncode == 0
+    with (tmp_path / "games.jsonl").open("a") as f:
+        f.write(json.dumps(demo_record) + "\n")
+    proc = run(tmp_path, "ladder", "--verify", "games.jsonl", "--jobs", "1")
+    assert proc.returncode == 1
+    assert ("record 3 (seed 7) differs: cannot be played again: the record does not name "
+            "the bot of every seat") in proc.stdout
+
+
+@pytest.mark.parametrize(("content", "says"), [
+    (bytes(range(256)) * 4, "pegs: bad.jsonl is not a text file (UTF-8): not a records file"),
+    (b"[" * 200_000, "pegs: bad.jsonl line 1 nests lists or objects too deeply to be read"),
+])
+def test_verify_of_a_file_that_is_not_records_is_one_line(tmp_path: Path, content: bytes,
+                                                           says: str) -> None:
+    (tmp_path / "bad.jsonl").write_bytes(content)
+    assert refused(tmp_path, "ladder", "--verify", "bad.jsonl") == says

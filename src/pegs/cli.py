@@ -15,12 +15,15 @@ from pathlib import Path
 from .bots import make_bot
 from .cli_checks import (
     OptionError,
+    check_distinct,
     check_input,
     check_jobs,
     check_output,
     check_port,
+    check_records,
     check_seconds,
 )
+from .cli_verify import verify_command
 from .conformance import run_paths, scenario_files
 from .cue import cue_card
 from .hint import DEFAULT_SECONDS, HintError, format_hint, hint
@@ -260,7 +263,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         )
         plot = plot_file(args.plot)
         out = check_output("--out", args.out)
-        records = check_output("--records", args.records)
+        records = check_records("--records", args.records)
+        check_distinct(("--out", out), ("--records", records), ("--plot", plot))
         _note_jobs(args)
         rotation = "rotated each game" if not args.no_rotate else "fixed"
         if args.duplicate:
@@ -310,8 +314,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_ladder(args: argparse.Namespace) -> int:
     from .sim import ladder as sim_ladder  # OpenSkill is imported only for ladders
 
-    if args.verify:
-        return _verify(args)
+    if args.verify is not None:
+        return verify_command(args)
     try:
         if not args.bots:
             raise sim_run.SimulationError("pegs ladder needs --bots (or --verify FILE)")
@@ -323,7 +327,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
             raise OptionError(f"--max-actions must be 1 or more, not {args.max_actions}")
         plot = plot_file(args.plot)
         out = check_output("--out", args.out)
-        records = check_output("--records", args.records)
+        records = check_records("--records", args.records)
+        check_distinct(("--out", out), ("--records", records), ("--plot", plot))
         _note_jobs(args)
         if not args.quiet:
             print(f"{rules.name}, {rules.players} players ({describe_table(rules)}); "
@@ -351,22 +356,6 @@ def cmd_ladder(args: argparse.Namespace) -> int:
             return 2
         print(f"plot written to {plot}")
     return _stopped_code() if result.interrupted else 0
-
-
-def _verify(args: argparse.Namespace) -> int:
-    """``pegs ladder --verify FILE [--games K]``: exit 1 when a game differs."""
-    from .sim import verify
-
-    try:
-        results = verify.verify(Path(args.verify), args.games, args.jobs,
-                                lambda r: print(verify.describe(r), flush=True))
-    except (sim_run.SimulationError, sim_run.GameError) as e:
-        print(f"pegs: {e}", file=sys.stderr)
-        return 2
-    differ = sum("differs" in r for r in results)
-    print(f"{len(results) - differ} of {len(results)} games played again the same"
-          + (f"; {differ} differ" if differ else ""))
-    return 1 if differ else 0
 
 
 def cmd_bots(args: argparse.Namespace) -> int:
