@@ -169,3 +169,24 @@ def test_verify_of_a_file_that_is_not_records_is_one_line(tmp_path: Path, conten
                                                            says: str) -> None:
     (tmp_path / "bad.jsonl").write_bytes(content)
     assert refused(tmp_path, "ladder", "--verify", "bad.jsonl") == says
+
+
+# --- the server's data folder ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [("serve", "--port", "1"), ("db", "upgrade")])
+def test_a_data_folder_in_a_missing_folder_is_refused_like_a_database_url(
+        tmp_path: Path, command: tuple[str, ...]) -> None:
+    data = tmp_path / "nope" / "data"
+    line = refused(tmp_path, *command, env={"PEGS_DATA_DIR": str(data)})
+    assert line == (f"pegs: PEGS_DATA_DIR={data}: no such folder {tmp_path / 'nope'} (the "
+                    "data folder is made only in an existing one)")
+    assert listing(tmp_path) == []
+    line = refused(tmp_path, *command, "--database-url", f"sqlite:///{data / 'pegs.db'}")
+    assert line == f"pegs: no such folder for the database: {data}"
+
+
+def test_db_upgrade_makes_a_data_folder_in_an_existing_folder(tmp_path: Path) -> None:
+    proc = run(tmp_path, "db", "upgrade", env={"PEGS_DATA_DIR": str(tmp_path / "data")})
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "data" / "pegs.db").is_file()
