@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -190,3 +191,26 @@ def test_db_upgrade_makes_a_data_folder_in_an_existing_folder(tmp_path: Path) ->
     proc = run(tmp_path, "db", "upgrade", env={"PEGS_DATA_DIR": str(tmp_path / "data")})
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "data" / "pegs.db").is_file()
+
+
+def test_serve_warns_once_at_start_when_the_limits_server_does_not_answer(
+        tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    environ = {k: v for k, v in os.environ.items() if k != "PEGS_DATABASE_URL"}
+    environ["PEGS_DATA_DIR"] = str(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "pegs.cli", "serve", "--port", str(port),
+                             "--limits-url", "redis://127.0.0.1:1/0"],
+                            stderr=subprocess.PIPE, text=True, env=environ)
+    try:
+        assert proc.stderr is not None
+        lines = [proc.stderr.readline() for _ in range(2)]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert lines[0].startswith("pegs: warning: the limits server redis://127.0.0.1:1/0 does "
+                               "not answer ("), lines
+    assert lines[0].rstrip().endswith("until it does, requests are let through without "
+                                      "the per-address limits")
+    assert lines[1].startswith("pegs: serving on")
