@@ -214,3 +214,13 @@ def test_serve_warns_once_at_start_when_the_limits_server_does_not_answer(
     assert lines[0].rstrip().endswith("until it does, requests are let through without "
                                       "the per-address limits")
     assert lines[1].startswith("pegs: serving on")
+
+
+def test_duplicate_with_games_not_filling_the_sides_is_noted(tmp_path: Path) -> None:
+    proc = run(tmp_path, *SIM[:4], "3", *SIM[5:], "--duplicate")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "note: 3 games is not a multiple of the 2 sides, so the last deal is played by 1 of "
+        "them and its luck does not cancel out (--duplicate)"]
+    proc = run(tmp_path, *SIM, "--duplicate")
+    assert proc.returncode == 0 and proc.stderr == ""

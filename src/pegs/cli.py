@@ -15,6 +15,7 @@ from pathlib import Path
 from .bots import make_bot
 from .cli_checks import (
     OptionError,
+    balance_notes,
     check_distinct,
     check_input,
     check_jobs,
@@ -292,9 +293,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return _run_failed(e, args.out)
     if result.interrupted:
         _say_interrupted(len(result.results), args.games, args.out)
-    if args.games % rules.players and len(set(seats)) > 1 and not args.no_rotate:
-        print(f"note: {args.games} games is not a multiple of {rules.players} players, so "
-              "the seat rotation is not exactly balanced", file=sys.stderr)
+    for note in balance_notes(args.games, rules.players, rules.teams, len(set(seats)) > 1,
+                              not args.no_rotate, args.duplicate):
+        print(f"note: {note}", file=sys.stderr)
     summary = sim_stats.summarize(result.results, rules.players, rules.teams)
     print(sim_stats.format_summary(summary))
     if plot and result.results:

@@ -119,3 +119,19 @@ def check_alone(option: str, given: dict[str, bool], why: str) -> None:
     names = [name for name, on in given.items() if on]
     if names:
         raise OptionError(f"{', '.join(names)} cannot go with {option}: {why}")
+
+
+def balance_notes(games: int, players: int, teams: int, mixed: bool, rotate: bool,
+                  duplicate: bool) -> list[str]:
+    """Notes on a simulation whose games do not fill the seat rotation (with different
+    bots) or, with ``--duplicate``, leave the last deal unplayed by some side."""
+    notes = []
+    if games % players and mixed and rotate:
+        notes.append(f"{games} games is not a multiple of {players} players, so the seat "
+                     "rotation is not exactly balanced")
+    sides = teams or players
+    if duplicate and games % sides:
+        notes.append(f"{games} games is not a multiple of the {sides} sides, so the last "
+                     f"deal is played by {games % sides} of them and its luck does not "
+                     "cancel out (--duplicate)")
+    return notes
