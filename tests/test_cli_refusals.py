@@ -3,6 +3,7 @@ nothing created; run as subprocesses like a user would."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import socket
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from helpers import no_traceback
+from pegs.cli import build_parser
 from pegs.rules import PRESETS
 
 
@@ -224,3 +226,77 @@ def test_duplicate_with_games_not_filling_the_sides_is_noted(tmp_path: Path) -> 
         "them and its luck does not cancel out (--duplicate)"]
     proc = run(tmp_path, *SIM, "--duplicate")
     assert proc.returncode == 0 and proc.stderr == ""
+
+
+# --- one name, one default and one placeholder for one idea ----------------------------------
+
+PLACEHOLDERS = {"N", "SECONDS", "HOURS", "FILE", "PATH", "HOST", "URL", "LIST", "PRESET", "COMMAND",
+                "HOST:PORT", "NAME=VALUE", "NAME=N", "BOT.NAME=VALUE", "BOT[,BOT...]",
+                "BOT,BOT[,...]", "SEAT[,SEAT...]"}
+
+
+def _commands() -> list[tuple[str, argparse.ArgumentParser]]:
+    out = []
+    for action in build_parser()._subparsers._group_actions:  # type: ignore[union-attr]
+        for name, parser in action.choices.items():
+            out.append((name, parser))
+            for sub in parser._subparsers._group_actions if parser._subparsers else ():
+                out += [(f"{name} {n}", p) for n, p in sub.choices.items()]
+    return out
+
+
+def _shown_options() -> list[tuple[str, argparse.Action]]:
+    return [(command, action) for command, parser in _commands()
+            for action in parser._actions
+            if action.help != argparse.SUPPRESS and not isinstance(
+                action, argparse._HelpAction | argparse._SubParsersAction)]
+
+
+def test_every_placeholder_is_of_one_style() -> None:
+    for command, action in _shown_options():
+        if action.nargs == 0 or (action.choices and action.metavar is None):
+            continue
+        assert action.metavar in PLACEHOLDERS, (command, action.option_strings, action.metavar)
+
+
+def test_every_default_is_shown() -> None:
+    for command, action in _shown_options():
+        if action.nargs == 0 or (action.default in (None, [], False) and (
+                action.dest not in ("teams", "seat", "jobs"))):
+            continue
+        assert "default" in str(action.help), (command, action.option_strings)
+
+
+def test_one_idea_has_one_name_and_one_default() -> None:
+    seen: dict[str, set[tuple[str, str]]] = {}
+    for _, action in _shown_options():
+        for name in action.option_strings:
+            seen.setdefault(name, set()).add((action.dest, repr(action.default)))
+    assert seen["--hint-seconds"] == {("hint_seconds", "1.0")}
+    assert seen["--bot-delay"] == {("bot_delay", "0.5")}
+    # (a ladder counts games a pair and must be given its bots; play deals a new game)
+    assert all(len(uses) == 1 for name, uses in seen.items()
+               if name not in ("--games", "--seed", "--bots")), seen
+    assert {"--time", "--hint-time", "--delay", "--seats"} & set(seen) == {"--seats"}
+    commands = dict(_commands())
+    assert "--bot-option" in commands["ladder"].format_help()
+    assert "--bots" in commands["simulate"].format_help()
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    (["hint", "g.json", "--time", "3"], ("hint_seconds", 3.0)),
+    (["play", "--hint-time", "3"], ("hint_seconds", 3.0)),
+    (["play", "--delay", "0"], ("bot_delay", 0.0)),
+    (["simulate", "--seats", "heuristic"], ("bots", "heuristic")),
+])
+def test_the_old_spellings_still_work(old: list[str], new: tuple[str, object]) -> None:
+    assert getattr(build_parser().parse_args(old), new[0]) == new[1]
+
+
+def test_a_ladder_takes_bot_options_into_the_bots_names(tmp_path: Path) -> None:
+    proc = run(tmp_path, *LADDER[:2], "random,ismcts:iterations=5", *LADDER[3:],
+               "--bot-option", "ismcts.exploration=0.5", "--out", "l.jsonl")
+    assert proc.returncode == 0, proc.stderr
+    assert "ismcts:iterations=5,exploration=0.5" in proc.stdout
+    assert refused(tmp_path, *LADDER, "--bot-option", "ismcts.exploration=0.5") == (
+        "pegs: --bot-option for 'ismcts', which is not one of the bots (random,heuristic)")
