@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from .sim.bot_spec import _shown, parse_bot_spec
+from .sim.bot_spec import BotSpecError, _shown, parse_bot_spec
 from .sim.run import BotOptions, SimulationError
 
 #: Seconds a hint searches, in pegs hint, pegs play and pegs serve.
@@ -44,7 +44,12 @@ def add_bot_option(p: argparse.ArgumentParser) -> None:
 def with_bot_options(specs: Sequence[str], options: BotOptions) -> list[str]:
     """The bot specs with the ``--bot-option`` options of their kind written in (a spec's
     own option wins), so that a ladder names each bot by all its options."""
-    kinds = {parse_bot_spec(text).kind for text in specs}
+    if not options:
+        return list(specs)  # (the specs are checked, and refused, by the ladder)
+    try:
+        kinds = {parse_bot_spec(text).kind for text in specs}
+    except BotSpecError as e:
+        raise SimulationError(str(e)) from None
     unused = sorted(set(options) - kinds)
     if unused:
         raise SimulationError(f"--bot-option for {unused[0]!r}, which is not one of the "
