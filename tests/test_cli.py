@@ -540,10 +540,10 @@ def test_demo_and_replay_do_not_count_doubt_decisions_as_turns(tmp_path: Path) -
 
 
 @pytest.mark.parametrize(("command", "words"), [
-    (["rules", "--help"], ["--players PLAYERS  number of seats", "--teams TEAMS",
+    (["rules", "--help"], ["--players N  number of seats", "--teams N",
                            "number of teams", "--set NAME=VALUE", "override any setting"]),
     (["replay", "--help"], ["FILE", "a game record (JSON)"]),
-    (["hint", "--help"], ["RECORD", "a game record (JSON) of a game in progress"]),
+    (["hint", "--help"], ["FILE", "a game record (JSON) of a game in progress"]),
 ])
 def test_help_explains_every_argument(command: list[str], words: list[str]) -> None:
     proc = pegs(*command)
