@@ -423,7 +423,7 @@ def test_hint_refuses_a_search_time_that_is_not_a_positive_number(
     assert pegs("demo", "--seed", "2", "--quiet", "--max-turns", "5",
                 "--save", str(path)).returncode == 0
     line = one_line_error(pegs("hint", str(path), "--time", seconds))
-    assert line.startswith("pegs: --time must be a number of seconds above 0")
+    assert line.startswith("pegs: --hint-seconds must be a number of seconds above 0")
 
 
 # --- simulate seats and options --------------------------------------------------------------
@@ -540,10 +540,10 @@ def test_demo_and_replay_do_not_count_doubt_decisions_as_turns(tmp_path: Path) -
 
 
 @pytest.mark.parametrize(("command", "words"), [
-    (["rules", "--help"], ["--players PLAYERS  number of seats", "--teams TEAMS",
+    (["rules", "--help"], ["--players N  number of seats", "--teams N",
                            "number of teams", "--set NAME=VALUE", "override any setting"]),
     (["replay", "--help"], ["FILE", "a game record (JSON)"]),
-    (["hint", "--help"], ["RECORD", "a game record (JSON) of a game in progress"]),
+    (["hint", "--help"], ["FILE", "a game record (JSON) of a game in progress"]),
 ])
 def test_help_explains_every_argument(command: list[str], words: list[str]) -> None:
     proc = pegs(*command)
@@ -613,7 +613,7 @@ def test_ladder_refuses_a_results_file_that_is_binary_or_nests_deeply(
 
 
 @pytest.mark.parametrize(("args", "says"), [
-    (("hint", "game.json", "--time", "1e9"), "--time must be a number of seconds above 0"),
+    (("hint", "game.json", "--time", "1e9"), "--hint-seconds must be a number of seconds above 0"),
     (("ladder", "--bots", "random,heuristic", "--max-actions", "0"),
      "--max-actions must be 1 or more, not 0"),
     (("simulate", "--jobs", "1000"), "--jobs 1000 is far more than the"),
@@ -623,7 +623,7 @@ def test_ladder_refuses_a_results_file_that_is_binary_or_nests_deeply(
     (("serve", "--port", "-1"), "--port must be a port number from 1 to 65535, not -1"),
     (("serve", "--bot-delay", "nan"), "--bot-delay must be 0 or more seconds, not nan"),
     (("serve", "--hint-seconds", "inf"), "--hint-seconds must be a number of seconds above"),
-    (("play", "--delay", "1e9"), "--delay must be 0 or more seconds, not 1e+09 (at most 60)"),
+    (("play", "--delay", "1e9"), "--bot-delay must be 0 or more seconds, not 1e+09 (at most 60)"),
     (("play", "--think", "1e9"), "--think must be a number of seconds above 0, not 1e+09"),
     (("simulate", "--out", ""), "--out needs a file name"),
     (("ladder", "--bots", "random,heuristic", "--out", ""), "--out needs a file name"),

@@ -93,7 +93,7 @@ def test_the_command_joins_a_running_ray_and_stops_on_sigterm(
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 130, stderr
+    assert proc.returncode == 143, stderr  # as the local backend and PLAYING.md say
     assert "interrupted after" in stderr and "Traceback" not in stderr
     assert took < 20
     assert 2 <= len(_lines(out)) < 4000

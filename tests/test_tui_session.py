@@ -110,10 +110,10 @@ def test_play_command_errors_are_clear(tmp_path: Path) -> None:
         (("--seats", "human,wizard,easy,easy"), "unknown seat 'wizard'"),
         (("--players", "3", "--seats", "human,easy"), "one entry per seat"),
         (("--resume", str(tmp_path / "nothing.json")), "cannot read"),
-        (("--delay", "-1"), "--delay must be 0 or more seconds, not -1"),
-        (("--delay", "inf"), "--delay must be 0 or more seconds, not inf"),
+        (("--delay", "-1"), "--bot-delay must be 0 or more seconds, not -1"),
+        (("--delay", "inf"), "--bot-delay must be 0 or more seconds, not inf"),
         (("--think", "nan"), "--think must be a number of seconds above 0, not nan"),
-        (("--hint-time", "0"), "--hint-time must be a number of seconds above 0, not 0"),
+        (("--hint-time", "0"), "--hint-seconds must be a number of seconds above 0, not 0"),
         (("--save", str(existing)), "already exists: continue it with --resume"),
         (("--players", "11"), "players"),
     ]:

@@ -15,14 +15,26 @@ from pathlib import Path
 from .bots import make_bot
 from .cli_checks import (
     OptionError,
+    balance_notes,
+    check_distinct,
+    check_input,
     check_jobs,
     check_output,
     check_port,
+    check_records,
     check_seconds,
 )
+from .cli_options import (
+    add_bot_delay,
+    add_bot_option,
+    add_hint_seconds,
+    hidden_alias,
+    with_bot_options,
+)
+from .cli_verify import verify_command
 from .conformance import run_paths, scenario_files
 from .cue import cue_card
-from .hint import DEFAULT_SECONDS, HintError, format_hint, hint
+from .hint import HintError, format_hint, hint
 from .house import HouseRules, game_name
 from .house import load as load_house
 from .notation import acting_seat, announce_line, seat_name, team_name
@@ -46,14 +58,16 @@ def _add_table_options(p: argparse.ArgumentParser) -> None:
 
 
 def _add_house_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--house", metavar="FILE.toml",
+    p.add_argument("--house", metavar="FILE",
                    help="a house-rules file: its base preset with its own settings and card "
                         "powers (docs/HOUSE_RULES.md)")
 
 
 def _add_size_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=int, help="number of seats, 2-10 (default 4)")
-    p.add_argument("--teams", type=int, help="number of teams (0: everyone for themselves)")
+    p.add_argument("--players", type=int, metavar="N", help="number of seats, 2-10 (default 4)")
+    p.add_argument("--teams", type=int, metavar="N",
+                   help="number of teams (0: everyone for themselves; default: the preset's "
+                        "for the number of players)")
     p.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE",
         help="override any setting, e.g. --set holes_per_side=20 (repeatable)",
@@ -190,7 +204,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
 def _add_backend_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=sim_run.BACKENDS, default="local",
                    help="local: worker processes here; ray: Ray tasks on a local Ray or the "
-                        "cluster at --address (same games, same results)")
+                        "cluster at --address (same games, same results; default local)")
     p.add_argument("--address", metavar="HOST:PORT",
                    help="the Ray cluster to join (with --backend ray; default: start a local "
                         "Ray of --jobs CPUs)")
@@ -254,7 +268,7 @@ def _say_interrupted(done: int, total: int, out: str | None) -> None:
 def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
-        seats = sim_run.expand_seats(split_specs(args.seats), rules.players, rules.teams)
+        seats = sim_run.expand_seats(split_specs(args.bots), rules.players, rules.teams)
         config = sim_run.Config(
             rules, seats, args.games, args.seed,
             sim_run.parse_bot_options(args.bot_option), args.max_actions,
@@ -262,7 +276,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         )
         plot = plot_file(args.plot)
         out = check_output("--out", args.out)
-        records = check_output("--records", args.records)
+        records = check_records("--records", args.records)
+        check_distinct(("--out", out), ("--records", records), ("--plot", plot))
         _note_jobs(args)
         rotation = "rotated each game" if not args.no_rotate else "fixed"
         if args.duplicate:
@@ -271,7 +286,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if mixed:
             print(f"note: every team has a {' and a '.join(mixed)} bot, so the win rates per "
                   "bot cannot tell them apart; teammates sit at seats s, s + teams, ... "
-                  "(e.g. --seats ismcts,heuristic,ismcts,heuristic)", file=sys.stderr)
+                  "(e.g. --bots ismcts,heuristic,ismcts,heuristic)", file=sys.stderr)
         if not args.quiet:
             house = house_from_args(args)
             print(f"{game_name(rules, house and house.name)}, {rules.players} players "
@@ -292,9 +307,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return _run_failed(e, args.out)
     if result.interrupted:
         _say_interrupted(len(result.results), args.games, args.out)
-    if args.games % rules.players and len(set(seats)) > 1 and not args.no_rotate:
-        print(f"note: {args.games} games is not a multiple of {rules.players} players, so "
-              "the seat rotation is not exactly balanced", file=sys.stderr)
+    for note in balance_notes(args.games, rules.players, rules.teams, len(set(seats)) > 1,
+                              not args.no_rotate, args.duplicate):
+        print(f"note: {note}", file=sys.stderr)
     summary = sim_stats.summarize(result.results, rules.players, rules.teams)
     print(sim_stats.format_summary(summary))
     if plot and result.results:
@@ -314,20 +329,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_ladder(args: argparse.Namespace) -> int:
     from .sim import ladder as sim_ladder  # OpenSkill is imported only for ladders
 
-    if args.verify:
-        return _verify(args)
+    if args.verify is not None:
+        return verify_command(args)
     try:
         if not args.bots:
             raise sim_run.SimulationError("pegs ladder needs --bots (or --verify FILE)")
         rules = rules_from_args(args)
         games = 20 if args.games is None else args.games
-        ladder = sim_ladder.Ladder(rules, tuple(split_specs(args.bots)), games, args.seed,
-                                   args.max_actions)
+        bots = with_bot_options(split_specs(args.bots),
+                                sim_run.parse_bot_options(args.bot_option))
+        ladder = sim_ladder.Ladder(rules, tuple(bots), games, args.seed, args.max_actions)
         if args.max_actions < 1:
             raise OptionError(f"--max-actions must be 1 or more, not {args.max_actions}")
         plot = plot_file(args.plot)
         out = check_output("--out", args.out)
-        records = check_output("--records", args.records)
+        records = check_records("--records", args.records)
+        check_distinct(("--out", out), ("--records", records), ("--plot", plot))
         _note_jobs(args)
         if not args.quiet:
             house = house_from_args(args)
@@ -359,22 +376,6 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     return _stopped_code() if result.interrupted else 0
 
 
-def _verify(args: argparse.Namespace) -> int:
-    """``pegs ladder --verify FILE [--games K]``: exit 1 when a game differs."""
-    from .sim import verify
-
-    try:
-        results = verify.verify(Path(args.verify), args.games, args.jobs,
-                                lambda r: print(verify.describe(r), flush=True))
-    except (sim_run.SimulationError, sim_run.GameError) as e:
-        print(f"pegs: {e}", file=sys.stderr)
-        return 2
-    differ = sum("differs" in r for r in results)
-    print(f"{len(results) - differ} of {len(results)} games played again the same"
-          + (f"; {differ} differ" if differ else ""))
-    return 1 if differ else 0
-
-
 def cmd_bots(args: argparse.Namespace) -> int:
     from .bots.options import manual
 
@@ -387,14 +388,15 @@ def cmd_bots(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from .tui import launch  # the terminal UI is loaded only for this command
 
+    check_input("--resume", args.resume)
     return launch.play(args, None if args.resume else rules_from_args(args))
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    check_seconds("--time", args.time)
+    check_seconds("--hint-seconds", args.hint_seconds)
     record = load(args.file)
     try:
-        suggestion = hint(record, args.seat, args.time)
+        suggestion = hint(record, args.seat, args.hint_seconds)
     except HintError as e:
         print(f"pegs: {e}", file=sys.stderr)
         return 2
@@ -449,7 +451,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pegs", description="Pegs and Jokers family of card-and-peg race games."
     )
     parser.add_argument("--version", action="version", version=f"pegs {package_version()}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     from .tui.launch import DESCRIPTION, EXAMPLES, add_play_options
 
@@ -466,15 +468,14 @@ def build_parser() -> argparse.ArgumentParser:
                     "default SQLite in the user's data folder, or PEGS_DATA_DIR) and resumed "
                     "after a restart.",
     )
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--host", default="127.0.0.1", metavar="HOST",
+                   help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, metavar="N", help="port (default 8000)")
     p.add_argument("--database-url", default=None, metavar="URL",
                    help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db "
                         "(default: PEGS_DATABASE_URL, else SQLite in the data folder)")
-    p.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
-                   help="pause before each bot move (default 0.5)")
-    p.add_argument("--hint-seconds", type=float, default=1.0, metavar="SECONDS",
-                   help="search time of a hint (default 1)")
+    add_bot_delay(p, None, "pause before each bot move, unless a table sets its own")
+    add_hint_seconds(p, None, "seconds a hint searches")
     d = Limits()  # the server's settings: their defaults are the options' defaults
     p.add_argument("--creates-per-minute", type=int, default=d.creates_per_minute, metavar="N",
                    help="new tables one client address may create a minute (default %(default)d; "
@@ -540,7 +541,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("db", help="manage the server's database")
-    db = p.add_subparsers(dest="db_command", required=True)
+    db = p.add_subparsers(dest="db_command", required=True, metavar="COMMAND")
     p = db.add_parser("upgrade", help="bring the database schema to the newest version "
                       "(pegs serve also does this at start)")
     p.add_argument("--database-url", default=None, metavar="URL",
@@ -550,7 +551,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="play a whole seeded game between random bots")
     _add_table_options(p)
-    p.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
+    p.add_argument("--seed", type=int, default=1, metavar="N", help="game seed (default 1)")
     p.add_argument("--save", metavar="FILE", help="write the game record to FILE")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, metavar="N",
@@ -572,7 +573,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("conformance", help="run rules-conformance scenario files")
-    p.add_argument("paths", nargs="+", help="scenario files or folders of *.json")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders of *.json")
     p.add_argument("--json", action="store_true", help="also print every computed outcome")
     p.set_defaults(func=cmd_conformance)
 
@@ -585,36 +586,40 @@ def build_parser() -> argparse.ArgumentParser:
             "Wilson intervals, the first-seat advantage and the game length.  Game i is "
             "dealt with seed --seed + i and its seat s bot seeded (seed + i) * 1000 + s, so "
             "results do not depend on --jobs.  Unless --no-rotate, game i shifts the "
-            "--seats list by i mod players (seat s plays entry (s + i) mod players): every "
+            "--bots list by i mod players (seat s plays entry (s + i) mod players): every "
             "bot sits in every seat, teammates stay teammates."
         ),
     )
     _add_table_options(p)
-    p.add_argument("--seats", default="random", metavar="BOT[,BOT...]",
-                   help="bot specs, comma-separated: one for everyone, one per team (seat s "
-                        "plays entry s mod teams) or one per seat, e.g. "
+    p.add_argument("--bots", default="random", metavar="BOT[,BOT...]",
+                   help="the bot of each seat, as bot specs, comma-separated: one for "
+                        "everyone, one per team (seat s plays entry s mod teams) or one per "
+                        "seat, e.g. "
                         "heuristic,ismcts:iterations=400 (pegs bots lists the bots and "
                         "their options; default random)")
-    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    p.add_argument("--jobs", type=int, default=None,
+    hidden_alias(p, "--seats", "bots", metavar="BOT[,BOT...]")  # its older name
+    p.add_argument("--games", type=int, default=100, metavar="N",
+                   help="number of games (default 100)")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="worker processes (default: one per CPU; 1 plays in this process; "
                         "more than 8 a CPU are refused)")
-    p.add_argument("--seed", type=int, default=1, help="seed of game 0 (default 1)")
-    p.add_argument("--out", metavar="FILE.jsonl",
-                   help="results file, one JSON line per game; resumed if it exists")
-    p.add_argument("--plot", metavar="FILE.png",
+    p.add_argument("--seed", type=int, default=1, metavar="N",
+                   help="seed of game 0 (default 1)")
+    p.add_argument("--out", metavar="FILE",
+                   help="results file, one JSON line per game; resumed if it exists "
+                        "(default: none, the results are only summed up)")
+    p.add_argument("--plot", metavar="FILE",
                    help="draw win rates with 95%% intervals and game lengths to FILE (its "
                         "extension names the format, .png when it has none)")
-    p.add_argument("--bot-option", action="append", default=[], metavar="BOT.NAME=VALUE",
-                   help="an option for one bot kind, e.g. ismcts.seconds=1 (repeatable)")
+    add_bot_option(p)
     p.add_argument("--max-actions", type=int, default=sim_run.DEFAULT_MAX_ACTIONS,
-                   help="stop a game unfinished after this many actions "
+                   metavar="N", help="stop a game unfinished after N actions "
                         f"(default {sim_run.DEFAULT_MAX_ACTIONS})")
-    p.add_argument("--records", metavar="FILE.jsonl",
+    p.add_argument("--records", metavar="FILE",
                    help="append every played game's record to FILE, one per line (the "
                         "format pegs replay verifies, with the bots of the seats)")
     p.add_argument("--no-rotate", action="store_true",
-                   help="keep the --seats order in every game")
+                   help="keep the --bots order in every game")
     p.add_argument("--duplicate", action="store_true",
                    help="play each deal once per side (team, or seat without teams) in "
                         "consecutive games, so every bot kind gets the same cards and luck "
@@ -638,23 +643,27 @@ def build_parser() -> argparse.ArgumentParser:
     _add_table_options(p)
     p.add_argument("--bots", metavar="BOT,BOT[,...]",
                    help="the bots to rate, e.g. random,heuristic,ismcts:iterations=400")
-    p.add_argument("--games", type=int, default=None,
+    p.add_argument("--games", type=int, default=None, metavar="N",
                    help="games a pair, even (default 20: 10 deals from both sides); with "
                         "--verify, the records to play again (default all)")
-    p.add_argument("--records", metavar="FILE.jsonl",
+    p.add_argument("--records", metavar="FILE",
                    help="append every played game's record to FILE, one per line")
-    p.add_argument("--verify", metavar="RECORDS.jsonl",
+    p.add_argument("--verify", metavar="FILE",
                    help="play the games of a records file again with their bots and "
                         "report any game whose moves differ (exit 1)")
-    p.add_argument("--jobs", type=int, default=None,
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="worker processes (default: one per CPU; 1 plays in this process; "
                         "more than 8 a CPU are refused)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
-    p.add_argument("--out", metavar="FILE.jsonl",
-                   help="results file, one JSON line per game; resumed if it exists")
-    p.add_argument("--plot", metavar="FILE.png", help="draw the ratings to FILE")
+    p.add_argument("--seed", type=int, default=1, metavar="N",
+                   help="seed of the first deal (default 1)")
+    p.add_argument("--out", metavar="FILE",
+                   help="results file, one JSON line per game; resumed if it exists "
+                        "(default: none, the results are only summed up)")
+    p.add_argument("--plot", metavar="FILE", help="draw the ratings to FILE")
     p.add_argument("--max-actions", type=int, default=sim_run.DEFAULT_MAX_ACTIONS,
-                   help="stop a game unfinished (a draw) after this many actions")
+                   metavar="N", help="stop a game unfinished (a draw) after N actions "
+                                     f"(default {sim_run.DEFAULT_MAX_ACTIONS})")
+    add_bot_option(p)
     p.add_argument("--quiet", action="store_true", help="no progress display")
     _add_backend_options(p)
     p.set_defaults(func=cmd_ladder)
@@ -663,11 +672,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_bots)
 
     p = sub.add_parser("hint", help="suggest a move for the seat to act in a game record")
-    p.add_argument("file", metavar="RECORD",
+    p.add_argument("file", metavar="FILE",
                    help="a game record (JSON) of a game in progress, e.g. from pegs play")
-    p.add_argument("--seat", type=int, help="the seat asking (must be the seat to act)")
-    p.add_argument("--time", type=float, default=DEFAULT_SECONDS,
-                   help=f"seconds of search for the ismcts bot (default {DEFAULT_SECONDS:g})")
+    p.add_argument("--seat", type=int, metavar="N",
+                   help="the seat asking, which must be the seat to act (default: the seat "
+                        "to act)")
+    add_hint_seconds(p, "--time", "seconds of search for the ismcts bot")
     p.set_defaults(func=cmd_hint)
 
     return parser

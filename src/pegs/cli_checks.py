@@ -8,6 +8,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from .jsonfile import JsonError, parse_json
+
 #: The longest search or pause any option may ask for (an hour).
 MAX_SECONDS = 3600.0
 #: Worker processes per CPU above which ``--jobs`` is refused (more only share the CPUs).
@@ -49,6 +51,13 @@ def check_jobs(jobs: int | None, cpus: int | None = None) -> str:
     return ""
 
 
+def check_input(option: str, name: str | None) -> None:
+    """Refuse an empty file name given to ``option`` (which reads the file): Python would
+    read the current folder, or take it for no file at all."""
+    if name is not None and not name.strip():
+        raise OptionError(f"{option} needs a file name, not an empty one")
+
+
 def check_output(option: str, name: str | None) -> Path | None:
     """The file ``option`` names (None when not given), refused when it cannot be written:
     an empty name, a folder, a missing folder, or a folder this process cannot write in
@@ -72,3 +81,57 @@ def check_output(option: str, name: str | None) -> Path | None:
         raise OptionError(f"{option} {name}: cannot write in the folder {path.parent} "
                           f"({e.strerror or e})") from None
     return path
+
+
+def check_records(option: str, name: str | None) -> Path | None:
+    """:func:`check_output` for a records file (``--records``), which is appended to: an
+    existing file must be one, its first line a game record."""
+    path = check_output(option, name)
+    if path is None or not path.is_file() or path.stat().st_size == 0:
+        return path
+    with path.open("rb") as f:
+        first = f.readline()
+    try:
+        line = parse_json(first.decode("utf-8-sig"), str(path))
+    except (UnicodeDecodeError, JsonError):
+        line = None
+    if not (isinstance(line, dict) and line.get("format") == "pegs-record"):
+        raise OptionError(f"{option} {name} is not a records file (its first line is not a "
+                          "game record): name a new file, or one that --records wrote")
+    return path
+
+
+def check_distinct(*files: tuple[str, Path | None]) -> None:
+    """Refuse two options (``(option, path)`` pairs) naming the same file."""
+    given = [(option, path) for option, path in files if path is not None]
+    for i, (option, path) in enumerate(given):
+        for other, other_path in given[:i]:
+            same = (os.path.samefile(path, other_path) if path.exists()
+                    and other_path.exists() else path.resolve() == other_path.resolve())
+            if same:
+                raise OptionError(f"{other} and {option} name the same file {path}: give "
+                                  "each its own")
+
+
+def check_alone(option: str, given: dict[str, bool], why: str) -> None:
+    """Refuse the options of ``given`` that are True (given) with ``option``, which does
+    not use them (``why`` says what it does instead)."""
+    names = [name for name, on in given.items() if on]
+    if names:
+        raise OptionError(f"{', '.join(names)} cannot go with {option}: {why}")
+
+
+def balance_notes(games: int, players: int, teams: int, mixed: bool, rotate: bool,
+                  duplicate: bool) -> list[str]:
+    """Notes on a simulation whose games do not fill the seat rotation (with different
+    bots) or, with ``--duplicate``, leave the last deal unplayed by some side."""
+    notes = []
+    if games % players and mixed and rotate:
+        notes.append(f"{games} games is not a multiple of {players} players, so the seat "
+                     "rotation is not exactly balanced")
+    sides = teams or players
+    if duplicate and games % sides:
+        notes.append(f"{games} games is not a multiple of the {sides} sides, so the last "
+                     f"deal is played by {games % sides} of them and its luck does not "
+                     "cancel out (--duplicate)")
+    return notes

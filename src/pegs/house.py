@@ -147,6 +147,9 @@ def from_mapping(data: Mapping[str, Any]) -> HouseRules:
     description = _text(data, "description", LONGEST_DESCRIPTION, required=False,
                         multiline=True)
     base = data.get("base")
+    if base is None:
+        raise RulesError("base is required: name the preset the house changes, such as "
+                         f"base = \"pegoo\"; presets: {', '.join(PRESETS)}")
     if base not in PRESETS:
         raise RulesError(f"base: {base!r} is not a preset; choose one of {', '.join(PRESETS)}")
     # TOML and JSON give lists; the rules keep tuples (split_finish_with_partner)
@@ -171,6 +174,8 @@ def from_mapping(data: Mapping[str, Any]) -> HouseRules:
 
 def load(path: str | Path) -> HouseRules:
     """Read a house-rules file; :class:`HouseRulesError` says in one line what is wrong."""
+    if not str(path).strip():
+        raise HouseRulesError("--house needs a file name, not an empty one")
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8-sig")  # (a byte-order mark as Notepad saves)
@@ -181,6 +186,9 @@ def load(path: str | Path) -> HouseRules:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise HouseRulesError(f"{path}: not a valid TOML file: {e}") from e
+    except RecursionError:
+        raise HouseRulesError(f"{path}: not a house-rules file: it nests lists or tables "
+                              "too deeply to be read") from None
     try:
         return from_mapping(data)
     except RulesError as e:

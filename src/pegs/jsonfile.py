@@ -29,9 +29,12 @@ def parse_json(text: str, where: str, what: str = "JSON") -> Any:
 
 
 def read_json(path: str | Path, what: str = "JSON") -> Any:
-    """The JSON data of the file at ``path`` (``what`` as for :func:`parse_json`)."""
+    """The JSON data of the file at ``path`` (``what`` as for :func:`parse_json`); a
+    byte-order mark at its start (as Notepad saves UTF-8) is skipped."""
+    if not str(path).strip():
+        raise JsonError(f"the file name is empty: name the file of {what}")
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")
     except OSError as e:
         raise JsonError(f"cannot read {path}: {e.strerror or e}") from e
     except UnicodeDecodeError as e:

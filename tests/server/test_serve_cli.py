@@ -17,15 +17,27 @@ from pegs.cli import main
 from pegs.server import serve as serve_module
 from pegs.server.app import default_database_url
 from pegs.server.limits import Limits
-from pegs.server.store import MIGRATIONS, SeatRow, Store, TableRow, migrate, open_engine
+from pegs.server.store import (
+    MIGRATIONS,
+    SeatRow,
+    Store,
+    StoreError,
+    TableRow,
+    migrate,
+    open_engine,
+)
 
 
 def test_the_database_lives_in_pegs_data_dir_unless_a_url_is_given(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PEGS_DATABASE_URL", raising=False)
     monkeypatch.setenv("PEGS_DATA_DIR", str(tmp_path / "new" / "folder"))
-    assert default_database_url() == f"sqlite:///{tmp_path / 'new' / 'folder' / 'pegs.db'}"
-    assert (tmp_path / "new" / "folder").is_dir()
+    with pytest.raises(StoreError, match="no such folder"):
+        default_database_url()  # only the data folder itself is made, not its parents
+    assert not (tmp_path / "new").exists()
+    monkeypatch.setenv("PEGS_DATA_DIR", str(tmp_path / "new"))
+    assert default_database_url() == f"sqlite:///{tmp_path / 'new' / 'pegs.db'}"
+    assert (tmp_path / "new").is_dir()
     monkeypatch.setenv("PEGS_DATABASE_URL", "postgresql+psycopg://pegs@db/pegs")
     assert default_database_url() == "postgresql+psycopg://pegs@db/pegs"
 

@@ -25,7 +25,7 @@ from .forwarded import AddressCheck
 from .hub import Hub
 from .limits import Limits
 from .rooms import TableError
-from .store import Store, migrate, open_engine
+from .store import Store, StoreError, migrate, open_engine
 
 log = logging.getLogger("pegs.server")
 
@@ -40,11 +40,17 @@ def data_dir() -> Path:
 
 
 def default_database_url() -> str:
-    """``PEGS_DATABASE_URL``, else a SQLite file in :func:`data_dir` (created if needed)."""
+    """``PEGS_DATABASE_URL``, else a SQLite file in :func:`data_dir` (created if needed;
+    a ``PEGS_DATA_DIR`` whose parent folder does not exist is refused, as ``--database-url``
+    in a missing folder is, with :class:`StoreError`)."""
     url = os.environ.get("PEGS_DATABASE_URL")
     if url:
         return url
     folder = data_dir()
+    if os.environ.get("PEGS_DATA_DIR") and not folder.absolute().parent.is_dir():
+        raise StoreError(f"PEGS_DATA_DIR={folder}: no such folder "
+                         f"{folder.absolute().parent} (the data folder is made only in an "
+                         "existing one)")
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'pegs.db'}"
 

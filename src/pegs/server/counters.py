@@ -65,6 +65,38 @@ def redis_url(url: str) -> str:
     return url
 
 
+#: Seconds ``pegs serve`` waits at start for the limits server to answer.
+REACH_SECONDS = 2.0
+#: Seconds between two warnings that the limits server cannot be reached (not one a
+#: request while it is down).
+WARN_EVERY_SECONDS = 60.0
+_warned: dict[str, float] = {}
+
+
+def unreachable(url: str, timeout: float = REACH_SECONDS) -> str | None:
+    """Why the Redis or Valkey server at ``url`` does not answer a PING within
+    ``timeout`` seconds, or None when it does."""
+    from redis import Redis as Client
+
+    try:
+        client = Client.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (RedisError, OSError, ValueError) as e:
+        return str(e) or type(e).__name__
+    return None
+
+
+def _warn(what: str, message: str, *args: object) -> None:
+    """Log ``message`` about ``what``, at most once in :data:`WARN_EVERY_SECONDS`."""
+    now = time.monotonic()
+    if now - _warned.get(what, -math.inf) >= WARN_EVERY_SECONDS:
+        _warned[what] = now
+        log.warning(message + " (the next such warning in a minute at the earliest)", *args)
+
+
 def _limits_scheme(url: str) -> str:
     """The ``limits`` library's name of the Redis server at ``url``."""
     if url.startswith("unix://"):
@@ -89,7 +121,7 @@ class Rate:
         try:
             return await self._limiter.hit(self._item, self.name, address)
         except (StorageError, RedisError, OSError) as e:
-            log.warning("the %s limit cannot be counted, let through: %s", self.name, e)
+            _warn(self.name, "the %s limit cannot be counted, let through: %s", self.name, e)
             return True
 
     async def retry_after(self, address: str) -> int:
@@ -151,7 +183,7 @@ class SharedOpen(Open):
             taken = await self._acquire(keys=[f"{PREFIX}:open:{key}"],
                                         args=[cap, self.lease, ticket])
         except (RedisError, OSError) as e:
-            log.warning("open connections cannot be counted, let through: %s", e)
+            _warn("open", "open connections cannot be counted, let through: %s", e)
             self._local.add(ticket)
             return ticket
         if not taken:

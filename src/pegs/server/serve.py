@@ -12,7 +12,7 @@ import sys
 import uvicorn
 
 from .app import create_app, default_database_url
-from .counters import redis_url
+from .counters import redis_url, unreachable
 from .embedded import claim_sqlite
 from .limits import Limits
 from .reach import announcement, listen_problem
@@ -121,6 +121,11 @@ def serve(host: str, port: int, database_url: str | None, bot_delay: float,
         print(f"pegs: cannot use the database at {e.filename or url}: {e.strerror or e}",
               file=sys.stderr)
         return 2
+    down = unreachable(limits.limits_url) if limits.limits_url else None
+    if down:  # the limits fail open (docs/DEPLOY.md): a warning, not a refusal
+        print(f"pegs: warning: the limits server {limits.limits_url} does not answer "
+              f"({down}); until it does, requests are let through without the per-address "
+              "limits", file=sys.stderr)
     if not url.startswith("sqlite") and not limits.limits_url:
         print("pegs: the per-address limits are counted by this process alone; to count "
               "them across the processes, name a Redis or Valkey server with --limits-url",

@@ -78,20 +78,41 @@ def start_ray(jobs: int | None, address: str | None) -> bool:
     return True
 
 
+class Stop(threading.Event):
+    """Set by Ctrl-C or SIGTERM; :meth:`interrupt` then acts as that signal's own handler
+    would have (the command's SIGTERM handler notes it, so the exit status is 143)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.signum: int | None = None
+        self.previous: dict[int, Any] = {}
+
+    def caught(self, signum: int, frame: object) -> None:
+        self.signum = self.signum or signum
+        self.set()
+
+    def interrupt(self) -> None:
+        signum = self.signum or signal.SIGINT
+        handler = self.previous.get(signum)
+        if callable(handler):
+            handler(signum, None)  # raises KeyboardInterrupt, as the command's does
+        raise KeyboardInterrupt
+
+
 @contextlib.contextmanager
-def deferred_stop() -> Iterator[threading.Event]:
+def deferred_stop() -> Iterator[Stop]:
     """Ctrl-C and SIGTERM only set the event while inside: raised in the middle of a Ray
     call, the interruption can leave Ray's task bookkeeping broken (it then aborts)."""
-    stop = threading.Event()
+    stop = Stop()
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return
-    previous = {sig: signal.signal(sig, lambda signum, frame: stop.set())
-                for sig in (signal.SIGINT, signal.SIGTERM)}
+    stop.previous = {sig: signal.signal(sig, stop.caught)
+                     for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield stop
     finally:
-        for sig, handler in previous.items():
+        for sig, handler in stop.previous.items():
             signal.signal(sig, handler)
 
 
@@ -112,7 +133,7 @@ def in_ray(tasks: Sequence[Any], jobs: int | None, address: str | None,
             try:
                 while queue or running:
                     if stop.is_set():
-                        raise KeyboardInterrupt
+                        stop.interrupt()
                     while queue and len(running) < limit:
                         running.append(remote.remote(queue.popleft()))
                     done, running = ray.wait(running, num_returns=1, timeout=POLL_SECONDS)

@@ -17,6 +17,8 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
+from ..jsonfile import JsonError, parse_json
+
 Lines = Generator[dict[str, Any], None, None]
 
 
@@ -36,16 +38,20 @@ def keep_records(stream: Lines, records: Path | None) -> Lines:
 
 def read_records(path: Path) -> list[dict[str, Any]]:
     """The records of a records file, the last of each ``(pair, game, seed)`` kept, in
-    file order (ValueError for a line that is not JSON)."""
+    file order (ValueError for a file that is not UTF-8 text or a line that is not JSON;
+    a byte-order mark is skipped)."""
     kept: dict[tuple[Any, ...], dict[str, Any]] = {}
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not a text file (UTF-8): not a records file") from None
     for number, raw in enumerate(text.split("\n"), 1):
         if not raw.strip():
             continue
         try:
-            line = json.loads(raw)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"{path} line {number} is not JSON ({e.msg})") from None
+            line = parse_json(raw, f"{path} line {number}")
+        except JsonError as e:
+            raise ValueError(str(e)) from None
         if not isinstance(line, dict):
             raise ValueError(f"{path} line {number} is not a game record")
         key = (json.dumps(line.get("pair")), line.get("game"), line.get("seed"),

@@ -7,7 +7,7 @@ seeding of ``pegs demo``, so a game of random bots can be watched with
 settings, never on the number of workers or the order in which games finish; bots limited
 by time (``ismcts.seconds``) are the exception, as their search depends on the machine.
 
-Seating: ``--seats`` lists one bot kind for everyone, one per team (teammates get the
+Seating: ``--bots`` lists one bot kind for everyone, one per team (teammates get the
 same kind) or one per seat.  Unless rotation is
 turned off, game ``i`` shifts that list by ``i mod players``: seat ``s`` plays entry
 ``(s + i) mod players``.  Over any ``players`` consecutive games every entry sits in every
@@ -139,12 +139,12 @@ def expand_seats(kinds: Sequence[str], players: int, teams: int = 0) -> tuple[st
     teams``) or ``players`` specs."""
     kinds = [k.strip() for k in kinds]
     if not kinds or any(not k for k in kinds):
-        raise SimulationError("--seats needs bot names separated by commas, e.g. "
+        raise SimulationError("--bots needs bot names separated by commas, e.g. "
                               "ismcts,heuristic,ismcts,heuristic")
     try:
         kinds = [parse_bot_spec(k).text for k in kinds]
     except BotSpecError as e:
-        raise SimulationError(f"--seats: {e}") from None
+        raise SimulationError(f"--bots: {e}") from None
     if len(kinds) == 1:
         return tuple(kinds) * players
     if teams and len(kinds) == teams:
@@ -152,7 +152,7 @@ def expand_seats(kinds: Sequence[str], players: int, teams: int = 0) -> tuple[st
     if len(kinds) != players:
         per_team = f", one per team ({teams})" if teams > 1 else ""
         raise SimulationError(
-            f"--seats lists {len(kinds)} bots for {players} players: give one bot for "
+            f"--bots lists {len(kinds)} bots for {players} players: give one bot for "
             f"everyone{per_team} or one per seat ({players})")
     return tuple(kinds)
 

@@ -56,8 +56,14 @@ def verify(path: Path, games: int | None = None, jobs: int | None = None,
     to ``seen`` as it finishes."""
     try:
         lines = read_records(path)
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise SimulationError(f"cannot read the records {path}: {e}") from None
+    except OSError as e:
+        raise SimulationError(f"cannot read the records {path}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise SimulationError(str(e)) from None
+    if lines and not any(line.get("names") for line in lines):
+        raise SimulationError(f"{path} holds no bots to play again (names): only the "
+                              "records of pegs simulate --records or pegs ladder --records "
+                              "can be verified")
     if games is not None:
         if games < 1:
             raise SimulationError(f"--games must be 1 or more, not {games}")
@@ -67,9 +73,10 @@ def verify(path: Path, games: int | None = None, jobs: int | None = None,
     tasks = [{**line, "_order": i} for i, line in enumerate(lines)]
     done: dict[int, dict[str, Any]] = {}
     for result in games_stream(tasks, jobs, play=_verify_task):
-        done[result.pop("_order")] = result
+        order = result.pop("_order")
+        done[order] = {**result, "record": order + 1}
         if seen is not None:
-            seen(result)
+            seen(done[order])
     return [done[i] for i in sorted(done)]
 
 
@@ -80,8 +87,10 @@ def _verify_task(task: dict[str, Any]) -> dict[str, Any]:
 
 def describe(result: dict[str, Any]) -> str:
     """One line about a game played again."""
-    name = (f"game {result['game']} (seed {result['seed']}, "
-            f"{','.join(map(str, result['bots']))})")
+    game = result.get("game")
+    name = f"record {result.get('record')}" if game is None else f"game {game}"
+    bots = ", " + ",".join(map(str, result["bots"])) if result.get("bots") else ""
+    name += f" (seed {result['seed']}{bots})"
     if "differs" in result:
         return f"{name} differs: {result['differs']}"
     return f"{name}: all {result['actions']} actions the same"

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..cli_checks import check_output, check_seconds
+from ..cli_options import add_bot_delay, add_hint_seconds
 from ..house import load as load_house
 from ..notation import seat_name
 from ..rules import Rules
@@ -39,7 +40,7 @@ Every game is saved as it goes, by default in the games folder of your data dire
 the record can be replayed with: pegs replay FILE.
 """
 
-#: The longest pause after a bot's move --delay may ask for.
+#: The longest pause after a bot's move --bot-delay may ask for.
 MAX_DELAY = 60.0
 
 EXAMPLES = """\
@@ -58,7 +59,7 @@ def add_play_options(p: argparse.ArgumentParser) -> None:
                         "(default: human, then --strength bots)")
     p.add_argument("--strength", default="normal", choices=sorted(STRENGTHS),
                    help="strength of the bots when --seats is not given (default normal)")
-    p.add_argument("--seed", type=int, help="game seed (default: a new random game)")
+    p.add_argument("--seed", type=int, metavar="N", help="game seed (default: a new random game)")
     p.add_argument("--resume", metavar="FILE",
                    help="continue the game saved in FILE, with its rules, seed and seats "
                         "(--seats may change who plays them; table options are ignored, "
@@ -66,20 +67,18 @@ def add_play_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--save", metavar="FILE",
                    help=f"save the game to FILE (default: a new file in the games folder; "
                         f"${DATA_ENV} overrides the folder)")
-    p.add_argument("--delay", type=float, default=0.8,
-                   help="seconds each bot move stays before the next (default 0.8; 0 is "
-                        "instant; + and - change it while playing)")
-    p.add_argument("--think", type=float, default=DEFAULT_THINK,
+    add_bot_delay(p, "--delay", "seconds each bot move stays before the next (0 is "
+                                "instant; + and - change it while playing)")
+    p.add_argument("--think", type=float, default=DEFAULT_THINK, metavar="SECONDS",
                    help=f"seconds the strong bot searches per move (default {DEFAULT_THINK:g})")
-    p.add_argument("--hint-time", type=float, default=1.0,
-                   help="seconds the hint key's bot searches (default 1)")
+    add_hint_seconds(p, "--hint-time", "seconds the hint key's bot searches")
 
 
 def build_session(args: argparse.Namespace, rules: Rules | None) -> Session:
     """The game asked for: resumed from --resume, or new with ``rules``."""
     check_seconds("--think", args.think)
-    check_seconds("--hint-time", args.hint_time)
-    check_seconds("--delay", args.delay, zero=True, most=MAX_DELAY)
+    check_seconds("--hint-seconds", args.hint_seconds)
+    check_seconds("--bot-delay", args.bot_delay, zero=True, most=MAX_DELAY)
     save = check_output("--save", args.save)  # a missing folder is refused, not made
     if save is not None and save.exists() and not (
             args.resume and save.resolve() == Path(args.resume).resolve()):
@@ -147,7 +146,7 @@ def play(args: argparse.Namespace, rules: Rules | None) -> int:
         print(f"pegs: note: {note}", file=sys.stderr)
     from .app import PegsApp  # Textual is loaded only for this command
 
-    app = PegsApp(session, delay=args.delay, hint_seconds=args.hint_time, notes=notes)
+    app = PegsApp(session, delay=args.bot_delay, hint_seconds=args.hint_seconds, notes=notes)
     app.run()
     print(farewell(session, app.finished))
     # stopped by `kill` (SIGTERM): 143, as the shell reports a process the signal ended
