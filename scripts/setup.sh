@@ -55,7 +55,8 @@ pip_install() {  # pip_install ARGS...: quiet pip, its full log in .venv/pip.log
   start_ticker "$log"
   if ! .venv/bin/python -m pip install --quiet --progress-bar off --log "$log" "$@"; then
     stop_ticker
-    echo "pip failed; its full log is in $log" >&2
+    tail -n 40 "$log" >&2
+    echo "pip failed; its full log is in $log (its last lines above)" >&2
     exit 1
   fi
   stop_ticker
