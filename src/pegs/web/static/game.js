@@ -73,7 +73,9 @@ export class GameScreen {
   onStatus(status) {
     this.connection = status;
     if (status === "open" && this.noticeKind === "connection") this.setNotice("");
-    if (status !== "open") this.sending = false; // an unanswered move may be confirmed again
+    // a move on its way when the connection went is settled once reconnected (afterLostMove)
+    if (status !== "open" && this.sending && this.unanswered) this.unanswered.lost = true;
+    else if (status !== "open") this.sending = false;
     banner(status === "reconnecting" ? "Reconnecting…" : status === "connecting" ? "Connecting…" : "");
     document.body.dataset.connection = status;
     this.render();
@@ -87,11 +89,13 @@ export class GameScreen {
       this.msg = msg;
       this.keepSeat(msg);
       this.followRematch(msg);
+      const resent = this.afterLostMove(msg);
       if (fresh) {
         this.picker = new Picker(msg.legal);
         this.hint = null;
-        this.sending = false;
-        this.setNotice("");
+        this.sending = resent;
+        if (!this.lostNotice) this.setNotice("");
+        this.lostNotice = false;
         this.chosenDecision = null;
         this.suggestion = null;
       }
@@ -122,7 +126,10 @@ export class GameScreen {
       if (action && !action.decision) this.picker.select(action);
       this.render();
     } else if (msg.type === "error") {
+      // a move sent again after a reconnect that had arrived the first time: already played
+      if (msg.code === "stale_version" && msg.id && msg.id === this.resentId) return;
       this.sending = false;
+      this.unanswered = null;
       if (msg.code === "bad_token" && this.seat) {
         this.socket.close();
         store.dropSeat(this.code);
@@ -241,14 +248,50 @@ export class GameScreen {
   // --- sending ---------------------------------------------------------------------------
   play(action) {
     if (!this.msg || this.sending) return;
-    const sent = this.socket.send({ type: "act", id: this.socket.nextId(), version: this.msg.version, action: action.text || action });
+    const text = action.text || action;
+    const sent = this.socket.send({ type: "act", id: this.socket.nextId(), version: this.msg.version, action: text });
     if (!sent) {
       this.setNotice("Not connected: the move was not sent. It will be possible again once reconnected.", "connection");
     } else {
       this.sending = true;
+      this.unanswered = { version: this.msg.version, action: text, resent: false, lost: false };
       this.setNotice("");
     }
     this.render();
+  }
+
+  /** The first state after a connection dropped while a move was on its way: the move was
+   * played (the state says so), or the game is still where it was and the move is sent once
+   * more (the server refuses it if it did arrive: its version is then stale), or the game went
+   * on without it (a stand-in bot played the turn) and the page says so.  True when resent. */
+  afterLostMove(msg) {
+    const u = this.unanswered;
+    if (!u) return false;
+    if (msg.version !== u.version) {
+      this.unanswered = null;
+      const mine = msg.version === u.version + 1 && msg.last && msg.last.seat === msg.seat && msg.last.action === u.action;
+      if (u.lost && !mine) {
+        this.setNotice("The connection was lost: your move was not played.", "connection");
+        this.lostNotice = true;
+      }
+      return false;
+    }
+    if (!u.lost || this.socket.ws === null) return false;
+    u.lost = false;
+    this.sending = false;
+    if (u.resent || !msg.legal.some((a) => a.text === u.action)) {
+      this.unanswered = null;
+      this.setNotice("The connection was lost: your move was not played. Choose it again.", "connection");
+      this.lostNotice = true;
+      return false;
+    }
+    u.resent = true;
+    this.resentId = this.socket.nextId();
+    if (!this.socket.send({ type: "act", id: this.resentId, version: u.version, action: u.action })) return false;
+    this.setNotice("Reconnected: your move was sent again.");
+    this.lostNotice = true;
+    this.sending = true;
+    return true;
   }
 
   askHint() {
@@ -555,7 +598,9 @@ export class GameScreen {
   pickBlock() {
     const msg = this.msg, p = this.picker;
     if (!msg.legal.length || this.sending || p.decisions().length) {
-      return this.sending ? h("p", { class: "muted", id: "sending" }, "Sending…") : null;
+      if (!this.sending) return null;
+      return h("p", { class: "muted", id: "sending" }, this.unanswered && this.unanswered.lost
+        ? "The connection was lost while your move was on its way: it is sent again once reconnected." : "Sending…");
     }
     const back = h("button", { id: "back-btn", onclick: () => { p.back(); this.render(); } }, "Back");
     const cancel = h("button", { id: "cancel-btn", onclick: () => { p.reset(); this.render(); } }, "Cancel");
