@@ -203,6 +203,8 @@ class Room:
         self._said: dict[str, str] = {}
         #: after the end: the seats that agreed to play again, and the rematch's code
         self.rematch: set[int] = set(row.rematch)
+        #: of those, the seats handed to a stand-in bot for the rematch by another player
+        self.rematch_bots: set[int] = set(row.rematch_bots)
         self.next: str | None = row.next
         if self.status != "waiting":  # the game replayed (here, or by a worker: built)
             built = built or records.rebuild(self.rules, self.seed, row.actions)
@@ -291,7 +293,8 @@ class Room:
             "bot_delay": self.bot_delay, "teaching": self.teaching,
             "muted": sorted(s for s in self.muted if s >= 0),
             "spectators_chat": -1 not in self.muted,
-            "next": self.next, "rematch": sorted(self.rematch), "house": self.house,
+            "next": self.next, "rematch": sorted(self.rematch),
+            "rematch_bots": sorted(self.rematch_bots), "house": self.house,
         }
 
     def seat_of(self, token: str) -> int | None:
@@ -636,8 +639,10 @@ class Room:
             self.changed()
             for s in self.seats:
                 self._away_clock(s.seat)
-        if (row.next, set(row.rematch)) != (self.next, self.rematch):
+        if (row.next, set(row.rematch), set(row.rematch_bots)) != (
+                self.next, self.rematch, self.rematch_bots):
             self.next, self.rematch = row.next, set(row.rematch)
+            self.rematch_bots = set(row.rematch_bots)
             self.changed()
         if set(row.muted) != self.muted:  # the host muted a seat through another process
             self.muted = set(row.muted)

@@ -684,9 +684,15 @@ export class GameScreen {
     const humans = table.seats.filter((s) => s.kind === "human");
     const waiting = humans.filter((s) => !agreed.includes(s.seat)).map((s) => this.name(s.seat));
     const asking = humans.filter((s) => agreed.includes(s.seat) && s.seat !== me).map((s) => this.name(s.seat));
+    const handed = (table.rematch_bots || []).map((q) => this.name(q));
+    // the host, or a player who agreed, need not wait for one gone to bed
+    const mayHand = me >= 0 && !table.next && (me === table.host || agreed.includes(me));
+    const handTools = mayHand ? humans.filter((s) => !agreed.includes(s.seat) && s.seat !== me).map((s) =>
+      h("button", { class: "rematch-bot", "data-seat": s.seat, onclick: () => this.handRematchSeat(s.seat) },
+        `A bot plays for ${this.name(s.seat)}`)) : [];
     let line = null;
     if (table.next) {
-      line = h("p", {}, "The new game has started. ", h("a", { href: `/t/${table.next}`, id: "next-link" }, "Go to it"));
+      line = h("p", { id: "next-game" }, "The next game has started: ", h("a", { href: `/t/${table.next}`, id: "next-link" }, "open it"));
     } else if (me >= 0 && agreed.includes(me)) {
       line = h("p", { id: "rematch-wait" }, `Waiting for ${listNames(waiting)} to say yes…`);
     } else if (asking.length) {
@@ -695,6 +701,9 @@ export class GameScreen {
     const again = me >= 0 && !table.next && !agreed.includes(me)
       ? h("button", { class: "primary", id: "again-btn", onclick: () => this.agreeRematch() }, "Play again") : null;
     return h("div", { class: "rematch" }, line,
+      handed.length && !table.next ? h("p", { class: "muted", id: "rematch-bots" },
+        `A bot will play for ${listNames(handed)} in the next game until they come back.`) : null,
+      handTools.length ? h("div", { class: "row", id: "rematch-hand" }, ...handTools) : null,
       h("div", { class: "row" }, again,
         h("button", { id: "new-table-btn", onclick: () => location.assign("/") }, "New table")));
   }
@@ -708,12 +717,28 @@ export class GameScreen {
     }
   }
 
-  /** Once the rematch exists, a player who agreed moves to it with the same seat token. */
+  /** A seat that has not agreed, given to a stand-in bot for the rematch. */
+  async handRematchSeat(seat) {
+    try {
+      await api("POST", `/api/tables/${encodeURIComponent(this.code)}/rematch/seats/${seat}/bot`, {}, this.seat.token);
+    } catch (e) {
+      this.setNotice(e.message);
+      this.render();
+    }
+  }
+
+  /** Once the rematch exists, a player who agreed moves to it with the same seat token, but
+   * only when this page was on the end screen as it started: a finished table opened later
+   * (back, its old link, "Your games") stays, with a link to the next game, so its record
+   * and replay can still be opened. */
   followRematch(msg) {
     const next = msg.table.next;
+    if (msg.table.status === "finished" && !next) this.endScreen = true;
     if (!next || !this.seat || this.followed || !(msg.table.rematch || []).includes(msg.seat)) return;
+    // the same token holds the seat there: the "open it" link finds it too
+    if (!store.seat(next)) store.setSeat(next, { token: this.seat.token, seat: msg.seat, name: this.seat.name });
+    if (!this.endScreen) return;
     this.followed = true;
-    store.setSeat(next, { token: this.seat.token, seat: msg.seat, name: this.seat.name });
     this.socket.close();
     location.assign(`/t/${next}`);
   }
