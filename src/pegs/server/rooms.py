@@ -214,9 +214,13 @@ class Room:
         #: the seats' presence as the connections were last told
         self._shown = self._presence_flags()
 
-    def _logged(self, seat: int, action: Action, said: str) -> None:
-        """Add an action to the public move log (as a spectator's event shows it)."""
-        self.log.append(records.log_entry(len(self.log) + 1, seat, action, said))
+    def _logged(self, seat: int, action: Action, said: str, timed_out: bool = False) -> None:
+        """Add an action to the public move log (as a spectator's event shows it; a human
+        seat's move made by its stand-in bot, or at the end of its time, marked as such)."""
+        s = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        standin = bool(s is not None and s.kind == "human" and s.standin)
+        self.log.append(records.log_entry(len(self.log) + 1, seat, action, said,
+                                          standin=standin, timed_out=timed_out))
 
     def log_text(self) -> str:
         """``{"log": [...]}``: the public move log so far."""
@@ -545,7 +549,7 @@ class Room:
         self.texts.append(str(action))
         self._turn_passed()
         self.last = (seat, action, said)
-        self._logged(seat, action, said)
+        self._logged(seat, action, said, timed_out)
         self._forget()
         self._turn_clock()
         if self.status == "finished":

@@ -94,8 +94,8 @@ export class GameScreen {
         this.picker = new Picker(msg.legal);
         this.hint = null;
         this.sending = resent;
-        if (!this.lostNotice) this.setNotice("");
-        this.lostNotice = false;
+        if (!this.keepNotice) this.setNotice("");
+        this.keepNotice = false;
         this.chosenDecision = null;
         this.suggestion = null;
       }
@@ -115,7 +115,7 @@ export class GameScreen {
           this.sayAloud(`${this.name(msg.seat)} ran out of time: a bot played the turn.`);
         }
       }
-      this.addLog(msg.version, msg.seat, msg.announcement, msg.action, standin);
+      this.addLog(msg.version, msg.seat, msg.announcement, msg.action, standin, Boolean(msg.timed_out));
       this.renderLog();
     } else if (msg.type === "explain") {
       this.render();
@@ -213,16 +213,27 @@ export class GameScreen {
     this.logFetched = true;
     try {
       const data = await api("GET", `/api/tables/${encodeURIComponent(this.code)}/log`);
-      for (const e of data.log || []) this.addLog(e.version, e.seat, e.announcement, e.action);
+      const me = this.mySeat();
+      let forMe = 0;
+      for (const e of data.log || []) {
+        if (me >= 0 && e.seat === me && e.standin && !this.log.some((x) => x.v === e.version)) forMe += 1;
+        this.addLog(e.version, e.seat, e.announcement, e.action, Boolean(e.standin), Boolean(e.timed_out));
+      }
+      // a returning player is told what was done in their name
+      if (forMe) {
+        this.setNotice(`While you were away, a bot made ${forMe === 1 ? "1 move" : `${forMe} moves`} for you (marked in the moves below).`);
+        this.keepNotice = true;
+        this.render();
+      }
       this.renderLog();
     } catch {
       // an older server without the log: the page shows the moves it saw
     }
   }
 
-  addLog(version, seat, text, action, standin = false) {
+  addLog(version, seat, text, action, standin = false, timedOut = false) {
     if (!text || this.log.some((e) => e.v === version)) return;
-    this.log.push({ v: version, seat, text, action, ...(standin ? { standin } : {}) });
+    this.log.push({ v: version, seat, text, action, ...(standin ? { standin } : {}), ...(timedOut ? { timedOut } : {}) });
     this.log.sort((a, b) => a.v - b.v);
     store.setLog(this.code, this.log);
   }
@@ -272,7 +283,7 @@ export class GameScreen {
       const mine = msg.version === u.version + 1 && msg.last && msg.last.seat === msg.seat && msg.last.action === u.action;
       if (u.lost && !mine) {
         this.setNotice("The connection was lost: your move was not played.", "connection");
-        this.lostNotice = true;
+        this.keepNotice = true;
       }
       return false;
     }
@@ -282,14 +293,14 @@ export class GameScreen {
     if (u.resent || !msg.legal.some((a) => a.text === u.action)) {
       this.unanswered = null;
       this.setNotice("The connection was lost: your move was not played. Choose it again.", "connection");
-      this.lostNotice = true;
+      this.keepNotice = true;
       return false;
     }
     u.resent = true;
     this.resentId = this.socket.nextId();
     if (!this.socket.send({ type: "act", id: this.resentId, version: u.version, action: u.action })) return false;
     this.setNotice("Reconnected: your move was sent again.");
-    this.lostNotice = true;
+    this.keepNotice = true;
     this.sending = true;
     return true;
   }
@@ -779,12 +790,14 @@ export class GameScreen {
     if (!this.logList || !this.msg) return;
     const entries = this.log.slice(-1000).reverse();
     fill(this.logList, ...entries.map((e) => {
-      const tags = seatTags(this.msg, e.seat, false).flatMap((tag) => [" ", tag]);
+      // a stand-in's move is the bot's, not "<name> - you"
+      const tags = e.standin ? [] : seatTags(this.msg, e.seat, false).flatMap((tag) => [" ", tag]);
       // a sentence naming the seat first goes on from its name ("Ann doubts ..."), tags after
       const rest = afterActor(this.msg, e.seat, e.text);
       return h("li", { "data-version": e.v, value: e.v },
         seatBadge(this.msg.board, e.seat, 16), " ", h("span", { class: "who" }, this.actor(e.seat, e.standin)),
         ...(rest === null ? [...tags, `: ${this.said(e.text)}`] : [rest, ...tags]),
+        e.timedOut ? h("span", { class: "ran-out" }, ` (${this.name(e.seat)} ran out of time)`) : null,
         e.note ? h("div", { class: "note" }, e.note) : null);
     }));
   }
