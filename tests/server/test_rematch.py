@@ -117,3 +117,49 @@ def test_summary_turns_leave_out_decisions() -> None:
     assert any(a.decision for a in actions)
     teams = game_summary(rules, 5, actions)
     assert sum(t["turns"] for t in teams) == sum(not a.decision for a in actions)
+
+
+def test_a_seat_that_has_not_agreed_is_handed_to_a_bot_for_the_rematch(
+        client: TestClient) -> None:
+    code, tokens = new_table(client, humans=3, bots=1, players=4)
+    start(client, code, tokens[0])
+    r = client.post(f"/api/tables/{code}/rematch/seats/2/bot", headers=auth(tokens[0]))
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_finished"
+    finish_by_bots(client, code, tokens, humans=3)
+    # only the host or a player who agreed may hand a seat over; a bot's seat agrees anyway
+    r = client.post(f"/api/tables/{code}/rematch/seats/2/bot", headers=auth(tokens[1]))
+    assert r.status_code == 403 and r.json()["error"]["code"] == "not_host"
+    assert client.post(f"/api/tables/{code}/rematch/seats/2/bot").status_code == 401
+    r = client.post(f"/api/tables/{code}/rematch/seats/3/bot", headers=auth(tokens[0]))
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_human"
+    assert client.post(f"/api/tables/{code}/rematch/seats/9/bot",
+                       headers=auth(tokens[0])).status_code == 400
+
+    assert client.post(f"/api/tables/{code}/rematch", headers=auth(tokens[1])).json()[
+        "rematch"] == [1]
+    # Bob agreed: he may hand Cleo's seat (gone to bed) to a bot
+    r = client.post(f"/api/tables/{code}/rematch/seats/2/bot", headers=auth(tokens[1]))
+    assert r.status_code == 200, r.text
+    assert r.json()["rematch"] == [1, 2] and r.json()["rematch_bots"] == [2]
+    assert r.json()["next"] is None  # the host has not agreed yet
+    nxt = client.post(f"/api/tables/{code}/rematch", headers=auth(tokens[0])).json()["next"]
+    assert nxt
+    new = client.get(f"/api/tables/{nxt}").json()
+    assert [(s["kind"], s["standin"]) for s in new["seats"]] == [
+        ("human", False), ("human", False), ("human", True), ("bot", False)]
+    # Cleo comes back later: her token holds the seat, and she takes it back from the bot
+    r = client.post(f"/api/tables/{nxt}/seats/2/reclaim", headers=auth(tokens[2]))
+    assert r.status_code == 200, r.text
+    assert client.get(f"/api/tables/{nxt}").json()["seats"][2]["standin"] is False
+    old = client.get(f"/api/tables/{code}").json()
+    assert old["rematch_bots"] == [2] and old["next"] == nxt
+
+
+def test_the_host_alone_hands_every_other_seat_to_a_bot(client: TestClient) -> None:
+    code, tokens = new_table(client, humans=2, bots=2, players=4)
+    start(client, code, tokens[0])
+    finish_by_bots(client, code, tokens, humans=2)
+    r = client.post(f"/api/tables/{code}/rematch/seats/1/bot", headers=auth(tokens[0]))
+    assert r.json()["rematch"] == [1] and r.json()["next"] is None
+    nxt = client.post(f"/api/tables/{code}/rematch", headers=auth(tokens[0])).json()["next"]
+    assert client.get(f"/api/tables/{nxt}").json()["seats"][1]["standin"] is True

@@ -96,6 +96,7 @@ ROUTES: dict[str, str] = {
     "POST /api/tables/{code}/seats/{seat}/bot": "changes",
     "POST /api/tables/{code}/seats/{seat}/reclaim": "changes",
     "POST /api/tables/{code}/rematch": "changes",
+    "POST /api/tables/{code}/rematch/seats/{seat}/bot": "changes",
     "GET /api/tables/{code}/record": "reads",
     "GET /api/tables/{code}/log": "reads",
     "GET /api/tables/{code}/replay": "reads",

@@ -39,10 +39,16 @@ def encoded(fn: Callable[..., str], *args: Any) -> bytes:
     return gzip.compress(fn(*args).encode(), 6, mtime=0)
 
 
-def log_entry(version: int, seat: int, action: Action, said: str) -> str:
-    """The public move log's entry of an action (as a spectator's event shows it)."""
+def log_entry(version: int, seat: int, action: Action, said: str, *, standin: bool = False,
+              timed_out: bool = False) -> str:
+    """The public move log's entry of an action (as a spectator's event shows it), marked
+    ``standin`` when the seat's stand-in bot made it and ``timed_out`` when the seat's time
+    for the turn ran out."""
+    marks = {**({"standin": True} if standin or timed_out else {}),
+             **({"timed_out": True} if timed_out else {})}
     return _dumps({"version": version, "seat": seat,
-                   "action": protocol.hidden_text(action, seat, -1), "announcement": said})
+                   "action": protocol.hidden_text(action, seat, -1), "announcement": said,
+                   **marks})
 
 
 def rebuild(rules: Rules, seed: int, texts: tuple[str, ...] | list[str]) -> Rebuilt:

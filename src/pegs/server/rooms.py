@@ -203,6 +203,8 @@ class Room:
         self._said: dict[str, str] = {}
         #: after the end: the seats that agreed to play again, and the rematch's code
         self.rematch: set[int] = set(row.rematch)
+        #: of those, the seats handed to a stand-in bot for the rematch by another player
+        self.rematch_bots: set[int] = set(row.rematch_bots)
         self.next: str | None = row.next
         if self.status != "waiting":  # the game replayed (here, or by a worker: built)
             built = built or records.rebuild(self.rules, self.seed, row.actions)
@@ -212,9 +214,13 @@ class Room:
         #: the seats' presence as the connections were last told
         self._shown = self._presence_flags()
 
-    def _logged(self, seat: int, action: Action, said: str) -> None:
-        """Add an action to the public move log (as a spectator's event shows it)."""
-        self.log.append(records.log_entry(len(self.log) + 1, seat, action, said))
+    def _logged(self, seat: int, action: Action, said: str, timed_out: bool = False) -> None:
+        """Add an action to the public move log (as a spectator's event shows it; a human
+        seat's move made by its stand-in bot, or at the end of its time, marked as such)."""
+        s = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        standin = bool(s is not None and s.kind == "human" and s.standin)
+        self.log.append(records.log_entry(len(self.log) + 1, seat, action, said,
+                                          standin=standin, timed_out=timed_out))
 
     def log_text(self) -> str:
         """``{"log": [...]}``: the public move log so far."""
@@ -291,7 +297,8 @@ class Room:
             "bot_delay": self.bot_delay, "teaching": self.teaching,
             "muted": sorted(s for s in self.muted if s >= 0),
             "spectators_chat": -1 not in self.muted,
-            "next": self.next, "rematch": sorted(self.rematch), "house": self.house,
+            "next": self.next, "rematch": sorted(self.rematch),
+            "rematch_bots": sorted(self.rematch_bots), "house": self.house,
         }
 
     def seat_of(self, token: str) -> int | None:
@@ -542,7 +549,7 @@ class Room:
         self.texts.append(str(action))
         self._turn_passed()
         self.last = (seat, action, said)
-        self._logged(seat, action, said)
+        self._logged(seat, action, said, timed_out)
         self._forget()
         self._turn_clock()
         if self.status == "finished":
@@ -636,8 +643,10 @@ class Room:
             self.changed()
             for s in self.seats:
                 self._away_clock(s.seat)
-        if (row.next, set(row.rematch)) != (self.next, self.rematch):
+        if (row.next, set(row.rematch), set(row.rematch_bots)) != (
+                self.next, self.rematch, self.rematch_bots):
             self.next, self.rematch = row.next, set(row.rematch)
+            self.rematch_bots = set(row.rematch_bots)
             self.changed()
         if set(row.muted) != self.muted:  # the host muted a seat through another process
             self.muted = set(row.muted)

@@ -267,6 +267,8 @@ class TableRow:
     muted: list[int] = field(default_factory=lambda: [-1])
     #: house rules: {"title", "description", "code"} shown with the table (None: none)
     house: dict[str, Any] | None = None
+    #: of ``rematch``: the seats another player handed to a stand-in bot for the rematch
+    rematch_bots: list[int] = field(default_factory=list)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
@@ -373,8 +375,13 @@ def migrate(engine: Engine) -> None:
 
 
 def _seat_list(text: str | None) -> list[int]:
-    """Seats stored as "0,2"."""
-    return [int(seat) for seat in text.split(",")] if text else []
+    """Seats stored as "0,2" (a rematch's agreements also as "b1": seat 1 handed to a bot)."""
+    return [int(seat.removeprefix("b")) for seat in text.split(",")] if text else []
+
+
+def _bot_list(text: str | None) -> list[int]:
+    """The seats of a rematch's agreements stored as "b1": handed to a stand-in bot."""
+    return [int(seat[1:]) for seat in text.split(",") if seat.startswith("b")] if text else []
 
 
 def _now() -> datetime:
@@ -487,8 +494,9 @@ class Store:
                                       for s in row.seats])
 
     def agree_rematch(self, code: str, seat: int, humans: list[int],
-                      fresh: TableRow) -> tuple[list[int], str | None]:
-        """Store ``seat``'s agreement to play table ``code`` again; the agreement that
+                      fresh: TableRow, bot: bool = False) -> tuple[list[int], str | None]:
+        """Store ``seat``'s agreement to play table ``code`` again (with ``bot``: another
+        player handed the seat to a stand-in bot for the rematch); the agreement that
         completes ``humans`` also stores ``fresh`` (the rematch, this process's lease) and
         its code as the old table's ``next_code``, in the same transaction.  A conditional
         write (on the agreements read and no ``next_code`` yet) makes racing agreements
@@ -504,10 +512,12 @@ class Store:
                 if found.next_code is not None or agreed == before:
                     return before, found.next_code
                 nxt = fresh.code if set(humans) <= set(agreed) else None
+                bots = {*_bot_list(found.rematch_seats), *([seat] if bot else [])}
+                stored = ",".join(f"b{q}" if q in bots else str(q) for q in agreed)
                 done = c.execute(update(tables).where(
                     tables.c.code == code, tables.c.next_code.is_(None),
                     tables.c.rematch_seats.is_not_distinct_from(found.rematch_seats))
-                    .values(rematch_seats=",".join(map(str, agreed)), next_code=nxt))
+                    .values(rematch_seats=stored, next_code=nxt))
                 if done.rowcount != 1:
                     continue  # another agreement was stored meanwhile: read again
                 if nxt is not None:
@@ -769,7 +779,8 @@ class Store:
                                  r.version, r.host, [], [], r.public, r.creator,
                                  _aware(r.created), r.turn_seconds, r.away_seconds,
                                  r.bot_delay, _seat_list(r.rematch_seats), r.next_code,
-                                 r.turn_ends, teaching=r.teaching, muted=json.loads(r.muted),
+                                 r.turn_ends, rematch_bots=_bot_list(r.rematch_seats),
+                                 teaching=r.teaching, muted=json.loads(r.muted),
                                  house=json.loads(r.house) if r.house else None)
                 for r in c.execute(query)
             }

@@ -73,7 +73,9 @@ export class GameScreen {
   onStatus(status) {
     this.connection = status;
     if (status === "open" && this.noticeKind === "connection") this.setNotice("");
-    if (status !== "open") this.sending = false; // an unanswered move may be confirmed again
+    // a move on its way when the connection went is settled once reconnected (afterLostMove)
+    if (status !== "open" && this.sending && this.unanswered) this.unanswered.lost = true;
+    else if (status !== "open") this.sending = false;
     banner(status === "reconnecting" ? "Reconnecting…" : status === "connecting" ? "Connecting…" : "");
     document.body.dataset.connection = status;
     this.render();
@@ -87,11 +89,13 @@ export class GameScreen {
       this.msg = msg;
       this.keepSeat(msg);
       this.followRematch(msg);
+      const resent = this.afterLostMove(msg);
       if (fresh) {
         this.picker = new Picker(msg.legal);
         this.hint = null;
-        this.sending = false;
-        this.setNotice("");
+        this.sending = resent;
+        if (!this.keepNotice) this.setNotice("");
+        this.keepNotice = false;
         this.chosenDecision = null;
         this.suggestion = null;
       }
@@ -111,7 +115,7 @@ export class GameScreen {
           this.sayAloud(`${this.name(msg.seat)} ran out of time: a bot played the turn.`);
         }
       }
-      this.addLog(msg.version, msg.seat, msg.announcement, msg.action, standin);
+      this.addLog(msg.version, msg.seat, msg.announcement, msg.action, standin, Boolean(msg.timed_out));
       this.renderLog();
     } else if (msg.type === "explain") {
       this.render();
@@ -122,7 +126,10 @@ export class GameScreen {
       if (action && !action.decision) this.picker.select(action);
       this.render();
     } else if (msg.type === "error") {
+      // a move sent again after a reconnect that had arrived the first time: already played
+      if (msg.code === "stale_version" && msg.id && msg.id === this.resentId) return;
       this.sending = false;
+      this.unanswered = null;
       if (msg.code === "bad_token" && this.seat) {
         this.socket.close();
         store.dropSeat(this.code);
@@ -206,16 +213,27 @@ export class GameScreen {
     this.logFetched = true;
     try {
       const data = await api("GET", `/api/tables/${encodeURIComponent(this.code)}/log`);
-      for (const e of data.log || []) this.addLog(e.version, e.seat, e.announcement, e.action);
+      const me = this.mySeat();
+      let forMe = 0;
+      for (const e of data.log || []) {
+        if (me >= 0 && e.seat === me && e.standin && !this.log.some((x) => x.v === e.version)) forMe += 1;
+        this.addLog(e.version, e.seat, e.announcement, e.action, Boolean(e.standin), Boolean(e.timed_out));
+      }
+      // a returning player is told what was done in their name
+      if (forMe) {
+        this.setNotice(`While you were away, a bot made ${forMe === 1 ? "1 move" : `${forMe} moves`} for you (marked in the moves below).`);
+        this.keepNotice = true;
+        this.render();
+      }
       this.renderLog();
     } catch {
       // an older server without the log: the page shows the moves it saw
     }
   }
 
-  addLog(version, seat, text, action, standin = false) {
+  addLog(version, seat, text, action, standin = false, timedOut = false) {
     if (!text || this.log.some((e) => e.v === version)) return;
-    this.log.push({ v: version, seat, text, action, ...(standin ? { standin } : {}) });
+    this.log.push({ v: version, seat, text, action, ...(standin ? { standin } : {}), ...(timedOut ? { timedOut } : {}) });
     this.log.sort((a, b) => a.v - b.v);
     store.setLog(this.code, this.log);
   }
@@ -241,14 +259,50 @@ export class GameScreen {
   // --- sending ---------------------------------------------------------------------------
   play(action) {
     if (!this.msg || this.sending) return;
-    const sent = this.socket.send({ type: "act", id: this.socket.nextId(), version: this.msg.version, action: action.text || action });
+    const text = action.text || action;
+    const sent = this.socket.send({ type: "act", id: this.socket.nextId(), version: this.msg.version, action: text });
     if (!sent) {
       this.setNotice("Not connected: the move was not sent. It will be possible again once reconnected.", "connection");
     } else {
       this.sending = true;
+      this.unanswered = { version: this.msg.version, action: text, resent: false, lost: false };
       this.setNotice("");
     }
     this.render();
+  }
+
+  /** The first state after a connection dropped while a move was on its way: the move was
+   * played (the state says so), or the game is still where it was and the move is sent once
+   * more (the server refuses it if it did arrive: its version is then stale), or the game went
+   * on without it (a stand-in bot played the turn) and the page says so.  True when resent. */
+  afterLostMove(msg) {
+    const u = this.unanswered;
+    if (!u) return false;
+    if (msg.version !== u.version) {
+      this.unanswered = null;
+      const mine = msg.version === u.version + 1 && msg.last && msg.last.seat === msg.seat && msg.last.action === u.action;
+      if (u.lost && !mine) {
+        this.setNotice("The connection was lost: your move was not played.", "connection");
+        this.keepNotice = true;
+      }
+      return false;
+    }
+    if (!u.lost || this.socket.ws === null) return false;
+    u.lost = false;
+    this.sending = false;
+    if (u.resent || !msg.legal.some((a) => a.text === u.action)) {
+      this.unanswered = null;
+      this.setNotice("The connection was lost: your move was not played. Choose it again.", "connection");
+      this.keepNotice = true;
+      return false;
+    }
+    u.resent = true;
+    this.resentId = this.socket.nextId();
+    if (!this.socket.send({ type: "act", id: this.resentId, version: u.version, action: u.action })) return false;
+    this.setNotice("Reconnected: your move was sent again.");
+    this.keepNotice = true;
+    this.sending = true;
+    return true;
   }
 
   askHint() {
@@ -555,7 +609,9 @@ export class GameScreen {
   pickBlock() {
     const msg = this.msg, p = this.picker;
     if (!msg.legal.length || this.sending || p.decisions().length) {
-      return this.sending ? h("p", { class: "muted", id: "sending" }, "Sending…") : null;
+      if (!this.sending) return null;
+      return h("p", { class: "muted", id: "sending" }, this.unanswered && this.unanswered.lost
+        ? "The connection was lost while your move was on its way: it is sent again once reconnected." : "Sending…");
     }
     const back = h("button", { id: "back-btn", onclick: () => { p.back(); this.render(); } }, "Back");
     const cancel = h("button", { id: "cancel-btn", onclick: () => { p.reset(); this.render(); } }, "Cancel");
@@ -639,9 +695,15 @@ export class GameScreen {
     const humans = table.seats.filter((s) => s.kind === "human");
     const waiting = humans.filter((s) => !agreed.includes(s.seat)).map((s) => this.name(s.seat));
     const asking = humans.filter((s) => agreed.includes(s.seat) && s.seat !== me).map((s) => this.name(s.seat));
+    const handed = (table.rematch_bots || []).map((q) => this.name(q));
+    // the host, or a player who agreed, need not wait for one gone to bed
+    const mayHand = me >= 0 && !table.next && (me === table.host || agreed.includes(me));
+    const handTools = mayHand ? humans.filter((s) => !agreed.includes(s.seat) && s.seat !== me).map((s) =>
+      h("button", { class: "rematch-bot", "data-seat": s.seat, onclick: () => this.handRematchSeat(s.seat) },
+        `A bot plays for ${this.name(s.seat)}`)) : [];
     let line = null;
     if (table.next) {
-      line = h("p", {}, "The new game has started. ", h("a", { href: `/t/${table.next}`, id: "next-link" }, "Go to it"));
+      line = h("p", { id: "next-game" }, "The next game has started: ", h("a", { href: `/t/${table.next}`, id: "next-link" }, "open it"));
     } else if (me >= 0 && agreed.includes(me)) {
       line = h("p", { id: "rematch-wait" }, `Waiting for ${listNames(waiting)} to say yes…`);
     } else if (asking.length) {
@@ -650,6 +712,9 @@ export class GameScreen {
     const again = me >= 0 && !table.next && !agreed.includes(me)
       ? h("button", { class: "primary", id: "again-btn", onclick: () => this.agreeRematch() }, "Play again") : null;
     return h("div", { class: "rematch" }, line,
+      handed.length && !table.next ? h("p", { class: "muted", id: "rematch-bots" },
+        `A bot will play for ${listNames(handed)} in the next game until they come back.`) : null,
+      handTools.length ? h("div", { class: "row", id: "rematch-hand" }, ...handTools) : null,
       h("div", { class: "row" }, again,
         h("button", { id: "new-table-btn", onclick: () => location.assign("/") }, "New table")));
   }
@@ -663,12 +728,28 @@ export class GameScreen {
     }
   }
 
-  /** Once the rematch exists, a player who agreed moves to it with the same seat token. */
+  /** A seat that has not agreed, given to a stand-in bot for the rematch. */
+  async handRematchSeat(seat) {
+    try {
+      await api("POST", `/api/tables/${encodeURIComponent(this.code)}/rematch/seats/${seat}/bot`, {}, this.seat.token);
+    } catch (e) {
+      this.setNotice(e.message);
+      this.render();
+    }
+  }
+
+  /** Once the rematch exists, a player who agreed moves to it with the same seat token, but
+   * only when this page was on the end screen as it started: a finished table opened later
+   * (back, its old link, "Your games") stays, with a link to the next game, so its record
+   * and replay can still be opened. */
   followRematch(msg) {
     const next = msg.table.next;
+    if (msg.table.status === "finished" && !next) this.endScreen = true;
     if (!next || !this.seat || this.followed || !(msg.table.rematch || []).includes(msg.seat)) return;
+    // the same token holds the seat there: the "open it" link finds it too
+    if (!store.seat(next)) store.setSeat(next, { token: this.seat.token, seat: msg.seat, name: this.seat.name });
+    if (!this.endScreen) return;
     this.followed = true;
-    store.setSeat(next, { token: this.seat.token, seat: msg.seat, name: this.seat.name });
     this.socket.close();
     location.assign(`/t/${next}`);
   }
@@ -709,12 +790,14 @@ export class GameScreen {
     if (!this.logList || !this.msg) return;
     const entries = this.log.slice(-1000).reverse();
     fill(this.logList, ...entries.map((e) => {
-      const tags = seatTags(this.msg, e.seat, false).flatMap((tag) => [" ", tag]);
+      // a stand-in's move is the bot's, not "<name> - you"
+      const tags = e.standin ? [] : seatTags(this.msg, e.seat, false).flatMap((tag) => [" ", tag]);
       // a sentence naming the seat first goes on from its name ("Ann doubts ..."), tags after
       const rest = afterActor(this.msg, e.seat, e.text);
       return h("li", { "data-version": e.v, value: e.v },
         seatBadge(this.msg.board, e.seat, 16), " ", h("span", { class: "who" }, this.actor(e.seat, e.standin)),
         ...(rest === null ? [...tags, `: ${this.said(e.text)}`] : [rest, ...tags]),
+        e.timedOut ? h("span", { class: "ran-out" }, ` (${this.name(e.seat)} ran out of time)`) : null,
         e.note ? h("div", { class: "note" }, e.note) : null);
     }));
   }

@@ -4,7 +4,12 @@ import { expandLegal } from "./picker.js";
 
 const RETRY_MIN_MS = 400;
 const RETRY_MAX_MS = 5000;
-const PING_MS = 20000;
+const PING_MS = 10000;
+/** A connection that answers nothing for this long after a ping (or a move) is dead, even
+ * if it was never closed (a phone in a tunnel): it is closed and opened again. */
+const SILENT_MS = 4000;
+/** A new connection that has not brought the table's state by then is given up and tried again. */
+const OPEN_MS = 8000;
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -56,6 +61,8 @@ export async function loadPresets() {
  * onMessage as a list of actions (expandLegal); a `presence` message updates the last
  * state's seats and hands that state on again; an `explain` answer fills in the
  * announcements of the last state's actions before it is handed on.
+ * A silent connection (no answer to a ping or a move within SILENT_MS) counts as dropped:
+ * the page says "reconnecting" within seconds instead of waiting for the network to give up.
  */
 export class TableSocket {
   constructor(code, hello, { onMessage, onStatus }) {
@@ -68,6 +75,8 @@ export class TableSocket {
     this.stopped = false;
     this.timer = null;
     this.pinger = null;
+    this.watchdog = null;
+    this.heard = 0;
     this.counter = 0;
     this.last = null;
     this.asked = new Set();
@@ -91,14 +100,19 @@ export class TableSocket {
       return;
     }
     this.ws = ws;
+    clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => { if (this.ws === ws && !this.isOpen) this.drop(ws); }, OPEN_MS);
     ws.onopen = () => {
       this.delay = RETRY_MIN_MS;
       ws.send(JSON.stringify(this.hello));
     };
     ws.onmessage = (event) => {
       let msg;
+      if (this.ws !== ws) return;
+      this.heard = Date.now();
       try { msg = JSON.parse(event.data); } catch { return; }
       if (msg.type === "state" && !this.isOpen) {
+        clearTimeout(this.watchdog);
         this.isOpen = true;
         this.everOpen = true;
         this.onStatus("open");
@@ -125,6 +139,7 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.isOpen = false;
       this.ws = null;
+      clearTimeout(this.watchdog);
       if (event.code === 4401 || event.code === 4404) {
         this.stopped = true;
         this.onStatus("closed");
@@ -136,6 +151,27 @@ export class TableSocket {
     ws.onerror = () => {};
     clearInterval(this.pinger);
     this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
+  }
+
+  /** Expect an answer (any message) within SILENT_MS of now, else drop the connection. */
+  expectAnswer() {
+    const ws = this.ws, asked = Date.now();
+    clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => {
+      if (this.ws === ws && this.heard < asked) this.drop(ws);
+    }, SILENT_MS);
+  }
+
+  /** Give up a connection that stays silent: close it and connect again. */
+  drop(ws) {
+    if (this.ws !== ws) return;
+    ws.onclose = null;
+    ws.onmessage = null;
+    try { ws.close(); } catch { /* already closed */ }
+    this.ws = null;
+    this.isOpen = false;
+    this.onStatus("reconnecting");
+    this.scheduleRetry();
   }
 
   scheduleRetry() {
@@ -172,6 +208,7 @@ export class TableSocket {
   send(msg) {
     if (!this.ws || !this.isOpen || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(msg));
+    if (msg.type === "ping" || msg.type === "act") this.expectAnswer();
     return true;
   }
 
@@ -179,6 +216,7 @@ export class TableSocket {
     this.stopped = true;
     clearTimeout(this.timer);
     clearInterval(this.pinger);
+    clearTimeout(this.watchdog);
     if (this.ws) this.ws.close();
   }
 }
