@@ -287,6 +287,7 @@ export class GameScreen {
     document.title = myTurn ? "▶ Your turn · Pegs & Jokers" : "Pegs & Jokers";
     if (!myTurn || this.wasMyTurn) { this.wasMyTurn = myTurn; return; }
     this.wasMyTurn = true;
+    this.turnBegan = true;
     this.sayAloud("Your turn.");
     if (!store.alerts()) return;
     try {
@@ -386,6 +387,12 @@ export class GameScreen {
       // from the lobby (its Start button at the bottom on a phone) to the board
       this.inGame = true;
       this.root.querySelector(".board-wrap").scrollIntoView({ block: "start", behavior: "instant" });
+      this.panel.scrollTop = 0;
+    }
+    if (this.turnBegan) {
+      // a laptop's panel scrolls on its own: back to its top, the status and the hand
+      this.turnBegan = false;
+      if (getComputedStyle(this.panel).overflowY !== "visible") this.panel.scrollTop = 0;
     }
   }
 
@@ -855,7 +862,8 @@ export class GameScreen {
       h("div", { class: "share" }, linkInput, copy),
       seats, err,
       h("ul", { class: "table-options", id: "table-options" }, ...tableOptionWords(table).map((line) => h("li", {}, line))),
-      h("div", { class: "row" }, start, leave, h("button", { id: "cue-btn", onclick: () => this.showCue() }, "Cue card")),
+      // Start stays in sight at the foot of a laptop's panel (the panel scrolls there)
+      h("div", { class: "row lobby-actions", id: "lobby-actions" }, start, leave, h("button", { id: "cue-btn", onclick: () => this.showCue() }, "Cue card")),
       host ? null : h("p", { class: "muted" }, "Waiting for the host to start the game."),
       this.rejoinBlock());
   }
