@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from browser_support import Server, seat_script
 from playwright.sync_api import Browser, Page, expect
+from test_play_online import PHONE
 
 LAPTOPS = [{"width": 1366, "height": 768}, {"width": 1280, "height": 800}]
 
@@ -58,4 +59,34 @@ def test_the_host_sees_start_then_the_hand(chromium: Browser, server: Server, ar
     page.screenshot(path=str(artifacts / f"laptop-game-{size}.png"))
     for sel in ("#status", "#hand"):
         assert fully_shown(page, sel), (sel, in_view(page, sel))
+    page.context.close()
+
+
+LONG = "Bartholomew" * 3 + "Fitzwil"  # 40 characters without a space
+MAIL = "grandpa.joe.thompson1947@example.com"
+
+
+@pytest.mark.parametrize("name", [LONG, MAIL], ids=["forty-letters", "e-mail"])
+def test_long_names_stay_within_a_phone(chromium: Browser, server: Server, artifacts: Path,
+                                        name: str) -> None:
+    page, made = host_page(chromium, server, PHONE["viewport"], name=name,
+                           is_mobile=True, has_touch=True, device_scale_factor=2)
+    # a second long name, a joiner's
+    server.api("POST", f"/api/tables/{made['code']}/join", {"name": name[::-1]})
+    expect(page.locator("#seats li[data-kind=human]")).to_have_count(2)
+    label = "mail" if "@" in name else "long"
+    page.screenshot(path=str(artifacts / f"phone-name-{label}-lobby.png"), full_page=True)
+    width = "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+    assert page.evaluate(width) <= 390
+    bot = page.locator("#seats button:has-text('Bot here')").first
+    box = bot.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+    page.click("#start-btn")
+    expect(page.locator("#hand .card").first).to_be_visible()
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(artifacts / f"phone-name-{label}-game.png"), full_page=True)
+    assert page.evaluate(width) <= 390
+    for card in page.locator("#hand .card").all():
+        box = card.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 390
     page.context.close()
