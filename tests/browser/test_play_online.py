@@ -107,6 +107,8 @@ def test_two_players_create_join_and_play(chromium: Browser, server: Server,
 
     bob.page.goto(link)
     bob.page.fill("#join-name", "Bob")
+    # Ann's team comes first and is chosen (issue 50): Bob plays against her
+    bob.page.locator("#team-choice label", has_text="nobody there yet").click()
     bob.page.click("#join-btn")
     expect(page.locator("#seats li[data-seat='1']")).to_contain_text("Bob")
     page.click("#start-btn")

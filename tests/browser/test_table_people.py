@@ -35,10 +35,12 @@ def test_teams_partners_and_bot_names_in_both_pages(chromium: Browser, server: S
     ann.page.click("#create-btn")
     link = ann.page.locator("#share-link").input_value()
     bob.page.goto(link)
-    # the joiner picks a team: the first free seat's (Team B) unless they choose
+    # the joiner picks a team: the one with people comes first and is chosen unless they
+    # choose (issue 50); Bob chooses the empty one
     choice = bob.page.locator("#team-choice label")
-    expect(choice).to_have_text(["Team B, nobody there yet", "Team A, with Ann"])
+    expect(choice).to_have_text(["Team A, with Ann", "Team B, nobody there yet"])
     assert bob.page.locator("#team-choice input").first.is_checked()
+    choice.nth(1).click()
     bob.page.fill("#join-name", "Bob")
     bob.page.click("#join-btn")
     # the lobby: seats 0 and 2 are Team A, 1 and 3 Team B (an open seat shows its team too)

@@ -98,6 +98,8 @@ def test_only_the_author_changes_or_deletes_saved_house_rules(
                   http.put(f"/api/house/{code}", json=changed, headers=auth(owner)),
                   http.delete(f"/api/house/{code}", headers=auth(owner))):
             assert r.status_code == 404 and r.json()["error"]["code"] == "no_house"
+            # the one who follows an old link learns why it finds nothing
+            assert "may have deleted them" in r.json()["error"]["message"]
         assert http.get(f"/api/house/{other['code']}").json()["title"] == "Other"
 
 

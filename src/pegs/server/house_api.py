@@ -47,6 +47,11 @@ class SaveHouse(Draft):
                           'families play") for anyone to use')
 
 
+#: why a house-rules code finds nothing (their author may have deleted them)
+NO_HOUSE = ("there are no house rules with that code: their author may have deleted them, "
+            "or the link was cut short")
+
+
 def house_of(body: Draft, title: str | None = None) -> HouseRules:
     """The house rules of ``body`` checked like a file and a table's settings, or
     ``bad_settings`` naming the setting, card or power."""
@@ -132,7 +137,7 @@ async def _owned(hub: HubDep, code: str, credentials: Credentials) -> house_stor
     if len(code) <= LONGEST_CODE:
         found = await hub.run_db(house_store.get, hub.store.engine, code)
     if found is None:
-        raise TableError(404, "no_house", "there are no house rules with that code")
+        raise TableError(404, "no_house", NO_HOUSE)
     if credentials is None or not token_matches(credentials.credentials, found.owner_hash):
         raise TableError(403, "not_owner", "only their author may change these house rules "
                          "(send the owner token: Authorization: Bearer TOKEN)")
@@ -147,7 +152,7 @@ async def change(code: str, body: SaveHouse, hub: HubDep,
     found = await _owned(hub, code, credentials)
     if not await hub.run_db(house_store.change, hub.store.engine, code, house.mapping(),
                             body.publish):
-        raise TableError(404, "no_house", "there are no house rules with that code")
+        raise TableError(404, "no_house", NO_HOUSE)
     return _whole(house_store.SavedHouse(code, house.mapping(), body.publish, found.created))
 
 
@@ -176,5 +181,5 @@ async def saved_house(code: str, hub: HubDep) -> dict[str, Any]:
     if len(code) <= LONGEST_CODE:
         found = await hub.run_db(house_store.get, hub.store.engine, code)
     if found is None:
-        raise TableError(404, "no_house", "there are no house rules with that code")
+        raise TableError(404, "no_house", NO_HOUSE)
     return _whole(found)

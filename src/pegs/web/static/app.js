@@ -3,7 +3,7 @@
 import { fill, h, mount, store } from "./dom.js";
 import { api, loadPresets } from "./net.js";
 import { GameScreen } from "./game.js";
-import { houseEditor, publishedPanel } from "./house.js";
+import { houseEditor, houseLine, publishedPanel } from "./house.js";
 import { listNames, teamName } from "./people.js";
 import { AWAY_TIMES, BOT_LEVELS, BOT_PACES, cueNodes, gameName, plainCue, SETTINGS, TURN_TIMES, valueWords } from "./words.js";
 
@@ -218,15 +218,18 @@ async function listOpenTables(presets) {
   }
 }
 
-/** At a table with teams, which team to join (the first free seat of each team with one). */
+/** At a table with teams, which team to join (the first free seat of each team with one):
+ * the teams with people first, the first of them chosen. */
 function teamChoice(table, free) {
   if (!table.teams) return null;
   const firstFree = new Map();
   for (const s of free) if (!firstFree.has(s.seat % table.teams)) firstFree.set(s.seat % table.teams, s.seat);
   if (firstFree.size < 2) return null;
-  const options = [...firstFree.entries()].map(([team, seat]) => {
-    const mates = table.seats.filter((s) => s.seat % table.teams === team && s.kind !== "empty").map((s) => s.name);
-    return h("label", { class: "row check" }, h("input", { type: "radio", name: "seat", value: seat, checked: seat === free[0].seat }),
+  const teams = [...firstFree.entries()].map(([team, seat]) => ({ team, seat,
+    mates: table.seats.filter((s) => s.seat % table.teams === team && s.kind !== "empty").map((s) => s.name) }));
+  teams.sort((a, b) => (b.mates.length > 0) - (a.mates.length > 0) || a.team - b.team);
+  const options = teams.map(({ team, seat, mates }, i) => {
+    return h("label", { class: "row check" }, h("input", { type: "radio", name: "seat", value: seat, checked: i === 0 }),
       h("span", {}, teamName(team), mates.length ? `, with ${listNames(mates)}` : ", nobody there yet"));
   });
   return h("fieldset", { class: "team-choice", id: "team-choice" }, h("legend", {}, "Your team"), ...options);
@@ -247,7 +250,8 @@ async function joinScreen(code) {
   const watch = h("button", { type: "button", id: "watch", onclick: () => new GameScreen(code, null).start() }, "Watch");
   if (table.status !== "waiting" || !free.length) {
     fill(box, h("h2", {}, "This table has no free seat"),
-      h("p", {}, table.status === "waiting" ? "Every seat is taken." : `The game is ${table.status}.`),
+      h("p", {}, table.status === "waiting" ? "Every seat is taken."
+        : table.status === "playing" ? "They are already playing: you may watch." : "This game is over: you may watch its end."),
       h("div", { class: "row" }, watch, h("a", { href: "/" }, "Start page")));
     return;
   }
@@ -256,6 +260,7 @@ async function joinScreen(code) {
   const form = h("form", {},
     h("h2", {}, `Join ${table.seats[table.host].name}'s table`),
     h("p", { class: "muted" }, `${gameName(table.preset)}, ${table.players} players, ${free.length} seat${free.length > 1 ? "s" : ""} free.`),
+    houseLine(table),
     h("label", {}, h("span", {}, "Your name"), name),
     teams,
     err,

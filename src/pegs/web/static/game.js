@@ -13,6 +13,7 @@ import { doubtStory, isDecision } from "./bluff.js";
 import { controlKey, installKeys, placeFocus } from "./keys.js";
 import { cueNodes, gameName, SETTINGS, tableOptionWords, valueWords } from "./words.js";
 import { houseLine, tableCue } from "./house.js";
+import { copyRow } from "./copy.js";
 
 export function shareLink(code) {
   return `${location.origin}/t/${code}`;
@@ -196,16 +197,13 @@ export class GameScreen {
   rejoinBlock() {
     if (!this.seat || this.mySeat() < 0) return null;
     const link = rejoinLink(this.code, this.seat.token);
-    const input = h("input", { id: "rejoin-link", value: link, readonly: true, onfocus: (e) => e.target.select(),
-      "aria-label": "Your rejoin link" });
-    const copy = h("button", { id: "copy-rejoin", onclick: async () => {
-      try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; } catch { input.select(); }
-    } }, "Copy");
+    const input = h("input", { id: "rejoin-link", value: link, readonly: true, "aria-label": "Your rejoin link" });
     return h("details", { class: "rejoin", id: "rejoin", open: this.rejoinOpen,
       ontoggle: (e) => { this.rejoinOpen = e.target.open; } },
       h("summary", {}, "Play this seat on another device"),
       h("p", { class: "help" }, "Open this link on a phone, tablet or computer to carry on as yourself there. It is your seat: keep it to yourself."),
-      h("div", { class: "share" }, input, copy));
+      // kept between renders: its "Copied" stays
+      this.rejoinCopy || (this.rejoinCopy = copyRow(input, link, "copy-rejoin")));
   }
 
   /** Fill the move log from the server when this browser missed part of the game. */
@@ -341,6 +339,7 @@ export class GameScreen {
     document.title = myTurn ? "▶ Your turn · Pegs & Jokers" : "Pegs & Jokers";
     if (!myTurn || this.wasMyTurn) { this.wasMyTurn = myTurn; return; }
     this.wasMyTurn = true;
+    this.turnBegan = true;
     this.sayAloud("Your turn.");
     if (!store.alerts()) return;
     try {
@@ -431,6 +430,8 @@ export class GameScreen {
       this.handBlock(),
       this.pickBlock(),
       this.typedBlock(),
+      // the house rules stay in sight during play (a rematch starts without a lobby)
+      houseLine(msg.table),
       this.playersBlock(),
       this.logBlock(),
       this.toolsBlock(),
@@ -440,6 +441,12 @@ export class GameScreen {
       // from the lobby (its Start button at the bottom on a phone) to the board
       this.inGame = true;
       this.root.querySelector(".board-wrap").scrollIntoView({ block: "start", behavior: "instant" });
+      this.panel.scrollTop = 0;
+    }
+    if (this.turnBegan) {
+      // a laptop's panel scrolls on its own: back to its top, the status and the hand
+      this.turnBegan = false;
+      if (getComputedStyle(this.panel).overflowY !== "visible") this.panel.scrollTop = 0;
     }
   }
 
@@ -905,10 +912,7 @@ export class GameScreen {
     };
     renderBoard(this.svg, { ...msg, view: preview, last: null }, {});
     const link = shareLink(this.code);
-    const linkInput = h("input", { id: "share-link", value: link, readonly: true, onfocus: (e) => e.target.select() });
-    const copy = h("button", { id: "copy-link", onclick: async () => {
-      try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; } catch { linkInput.select(); }
-    } }, "Copy");
+    const linkInput = h("input", { id: "share-link", value: link, readonly: true, "aria-label": "The table's link" });
     const bots = store.bots(this.code);
     const seats = h("ul", { class: "seats-list", id: "seats" }, ...table.seats.map((s) => h("li", { "data-seat": s.seat, "data-kind": s.kind },
       seatBadge(msg.board, s.seat, 28),
@@ -935,10 +939,11 @@ export class GameScreen {
       h("h2", {}, `${gameName(table.preset || msg.rules.name)}, ${msg.rules.players} players`),
       houseLine(table),
       h("p", {}, "Share this link; opening it asks only for a name:"),
-      h("div", { class: "share" }, linkInput, copy),
+      this.shareCopy || (this.shareCopy = copyRow(linkInput, link, "copy-link")),
       seats, err,
       h("ul", { class: "table-options", id: "table-options" }, ...tableOptionWords(table).map((line) => h("li", {}, line))),
-      h("div", { class: "row" }, start, leave, h("button", { id: "cue-btn", onclick: () => this.showCue() }, "Cue card")),
+      // Start stays in sight at the foot of a laptop's panel (the panel scrolls there)
+      h("div", { class: "row lobby-actions", id: "lobby-actions" }, start, leave, h("button", { id: "cue-btn", onclick: () => this.showCue() }, "Cue card")),
       host ? null : h("p", { class: "muted" }, "Waiting for the host to start the game."),
       this.rejoinBlock());
   }

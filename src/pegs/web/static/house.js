@@ -4,6 +4,7 @@
 
 import { fill, h } from "./dom.js";
 import { api } from "./net.js";
+import { copyRow } from "./copy.js";
 import { cueNodes, gameName, plainCue } from "./words.js";
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "Joker"];
@@ -114,6 +115,11 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
   let savedCode = null;
   // the saved rules the form shows, when this browser saved them (it may change them)
   let ownedCode = null;
+  // rules this browser saved are changed in place ("Save changes"), never saved twice
+  const saveButton = h("button", { type: "button", id: "house-save", onclick: () => save() }, "Save these rules");
+  const showSaveButton = () => { saveButton.hidden = Boolean(ownedCode); };
+  // at the top of the create form: the house rules a share link filled it with
+  const loaded = h("div", { class: "house-loaded", id: "house-loaded", role: "status", hidden: true });
 
   const showCards = (cards) => {
     const base = preset().cards;
@@ -174,6 +180,7 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
       const saved = await api("POST", "/api/house", body);
       owners.keep(saved.code, saved.owner_token);
       savedCode = ownedCode = saved.code;
+      showSaveButton();
       showSaved(saved);
       refreshPublished();
     } catch (e) {
@@ -206,6 +213,7 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
       await api("DELETE", `/api/house/${encodeURIComponent(code)}`, undefined, owners.get(code));
       owners.forget(code);
       ownedCode = savedCode = null;
+      showSaveButton();
       fill(shared);
       status.textContent = "Deleted. The form keeps the rules: save them again to share them anew.";
       refreshPublished();
@@ -218,11 +226,27 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
     const link = h("input", { id: "house-link", readonly: true, value: url, "aria-label": "Share link of these house rules" });
     const file = URL.createObjectURL(new Blob([saved.toml], { type: "application/toml" }));
     fill(shared, h("p", {}, saved.published ? "Saved and published. Share this link:" : "Saved. Share this link:"),
-      h("div", { class: "share" }, link, h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(url) }, "Copy")),
+      copyRow(link, url, "copy-house"),
       h("a", { href: file, download: "house-rules.toml", id: "house-file" }, "Download the house-rules file"),
       ownedCode === saved.code ? h("div", { class: "row" },
         h("button", { type: "button", id: "house-update", onclick: update }, "Save changes to these rules"),
         h("button", { type: "button", id: "house-delete", onclick: remove }, "Delete these rules")) : null);
+  };
+
+  /** The line at the top of the form: which house rules the link brought, or why none. */
+  const showLoaded = (saved, problem) => {
+    const see = h("button", { type: "button", id: "house-loaded-see", onclick: () => {
+      node.open = true;
+      node.scrollIntoView({ block: "start" });
+    } }, "See their cards");
+    fill(loaded, saved
+      ? [h("strong", {}, `House rules: ${saved.title}`), ` — based on ${gameName(saved.base)}. `,
+        saved.description ? h("span", {}, saved.description, " ") : null,
+        h("span", {}, "The form below is filled with them: create the table to play them."), " ", see]
+      : h("span", { class: "error" }, `The house rules of this link did not open: ${problem}`));
+    loaded.hidden = false;
+    const heading = form.querySelector("h2");
+    if (heading) heading.after(loaded); else form.prepend(loaded);
   };
 
   /** Fill the form with saved house rules (a share link). */
@@ -242,14 +266,18 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
       showCards(saved.cards);
       for (const row of rows.querySelectorAll(".card-row.changed")) row.open = true;
       node.open = true;
-      publish.checked = saved.published;
       savedCode = saved.code;
       ownedCode = owners.get(saved.code) ? saved.code : null;
+      // someone else's rules are never published again in the visitor's name unasked
+      publish.checked = ownedCode ? saved.published : false;
+      showSaveButton();
       showSaved(saved);
       status.textContent = `These are “${saved.title}”, based on ${gameName(saved.base)}.`;
+      showLoaded(saved);
       await showCue();
     } catch (e) {
       status.textContent = e.message;
+      showLoaded(null, e.message);
       node.open = true;
     }
   };
@@ -261,8 +289,8 @@ export function houseEditor({ form, presets, presetSelect, cue, readSettings, ta
       labelled(description, "A sentence for the players", "What is different, in a few words (optional).")),
     h("p", { class: "help" }, "Each card: what it may do (the player chooses one each time). Open a card to change it."),
     rows,
-    h("div", { class: "row check" }, publish, h("label", { for: "house-publish" }, "Publish them in “Rules other families play”")),
-    h("div", { class: "row" }, h("button", { type: "button", id: "house-save", onclick: save }, "Save these rules")),
+    h("div", { class: "row check publish-row" }, publish, h("label", { for: "house-publish" }, "Publish them in “Rules other families play”")),
+    h("div", { class: "row" }, saveButton),
     status, shared);
   showCards(null);
   return {
