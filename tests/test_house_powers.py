@@ -117,7 +117,8 @@ def test_random_house_powers_list_as_the_general_generator_and_the_cue_card_name
         return
     seat = state.turn
     cards = tuple(sorted(set(state.hands[seat]), key=RANKS.index))
-    stuck, first = state.stuck[seat], state.turns_taken[seat] == 0
+    # (a turn that North Carolina counting may change is listed by the generator alone)
+    stuck, first = min(state.stuck[seat], 1), state.turns_taken[seat] == 0
     coded = Coded(state.geo, state.pegs, seat, cards, stuck, first)
     listing = generate(state.geo, state.pegs, Turn(seat, cards, stuck, first)).listing()
     assert [coded.action(coded.code(i)) for i in range(len(coded))] == list(listing)

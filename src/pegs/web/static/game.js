@@ -219,7 +219,10 @@ export class GameScreen {
       }
       // a returning player is told what was done in their name
       if (forMe) {
-        this.setNotice(`While you were away, a bot made ${forMe === 1 ? "1 move" : `${forMe} moves`} for you (marked in the moves below).`);
+        const away = `While you were away, a bot made ${forMe === 1 ? "1 move" : `${forMe} moves`} for you (marked in the moves below).`;
+        // a lost move's notice, said first, stays with it
+        const lost = this.noticeKind === "connection" && this.notice ? `${this.notice} ` : "";
+        this.setNotice(lost + away, lost ? "connection" : null);
         this.keepNotice = true;
         this.render();
       }
