@@ -22,7 +22,6 @@ from ..rules import PRESET_TITLES, PRESETS, Rules, RulesError
 from ..rules.settings import CONTROLS, HELP_ORDERS, JOKER_RULES, STUCK_RULES, TURN_ORDERS
 from ..text import clean_text
 from . import table_settings
-from .counters import Rate
 from .expiry import created_by, live_cap_check
 from .hub import Hub
 from .limits import new_code, new_token, token_hash
@@ -238,14 +237,6 @@ async def waiting_cap_check(hub: Hub, address: str) -> None:
         raise RateLimited(f"you have {cap} tables waiting for players, the most one address "
                           f"may have: start one of them, or wait until one expires "
                           f"({hours:g} hours after its creation)", 60)
-
-
-async def rate_check(rate: Rate, address: str, what: str) -> None:
-    """Count one request of ``address`` against ``rate``: RateLimited when it is over."""
-    if not await rate.hit(address):
-        wait = await rate.retry_after(address)
-        raise RateLimited(f"too many {what} from your address (at most {rate.per_minute} a "
-                          f"minute): try again in {wait} s", wait)
 
 
 async def creation_check(hub: Hub, address: str) -> None:

@@ -42,6 +42,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -596,12 +597,13 @@ class Store:
                     row = {**entry, "code": code, "number": int(c.execute(latest).scalar_one()) + 1,
                            "at": _now()}
                     c.execute(insert(chat).values(**row))
+                    gone = []
                     if kept is not None and row["number"] > kept:
-                        c.execute(delete(chat).where(chat.c.code == code,
-                                                     chat.c.number <= row["number"] - kept))
+                        gone.append(chat.c.number <= row["number"] - kept)
                     if days is not None:
-                        c.execute(delete(chat).where(
-                            chat.c.code == code, chat.c.at < row["at"] - timedelta(days=days)))
+                        gone.append(chat.c.at < row["at"] - timedelta(days=days))
+                    if gone:  # one statement for both bounds
+                        c.execute(delete(chat).where(chat.c.code == code, or_(*gone)))
                     self._announce(c, code, f"#{row['number']}")
                     return row
             except IntegrityError:
