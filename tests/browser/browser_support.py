@@ -119,3 +119,18 @@ def seat_script(code: str, token: str, seat: int, name: str) -> str:
     value = json.dumps({"token": token, "seat": seat, "name": name})
     return f"localStorage.setItem({json.dumps('pegs.seat.' + code)}, {json.dumps(value)});"
 
+
+def to_confirm(page: Any, tap: bool = True) -> None:
+    """With a card chosen, choose the first declaration, peg and target offered until the
+    "Confirm move" button shows (tapped on a touch screen, else clicked)."""
+    for _ in range(8):
+        for where in ("#declare button", ".confirm-btn", "#targets button", "#pegs button"):
+            if page.locator(where).count():
+                break
+        else:
+            continue
+        if where == ".confirm-btn":
+            return
+        button = page.locator(where).first
+        button.tap() if tap else button.click()
+

@@ -12,7 +12,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from browser_support import Server, seat_script
+from browser_support import Server, seat_script, to_confirm
 from playwright.sync_api import Browser, BrowserContext, expect
 
 from pegs.rules import Action
@@ -329,15 +329,7 @@ def test_bluffing_joker_declares_and_doubts(chromium: Browser, server: Server) -
 def play_one_move_after_card(w: Watched) -> None:
     """Finish a move whose card is chosen: declaration, pegs, targets, one confirm."""
     page = w.page
-    for _ in range(8):
-        if page.locator("#declare button").count():
-            page.locator("#declare button").first.tap()
-        elif page.locator(".confirm-btn").count():
-            break
-        elif page.locator("#targets button").count():
-            page.locator("#targets button").first.tap()
-        elif page.locator("#pegs button").count():
-            page.locator("#pegs button").first.tap()
+    to_confirm(page)
     before = w.version()
     page.locator(".confirm-btn").first.tap()
     page.wait_for_function(f"+document.body.dataset.version > {before}")

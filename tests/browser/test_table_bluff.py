@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from browser_support import Server, seat_script
+from browser_support import Server, seat_script, to_confirm
 from playwright.sync_api import Browser, expect
 from test_play_online import DESKTOP, PHONE, Watched, wait_for_turn
 
@@ -20,15 +20,7 @@ def declare_first_move(w: Watched) -> None:
     """Play the first playable card face down, as its first declaration, first move."""
     page = w.page
     page.locator("#hand .card.playable").first.click()
-    for _ in range(8):
-        if page.locator("#declare button").count():
-            page.locator("#declare button").first.click()
-        elif page.locator(".confirm-btn").count():
-            break
-        elif page.locator("#targets button").count():
-            page.locator("#targets button").first.click()
-        elif page.locator("#pegs button").count():
-            page.locator("#pegs button").first.click()
+    to_confirm(page, tap=False)
     before = w.version()
     page.locator(".confirm-btn").first.click()
     page.wait_for_function(f"+document.body.dataset.version > {before}")

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import Server, free_port, seat_script
+from browser_support import Server, free_port, seat_script, to_confirm
 from playwright.sync_api import Browser, Locator, Page, expect
 from test_play_online import PHONE, Watched
 
@@ -91,15 +91,7 @@ def relay(server: Server) -> Iterator[Relay]:
 def choose_a_move(page: Page) -> Locator:
     """Tap a card, then pegs and targets in the panel, up to the "Confirm move" button."""
     page.locator("#hand .card.playable").first.click()
-    for _ in range(8):
-        if page.locator("#declare button").count():
-            page.locator("#declare button").first.click()
-        elif page.locator(".confirm-btn").count():
-            break
-        elif page.locator("#targets button").count():
-            page.locator("#targets button").first.tap()
-        elif page.locator("#pegs button").count():
-            page.locator("#pegs button").first.tap()
+    to_confirm(page)
     return page.locator(".confirm-btn").first
 
 
