@@ -9,6 +9,7 @@ from typing import Any
 
 from browser_support import Server, seat_script
 from playwright.sync_api import Browser, Page, expect
+from test_house_editor import save_published
 from test_play_online import PHONE
 
 LAPTOP = {"viewport": {"width": 1366, "height": 768}}
@@ -35,13 +36,7 @@ def test_saving_twice_changes_the_rules_and_a_visitor_never_publishes_them(
     page = author.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + "/")
-    page.select_option("#preset", "basic")
-    page.click("#house > summary")
-    page.fill("#house-title", "Uncle Ted's rules")
-    page.check("#house-publish")
-    page.click("#house-save")
-    url = page.locator("#house-link").input_value()
+    url = save_published(page, server, "Uncle Ted's rules")
     # once saved, only "Save changes" is offered: no second save making a second copy
     expect(page.locator("#house-save")).to_be_hidden()
     expect(page.locator("#house-update")).to_be_visible()

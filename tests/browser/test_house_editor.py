@@ -9,7 +9,7 @@ import urllib.error
 from pathlib import Path
 
 from browser_support import Server
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 from test_play_online import PHONE
 
 from pegs.rules import Rules
@@ -102,19 +102,24 @@ def test_edit_save_share_and_play_house_rules(chromium: Browser, server: Server,
     assert not errors, errors
 
 
+def save_published(page: Page, server: Server, title: str) -> str:
+    """Save new published house rules on the basic game from the start page; their link."""
+    page.goto(server.base + "/")
+    page.select_option("#preset", "basic")
+    page.click("#house > summary")
+    page.fill("#house-title", title)
+    page.check("#house-publish")
+    page.click("#house-save")
+    return page.locator("#house-link").input_value()
+
+
 def test_the_author_changes_and_deletes_saved_house_rules(chromium: Browser, server: Server,
                                                           artifacts: Path) -> None:
     author = chromium.new_context(**DESKTOP)
     page = author.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + "/")
-    page.select_option("#preset", "basic")
-    page.click("#house > summary")
-    page.fill("#house-title", "Aunt May's rules")
-    page.check("#house-publish")
-    page.click("#house-save")
-    url = page.locator("#house-link").input_value()
+    url = save_published(page, server, "Aunt May's rules")
     code = url.rsplit("=", 1)[1]
     # the author's browser kept the owner token: the share link opens the rules to change
     page.goto(url)
