@@ -314,11 +314,11 @@ def test_chat_rows_are_numbered_once_by_racing_writers_and_go_with_an_expired_ta
     with ThreadPoolExecutor(2) as pool:
         list(pool.map(write, stores, [0, 1]))
     rows = stores[0].chat_log("t1", ["table", "team0", "team1"])
-    assert [r["number"] for r in rows] == list(range(1, 21))
-    assert {r["text"] for r in stores[0].chat_log("t1", ["table", "team0"])}.isdisjoint(
+    assert [r.seq for r in rows] == list(range(1, 21))
+    assert {r.body["text"] for r in stores[0].chat_log("t1", ["table", "team0"])}.isdisjoint(
         {f"1-{i}" for i in range(1, 10, 2)})
-    assert [r["number"] for r in stores[0].chat_log("t1", ["table"], 3)] == [
-        r["number"] for r in rows if r["channel"] == "table"][-3:]
+    assert [r.seq for r in stores[0].chat_log("t1", ["table"], 3)] == [
+        r.seq for r in rows if r.channel == "table"][-3:]
     assert stores[0].expire_waiting(datetime.now(UTC) - timedelta(days=1)) == ["t1"]
     assert stores[0].chat_log("t1", ["table", "team0", "team1"]) == []
     for store in stores:

@@ -20,13 +20,14 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from websockets.asyncio.client import connect
 
-from pegs.server import chat, create_app
+from pegs.server import create_app
 from pegs.server.api import presets_json
 from pegs.server.counters import Counters
 from pegs.server.doors import BUDGETS, MESSAGE_KINDS, ROUTES, budgeted
 from pegs.server.limits import Limits
+from pegs.server.schema import log as log_rows
 from pegs.server.store import SeatRow, Store, TableRow, migrate, open_engine
-from pegs.server.store import chat as chat_rows
+from pegs.server.ws import HANDLERS
 
 from .helpers import Client, LiveServer, auth, new_table, run, serving, start
 
@@ -49,7 +50,23 @@ def test_every_route_is_in_the_table_and_every_budget_is_a_setting() -> None:
     assert set(ROUTES.values()) == set(BUDGETS) | {"connects"}
     assert all(hasattr(Limits(), b.field) for b in BUDGETS.values())
     # the kinds the WebSocket takes are the ones listed with their budgets
-    assert set(MESSAGE_KINDS) == {"hello", "ping", "act", "hint", "explain"} | chat.KINDS
+    assert set(MESSAGE_KINDS) == {"hello", "ping"} | set(HANDLERS)
+
+
+def test_the_protocol_shows_every_message_kind_and_an_unknown_one_is_told_them_all(
+        client: TestClient) -> None:
+    protocol = (Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md").read_text()
+    assert [k for k in MESSAGE_KINDS if f'{{"type": "{k}"' not in protocol] == []
+    code, tokens = new_table(client, humans=2)
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_json({"type": "hello", "token": tokens[0]})
+        assert ws.receive_json()["type"] == "state"
+        ws.send_json({"type": "shout", "id": "x"})
+        said = ws.receive_json()
+        while said["type"] != "error":
+            said = ws.receive_json()
+        listed = said["message"].split(": use ")[1].split(", ")
+    assert listed == [k for k in MESSAGE_KINDS if k != "hello"]
 
 
 def test_every_route_refuses_past_its_budget_before_reading_the_request(
@@ -171,12 +188,13 @@ def test_a_table_keeps_its_latest_chat_and_none_too_old(database_url: str) -> No
     entry = {"seat": 0, "channel": "table", "name": "Ann", "phrase": None}
     for n in range(7):
         store.add_chat("t1", {**entry, "text": f"m{n}"}, kept=4)
-    assert [r["text"] for r in store.chat_log("t1", ["table"])] == ["m3", "m4", "m5", "m6"]
+    assert [r.body["text"] for r in store.chat_log("t1", ["table"])] == [
+        "m3", "m4", "m5", "m6"]
     with engine.begin() as c:  # message m4 is now 40 days old
-        c.execute(update(chat_rows).where(chat_rows.c.number == 5).values(
+        c.execute(update(log_rows).where(log_rows.c.seq == 5).values(
             at=datetime.now(UTC) - timedelta(days=40)))
     store.add_chat("t1", {**entry, "text": "m7"}, kept=4, days=30)
-    assert [r["text"] for r in store.chat_log("t1", ["table"])] == ["m5", "m6", "m7"]
+    assert [r.body["text"] for r in store.chat_log("t1", ["table"])] == ["m5", "m6", "m7"]
     engine.dispose()
 
 

@@ -280,7 +280,8 @@ def test_agreements_in_any_order_make_one_rematch_once_all_agreed(
     humans = list(range(players))
     made = None
     for n, seat in enumerate(s % players for s in clicks):
-        agreed, nxt = store.agree_rematch(old, seat, humans, _rematch_of(f"{old}-{n}", players))
+        agreed, nxt, _ = store.agree_rematch(old, seat, humans,
+                                             _rematch_of(f"{old}-{n}", players))
         clicked = {s % players for s in clicks[:n + 1]}
         assert (nxt is not None) == (clicked == set(humans))
         assert made is None or nxt == made  # later agreements answer the one rematch

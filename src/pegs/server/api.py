@@ -411,7 +411,7 @@ async def stand_in(code: str, seat: int, hub: HubDep, credentials: Credentials,
         row = room.seats[seat]
         if row.kind != "human" or row.standin:
             raise TableError(409, "not_human", f"seat {seat} is already played by a bot")
-        if room.connected(seat):
+        if room.present(seat):
             raise TableError(409, "connected", f"seat {seat}'s player is connected")
         await room.save_seat(replace(row, standin=True, bot=body.bot, strength=body.strength))
     room.kick_bots()

@@ -1,30 +1,27 @@
 """Table talk: quick phrases, reactions and short free text; the host's mutes; and at a
 teaching table a team channel and moves suggested to a partner.
 
-A chat message is stored first, then delivered (:func:`deliver`) to the connections that
-may read it; a (re)connecting client gets the last ones it may see (:func:`joined`).  The
-chat is downloadable beside the game record, never part of it.
+Messages, suggestions and mutes are entries of the table's log (:mod:`.table_log`): each
+is stored first, then taken in by every process (``Room.take``), which delivers it to the
+connections that may read it; a (re)connecting client gets the last messages it may see
+(:func:`joined`).  The chat is downloadable beside the game record, never part of it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from datetime import UTC
 from typing import Any
 
 from ..rules import Action, IllegalActionError, NotationError
-from ..rules.board import geometry
 from ..text import TextError, TextTooLong, clean_text
-from . import protocol, refusals
+from . import protocol, refusals, table_log
 from .rooms import Connection, Room
 from .store import StoreError
+from .talk import dumps, message, readable, team_channel
 
 log = logging.getLogger("pegs.server")
 
-#: The WebSocket message types handled here.
-KINDS = frozenset({"chat", "mute", "suggest"})
 #: Quick phrases and reactions, by the key a client sends.
 PHRASES = {
     "good_move": "Good move!", "your_turn": "Your turn", "oops": "Oops",
@@ -36,84 +33,26 @@ PHRASES = {
 MAX_TEXT = 200
 #: A connecting client gets this many of the latest messages it may read.
 RECENT = 50
-#: Chat messages of other processes being read to be delivered here.
-_forwarding: set[asyncio.Task[None]] = set()
-
-
-def _dumps(data: object) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
-def team_channel(room: Room, seat: int) -> str | None:
-    """The stored name of the seat's team channel ("team1"), or None when the seat has no
-    partner (a spectator, or a table without teams)."""
-    if seat < 0 or not room.rules.teams:
-        return None
-    return f"team{geometry(room.rules).team_of[seat]}"
-
-
-def readable(room: Room, seat: int) -> list[str]:
-    """The channels this seat (-1: a spectator) may read."""
-    team = team_channel(room, seat) if room.teaching else None
-    return ["table"] if team is None else ["table", team]
-
-
-def message(row: dict[str, Any]) -> dict[str, Any]:
-    """A stored chat row as the ``chat`` message clients get."""
-    at = row["at"]
-    at = at if at.tzinfo is not None else at.replace(tzinfo=UTC)
-    out = {"type": "chat", "n": row["number"], "seat": row["seat"], "name": row["name"],
-           "text": row["text"], "channel": "table" if row["channel"] == "table" else "team",
-           "at": round(at.timestamp(), 3)}
-    if row.get("phrase"):
-        out["phrase"] = row["phrase"]
-    return out
-
-
-def deliver(room: Room, row: dict[str, Any], sender: Connection | None = None,
-            msg_id: object = None) -> None:
-    """Send a stored chat row to every connection of this process that may read it (the
-    sender's copy carries the ``id`` of its message)."""
-    shown = message(row)
-    text = _dumps(shown)
-    for c in room.conns:
-        if row["channel"] in readable(room, c.seat):
-            c.send(_dumps({**shown, "id": msg_id}) if c is sender else text)
-
-
-def heard(room: Room, number: int) -> None:
-    """Another process stored chat message ``number`` of the table: deliver it here too."""
-    task = asyncio.create_task(_forward(room, number))
-    _forwarding.add(task)
-    task.add_done_callback(_forwarding.discard)
-
-
-async def _forward(room: Room, number: int) -> None:
-    try:
-        row = await room.hub.run_db(room.hub.store.chat_message, room.code, number)
-    except StoreError:
-        log.exception("table %s: cannot read chat message %d", room.code, number)
-        return
-    if row is not None:
-        deliver(room, row)
 
 
 def joined(room: Room, conn: Connection) -> None:
-    """Send a new connection the latest messages it may read (a ``chat_log``), meanwhile."""
-    task = asyncio.create_task(_replay(room, conn))
+    """Send a new connection the latest messages it may read (a ``chat_log``), meanwhile:
+    those the table had taken in when it came (it is sent the later ones as they come)."""
+    task = asyncio.create_task(_replay(room, conn, room.seq))
     conn.tasks.add(task)
     task.add_done_callback(conn.tasks.discard)
 
 
-async def _replay(room: Room, conn: Connection) -> None:
+async def _replay(room: Room, conn: Connection, upto: int) -> None:
+    channels = readable(room.rules, room.teaching, conn.seat)
     try:
-        rows = await room.hub.run_db(room.hub.store.chat_log, room.code,
-                                     readable(room, conn.seat), RECENT)
+        rows = await room.hub.run_db(room.hub.store.chat_log, room.code, channels, RECENT,
+                                     upto)
     except StoreError:
         log.exception("table %s: cannot read its chat", room.code)
         return
     if rows:
-        conn.send(_dumps({"type": "chat_log", "messages": [message(r) for r in rows]}))
+        conn.send(dumps({"type": "chat_log", "messages": [message(r) for r in rows]}))
 
 
 async def handle(room: Room, conn: Connection, kind: str, data: dict[str, Any],
@@ -125,7 +64,7 @@ async def handle(room: Room, conn: Connection, kind: str, data: dict[str, Any],
     if refusal is not None:
         refusal["id"] = msg_id
         return refusal
-    refusal = (_suggest(room, conn, data) if kind == "suggest"
+    refusal = (await _suggest(room, conn, data) if kind == "suggest"
                else await _chat(room, conn, data, msg_id))
     if refusal is not None:
         refusal["id"] = msg_id
@@ -177,7 +116,7 @@ def _channel(room: Room, seat: int, data: dict[str, Any]) -> str | dict[str, Any
     if not room.teaching:
         return protocol.error("not_teaching", "only a teaching table has a team channel: "
                               "partners talk at the table here")
-    team = team_channel(room, seat)
+    team = team_channel(room.rules, seat)
     if team is None:
         return protocol.error("no_team", "you have no partner at this table")
     return team
@@ -199,16 +138,17 @@ async def _chat(room: Room, conn: Connection, data: dict[str, Any],
         return protocol.error("muted", "the host muted your chat" if conn.seat >= 0 else
                               "spectators read the chat; the host has not let them write")
     text, phrase = words
-    row: dict[str, Any] = {"seat": conn.seat, "channel": channel,
-                           "name": _name(room, conn.seat), "text": text, "phrase": phrase}
-    try:
-        limits = room.hub.limits
-        row = await room.hub.run_db(room.hub.store.add_chat, room.code, row,
-                                    limits.chat_kept, limits.chat_days)
-    except StoreError:
-        log.exception("table %s: storing a chat message failed", room.code)
-        return protocol.error("internal", "the message could not be stored; try again")
-    deliver(room, row, conn, msg_id)
+    said: dict[str, Any] = {"seat": conn.seat, "channel": channel,
+                            "name": _name(room, conn.seat), "text": text, "phrase": phrase}
+    limits = room.hub.limits
+    async with room.lock:
+        try:
+            entry = await room.hub.run_db(room.hub.store.add_chat, room.code, said,
+                                          limits.chat_kept, limits.chat_days)
+        except StoreError:
+            log.exception("table %s: storing a chat message failed", room.code)
+            return protocol.error("internal", "the message could not be stored; try again")
+        await room.take(entry, conn, msg_id)
     return None
 
 
@@ -228,22 +168,24 @@ async def _mute(room: Room, conn: Connection, data: dict[str, Any],
         wanted = room.muted | {seat} if muted else room.muted - {seat}
         if wanted != room.muted:
             try:
-                await room.hub.run_db(room.hub.store.set_muted, room.code, sorted(wanted))
+                entry = await room.hub.run_db(room.hub.store.set_muted, room.code,
+                                              sorted(wanted))
             except StoreError:
                 log.exception("table %s: storing a mute failed", room.code)
                 return protocol.error("internal", "the mute could not be stored; try again",
                                       msg_id)
-            room.muted = wanted
-            room.changed()
+            await room.take(entry)
     return None
 
 
-def _suggest(room: Room, conn: Connection, data: dict[str, Any]) -> dict[str, Any] | None:
-    """Show a partner, at their turn, one of their legal actions (teaching tables)."""
+async def _suggest(room: Room, conn: Connection, data: dict[str, Any],
+                   ) -> dict[str, Any] | None:
+    """Show a partner, at their turn, one of their legal actions (teaching tables): stored
+    on the table's log, then shown to the team's connections through every process."""
     if not room.teaching:
         return protocol.error("not_teaching", "only at a teaching table may partners suggest "
                               "moves")
-    team = team_channel(room, conn.seat)
+    team = team_channel(room.rules, conn.seat)
     if team is None:
         return protocol.error("no_team", "you have no partner at this table")
     if conn.seat in room.muted:
@@ -254,7 +196,7 @@ def _suggest(room: Room, conn: Connection, data: dict[str, Any]) -> dict[str, An
     if state.is_over():
         return protocol.error("game_over", "the game is over")
     partner = state.current_player
-    if partner == conn.seat or team_channel(room, partner) != team:
+    if partner == conn.seat or team_channel(room.rules, partner) != team:
         return protocol.error("not_partners_turn", "suggest a move at your partner's turn")
     text = data.get("action")
     if not isinstance(text, str):
@@ -264,9 +206,18 @@ def _suggest(room: Room, conn: Connection, data: dict[str, Any]) -> dict[str, An
         action = refusals.listed(state, Action.parse(text))
     except (NotationError, IllegalActionError) as e:
         return protocol.error("illegal", f"not a legal move of your partner: {e}")
-    shown = _dumps({"type": "suggest", "seat": conn.seat, "name": _name(room, conn.seat),
-                    "to": partner, "version": room.version, "action": str(action)})
-    for c in room.conns:
-        if c.seat >= 0 and team_channel(room, c.seat) == team:
-            c.send(shown)
+    shown = {"seat": conn.seat, "name": _name(room, conn.seat), "to": partner,
+             "version": room.version, "action": str(action), "team": team}
+    async with room.lock:
+        if room.version != shown["version"]:
+            return protocol.error("not_partners_turn", "the turn passed")
+        try:
+            entry = await room.hub.run_db(room.hub.store.add_entry, room.code,
+                                          table_log.SUGGEST, conn.seat, shown,
+                                          room.hub.limits.chat_days)
+        except StoreError:
+            log.exception("table %s: storing a suggestion failed", room.code)
+            return protocol.error("internal", "the suggestion could not be stored; try "
+                                  "again")
+        await room.take(entry)
     return None

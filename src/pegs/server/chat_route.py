@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from .api import Credentials, HubDep, seat_by_token
-from .chat import message, readable
+from .talk import message, readable
 
 router = APIRouter(prefix="/api")
 
@@ -25,8 +25,8 @@ async def chat_log(code: str, hub: HubDep, credentials: Credentials,
                    limit: Annotated[int, Query(ge=1, le=MOST_PAGE)] = PAGE) -> dict[str, Any]:
     room = await hub.room(code)
     seat = seat_by_token(room, credentials) if credentials is not None else -1
-    rows = await hub.run_db(hub.store.chat_page, room.code, readable(room, seat), after,
-                            limit + 1)
+    rows = await hub.run_db(hub.store.chat_page, room.code,
+                            readable(room.rules, room.teaching, seat), after, limit + 1)
     page = [message(r) for r in rows[:limit]]
     return {"code": room.code, "chat": page, "more": len(rows) > limit,
             "after": page[-1]["n"] if page else after}

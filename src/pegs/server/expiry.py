@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from sqlalchemy import func, select, update
 
 from .rooms import TableError
-from .store import Store, StoreError, actions, tables
+from .schema import actions, tables
+from .store import Store, StoreError
 
 if TYPE_CHECKING:
     from .hub import Hub

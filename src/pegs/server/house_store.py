@@ -24,7 +24,8 @@ from sqlalchemy import (
     update,
 )
 
-from .store import StoreError, metadata
+from .schema import metadata
+from .store import StoreError
 
 houses = Table(
     "pegs_house", metadata,

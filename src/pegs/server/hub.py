@@ -156,10 +156,13 @@ class Hub:
 
     async def room(self, code: str) -> Room:
         """The table with this code (a finished one is read from the database)."""
-        room = self.rooms.get(code) or self.archive.take(code)
-        if room is not None:
+        room = self.rooms.get(code)
+        if room is None and (room := self.archive.take(code)) is not None:
             self.rooms[code] = room
-        elif 0 < len(code) <= 32:
+            if self.store.shared:  # kept, it heard nothing: what was stored since
+                async with room.lock:
+                    await room.catch_up()
+        elif room is None and 0 < len(code) <= 32:
             loaded = await self.archive.load(code)  # a finished game replayed by a worker
             room = self.rooms.get(code)  # loaded meanwhile for another request
             if room is None and loaded is not None:

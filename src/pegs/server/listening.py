@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 import psycopg
 
-from . import chat
 from .retry import Backoff
 from .store import CHANNEL, CONNECT_TIMEOUT_SECONDS
 
@@ -45,15 +44,14 @@ async def listen(hub: Hub) -> None:
 
 
 def hear(hub: Hub, payload: str) -> None:
-    """One announcement: ``code:version:origin`` (a write), ``code:@seats:origin`` (the
-    seats connected to that process) or ``code:#n:origin`` (chat message ``n``)."""
+    """One announcement: ``code:@seats:origin`` (the seats connected to that process), or
+    of a write: ``code:version:origin`` (a move), ``code:~n:origin`` (entry ``n`` of the
+    table's log) or ``code::origin`` (the clock)."""
     code, change, origin = payload.split(":")
     room = hub.rooms.get(code)
     if room is None or origin == hub.store.origin:
         return
     if change.startswith("@"):  # seats with connections to that process
         room.heard(origin, (int(seat) for seat in change[1:].split(",") if seat))
-    elif change.startswith("#"):  # a chat message written through that process
-        chat.heard(room, int(change[1:]))
     else:
         room.poke()

@@ -90,13 +90,12 @@ async def _agree(hub: Hub, room: Room, seat: int, *, bot: bool) -> dict[str, Any
             if set(humans) <= room.rematch | {seat}:  # this agreement may start it
                 hub.capacity_check()
                 await counted_as_created(hub, room)
-            agreed, nxt = await hub.run_db(hub.store.agree_rematch, room.code, seat, humans,
-                                           fresh, bot)
+            _, nxt, entry = await hub.run_db(hub.store.agree_rematch, room.code, seat,
+                                             humans, fresh, bot)
             if nxt == fresh.code:
                 hub.adopt(fresh).begin()
-            if bot and seat in agreed and seat not in room.rematch:
-                room.rematch_bots = room.rematch_bots | {seat}
-            if (set(agreed), nxt) != (room.rematch, room.next):
-                room.rematch, room.next = set(agreed), nxt
-                room.changed()
+            if entry is not None:
+                await room.take(entry)
+            else:  # nothing stored: the table as stored (agreed through another process)
+                await room.catch_up()
     return room.table_json()

@@ -29,10 +29,11 @@ from ..rules import (
     view,
 )
 from ..rules.board import geometry
-from . import protocol, records, refusals, thinking
+from . import protocol, records, refusals, table_log, talk, thinking
 from .limits import Limits, RateBucket, token_matches
 from .retry import Backoff
 from .store import LeaseLost, SeatRow, StoreError, TableRow, VersionConflict
+from .table_log import Entry
 from .thinking import Dropped, Game, Job
 
 if TYPE_CHECKING:
@@ -206,6 +207,10 @@ class Room:
         #: of those, the seats handed to a stand-in bot for the rematch by another player
         self.rematch_bots: set[int] = set(row.rematch_bots)
         self.next: str | None = row.next
+        #: the number of the last entry of the table's log taken in (:meth:`take`), and
+        #: the connections (with the message ids) whose own messages some entries are
+        self.seq = row.log_seq
+        self._senders: dict[int, tuple[Connection, object]] = {}
         if self.status != "waiting":  # the game replayed (here, or by a worker: built)
             built = built or records.rebuild(self.rules, self.seed, row.actions)
             self.actions, self.state, self.last = built.actions, built.state, built.last
@@ -432,8 +437,7 @@ class Room:
             self.hub.presence.changed(self)
         if back:
             self._presence_update(skip=conn)
-            if self.seats[conn.seat].standin:
-                self._spawn(self._reclaim(conn.seat))
+            self._stand_down(conn.seat)
         conn.send(self.state_text(conn.seat))
 
     def detach(self, conn: Connection) -> None:
@@ -470,6 +474,8 @@ class Room:
         for seat, (was, now) in enumerate(zip(before, flags, strict=True)):
             if was != now:
                 self._away_clock(seat)
+                if now:
+                    self._stand_down(seat)
 
     # --- playing ------------------------------------------------------------------------
     async def act(self, seat: int, text: object, version: object,
@@ -628,41 +634,30 @@ class Room:
                 job.drop()
 
     async def catch_up(self) -> None:
-        """Take what other processes stored (seats, the start, actions in version order)
-        into the table and tell every connection (under the lock)."""
-        rows = await self.hub.run_db(self.hub.store.load, None, self.code, self.version)
+        """Take what other processes stored (moves in version order, the log's entries in
+        number order, each entry after the move it followed) into the table and tell every
+        connection (under the lock)."""
+        rows = await self.hub.run_db(self.hub.store.load, None, self.code, self.version,
+                                     self.seq)
         if not rows:
             return
         row = rows[0]
         # the clock as stored (the owner keeps the one it set at this version)
         if row.version > self._deadline[0] or not self.owned:
             self._deadline = (row.version, row.turn_ends)
-        if row.seats != self.seats:
-            self.seats = row.seats
-            self.bot_seeds.clear()
-            self.changed()
-            for s in self.seats:
-                self._away_clock(s.seat)
-        if (row.next, set(row.rematch), set(row.rematch_bots)) != (
-                self.next, self.rematch, self.rematch_bots):
-            self.next, self.rematch = row.next, set(row.rematch)
-            self.rematch_bots = set(row.rematch_bots)
-            self.changed()
-        if set(row.muted) != self.muted:  # the host muted a seat through another process
-            self.muted = set(row.muted)
-            self.changed()
-        if row.status != "waiting" and self.state is None:
-            self.status = "playing"
-            self.state = GameState.new(self.rules, self.seed)
-            self.changed()
-            self.start_clocks()
+        entries = [e for e in row.entries if e.seq > self.seq]
         for text in row.actions:
+            while entries and entries[0].version <= self.version:
+                self._entered(entries.pop(0))
             state = self.state
             assert state is not None
             action = Action.parse(text)
             seat = state.current_player
             await self._applied(seat, action, announce(state, action), state.apply(action),
                                 self.version + 1 in row.timed_out)
+        for entry in entries:
+            self._entered(entry)
+        self.seq = max(self.seq, row.log_seq)  # later ones were pruned (old chat)
         if not row.actions and self._clock_shown() != self.turn_ends:
             self.changed()  # only the clock changed
 
@@ -777,14 +772,25 @@ class Room:
             return protocol.error("game_over", "the game is over")
         if seat < 0 or state.current_player != seat:
             return protocol.error("not_your_turn", "hints are for the seat to act")
-        asked = self._hints.get(seat)
-        if asked is not None and asked[0] == self.version:
-            return protocol.error("rate_limited", "one hint a turn: this turn's hint was "
-                                  "already asked for")
+        async with self.lock:  # counted on the table's log: one a turn, whichever process
+            version = self.version
+            try:
+                given = await self.hub.run_db(self.hub.store.give_hint, self.code, seat,
+                                              version)
+            except StoreError as e:
+                log.warning("table %s: cannot store a hint: %s", self.code, e)
+                return protocol.error("unavailable", "the database did not answer: ask "
+                                      "again in a moment")
+            if given is None:
+                return protocol.error("rate_limited", "one hint a turn: this turn's hint "
+                                      "was already asked for")
+            await self.take(given)
+            if self.version != version:
+                return protocol.error("not_your_turn", "the turn passed")
         seconds = self.hub.hint_seconds
         job = self.hub.hint_lane.submit(self.owner, self.code, thinking.hint, self.game(),
                                         seat, seconds, seconds=seconds)
-        self._hints[seat] = (self.version, job)
+        self._hints[seat] = (version, job)
         try:
             action, said, reason = await job.future
         except asyncio.CancelledError:  # the asker left
@@ -926,29 +932,39 @@ class Room:
         """Nobody connected for the seat in time: a stand-in bot plays it until they come
         back."""
         self._away.pop(seat, None)
-        s = self.seats[seat]
-        if not self.owned or self.status != "playing" or s.kind != "human" or s.standin:
-            return
-        if self.present(seat):  # connected to another process: look again later
-            self._away_clock(seat)
-            return
-        try:
-            await self.save_seat(replace(s, standin=True, bot=s.bot or "heuristic"),
-                                 fenced=True)
-        except LeaseLost:
-            self.let_go()
-            return
-        except StoreError:  # the database is away: look again later
-            log.warning("table %s: cannot store seat %d's stand-in", self.code, seat)
-            self._away_clock(seat)
-            return
+        async with self.lock:
+            s = self.seats[seat]
+            if not self.owned or self.status != "playing" or s.kind != "human" or s.standin:
+                return
+            if self.present(seat):  # connected to another process: look again later
+                self._away_clock(seat)
+                return
+            try:
+                await self.save_seat(replace(s, standin=True, bot=s.bot or "heuristic"),
+                                     fenced=True)
+            except LeaseLost:
+                self.let_go()
+                return
+            except StoreError:  # the database is away: look again later
+                log.warning("table %s: cannot store seat %d's stand-in", self.code, seat)
+                self._away_clock(seat)
+                return
         self.kick_bots()
 
-    async def _reclaim(self, seat: int) -> None:
-        """A connection of a seat played by a stand-in came: the seat is the human's again."""
+    def _stand_down(self, seat: int) -> None:
+        """A seat played by a stand-in has its player connected (to this process or,
+        lately, another): the seat is the human's again, stored by the table's owner or
+        by a process the player is connected to."""
         s = self.seats[seat]
-        if s.kind == "human" and s.standin and self.connected(seat):
-            await self.save_seat(replace(s, standin=False, bot=None, strength=None))
+        if (s.kind == "human" and s.standin and self.status == "playing"
+                and (self.connected(seat) or (self.owned and self.present(seat)))):
+            self._spawn(self._reclaim(seat))
+
+    async def _reclaim(self, seat: int) -> None:
+        async with self.lock:
+            s = self.seats[seat]
+            if s.kind == "human" and s.standin and self.present(seat):
+                await self.save_seat(replace(s, standin=False, bot=None, strength=None))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``work`` in the background (failures logged)."""
@@ -965,17 +981,17 @@ class Room:
 
     # --- seats (HTTP) ---------------------------------------------------------------------
     async def save_seat(self, seat: SeatRow, fenced: bool = False) -> None:
-        """Store a seat, then take it into the table and tell everyone; ``fenced``: the
-        owner's write (a stand-in), only while it holds the table's lease."""
-        await self.hub.run_db(self.hub.store.save_seat, self.code, seat,
-                              self._fence() if fenced else None)
-        self._seated(seat)
+        """Store a seat, then take it into the table and tell everyone (under the lock);
+        ``fenced``: the owner's write (a stand-in), only while it holds the table's lease."""
+        await self.take(await self.hub.run_db(self.hub.store.save_seat, self.code, seat,
+                                              self._fence() if fenced else None))
 
     async def take_seat(self, seat: SeatRow, kinds: tuple[str, ...] = ("empty",)) -> bool:
         """Store a seat if it is still of one of ``kinds`` in the database and the table
         still waits (then as :meth:`save_seat`); else take the table as stored: False."""
-        if await self.hub.run_db(self.hub.store.take_seat, self.code, seat, kinds):
-            self._seated(seat)
+        entry = await self.hub.run_db(self.hub.store.take_seat, self.code, seat, kinds)
+        if entry is not None:
+            await self.take(entry)
             return True
         await self.catch_up()
         return False
@@ -990,16 +1006,69 @@ class Room:
 
     async def start(self) -> None:
         """Deal and start, if the table as stored still waits with every seat filled."""
-        if not await self.hub.run_db(self.hub.store.start, self.code):
+        entry = await self.hub.run_db(self.hub.store.start, self.code)
+        if entry is None:
             await self.catch_up()
             if self.status != "waiting":
                 raise TableError(409, "started", "the game has already started")
             empty = [s.seat for s in self.seats if s.kind == "empty"]
             raise TableError(409, "seats_empty", "seats " + ", ".join(map(str, empty))
                              + " are empty: fill them with bots or wait for players")
-        self.status = "playing"
-        self.state = GameState.new(self.rules, self.seed)
-        self.begin()
+        await self.take(entry)
+
+    # --- the table's log (other than moves) ------------------------------------------------
+    async def take(self, entry: Entry, sender: Connection | None = None,
+                   msg_id: object = None) -> None:
+        """Take in an entry this process stored, under the lock: at once when it is the
+        next one, else with those before it (:meth:`catch_up`). ``sender``: the connection
+        whose message it is (its copy carries ``msg_id``)."""
+        if sender is not None:
+            self._senders[entry.seq] = (sender, msg_id)
+        if entry.seq == self.seq + 1 and entry.version == self.version:
+            self._entered(entry)
+        elif entry.seq > self.seq:
+            await self.catch_up()
+        self._senders.pop(entry.seq, None)
+
+    def _entered(self, entry: Entry) -> None:
+        """Act on the table's next log entry (stored, by any process) and tell the
+        connections."""
+        self.seq = entry.seq
+        body = entry.body
+        if entry.kind == table_log.CHAT:
+            self._deliver(entry)
+        elif entry.kind == table_log.SUGGEST:
+            shown = talk.dumps({"type": "suggest",
+                                **{k: v for k, v in body.items() if k != "team"}})
+            for c in self.conns:
+                if c.seat >= 0 and talk.team_channel(self.rules, c.seat) == body["team"]:
+                    c.send(shown)
+        elif entry.kind == table_log.SEAT:
+            seat = SeatRow(**body)
+            if seat != self.seats[seat.seat]:
+                self._seated(seat)
+            self._stand_down(seat.seat)
+        elif entry.kind == table_log.START and self.state is None:
+            self.status = "playing"
+            self.state = GameState.new(self.rules, self.seed)
+            self.begin()
+        elif entry.kind == table_log.MUTED:
+            self.muted = set(body["muted"])
+            self.changed()
+        elif entry.kind == table_log.REMATCH:
+            self.rematch, self.rematch_bots = set(body["agreed"]), set(body["bots"])
+            self.next = body["next"]
+            self.changed()
+
+    def _deliver(self, entry: Entry) -> None:
+        """A chat entry to every connection that may read its channel (the sender's copy
+        carries its message's ``id``)."""
+        shown = talk.message(entry)
+        text = talk.dumps(shown)
+        sender, msg_id = self._senders.get(entry.seq, (None, None))
+        for c in self.conns:
+            if entry.channel in talk.readable(self.rules, self.teaching, c.seat):
+                c.send(talk.dumps({**shown, "id": msg_id}) if c is sender else text)
 
     def begin(self) -> None:
         """The game is on (stored as playing): everyone gets the deal; clocks and bots

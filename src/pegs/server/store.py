@@ -23,33 +23,26 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
     Connection,
-    DateTime,
     Engine,
-    Float,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
     bindparam,
     create_engine,
     delete,
     event,
     func,
     insert,
-    or_,
     select,
     text,
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.pool import ConnectionPoolEntry
+
+from . import table_log
+from .schema import actions, chat, schema, seats, tables
+from .schema import log as table_entries
+from .table_log import Entry
 
 log = logging.getLogger("pegs.server")
 
@@ -64,91 +57,6 @@ WAL_BYTES = 4 * 1024 * 1024
 CONNECT_TIMEOUT_SECONDS = 5
 #: The PostgreSQL advisory lock held while migrating (several processes may start at once).
 MIGRATION_LOCK = 0x7065677301
-
-metadata = MetaData()
-
-tables = Table(
-    "pegs_tables", metadata,
-    Column("code", String(32), primary_key=True),
-    Column("settings", Text, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("hints", Boolean, nullable=False),
-    Column("status", String(16), nullable=False),
-    Column("version", Integer, nullable=False),
-    Column("host", Integer, nullable=False),
-    Column("created", DateTime(timezone=True), nullable=False),
-    Column("public", Boolean, nullable=False),
-    Column("creator", String(64), nullable=True),
-    Column("turn_seconds", Float, nullable=True),
-    Column("away_seconds", Float, nullable=True),
-    Column("bot_delay", Float, nullable=True),
-    #: the process that runs the table's bots and clocks, and until when (PostgreSQL)
-    Column("owner", String(32), nullable=True),
-    Column("lease_until", DateTime(timezone=True), nullable=True),
-    #: after the end: the seats that agreed to play again ("0,2") and the rematch's code
-    Column("rematch_seats", String(32), nullable=True),
-    Column("next_code", String(32), nullable=True),
-    #: when the clock of the human seat to act at ``version`` ends (Unix time; null: none)
-    Column("turn_ends", Float, nullable=True),
-    #: the lease's fencing token: raised whenever a process takes the table, checked by
-    #: every write its owner makes on the table's behalf
-    Column("epoch", Integer, nullable=False, server_default="0"),
-    #: table talk: a teaching table (team channel, suggestions), and the seats the host
-    #: muted as JSON (-1: spectators, who may not write unless the host lets them)
-    Column("teaching", Boolean, nullable=False),
-    Column("muted", Text, nullable=False),
-    #: a table of house rules: their title, description and saved code (JSON; null: none)
-    Column("house", Text, nullable=True),
-)
-
-#: the live server processes (PostgreSQL): each renews its row with its leases
-servers = Table(
-    "pegs_servers", metadata,
-    Column("origin", String(32), primary_key=True),
-    Column("seen_until", DateTime(timezone=True), nullable=False),
-)
-
-#: one row: the oldest release (its newest migration) that may run on this schema
-schema = Table(
-    "pegs_schema", metadata,
-    Column("compatible_from", String(32), nullable=False),
-)
-
-seats = Table(
-    "pegs_seats", metadata,
-    Column("code", String(32), ForeignKey("pegs_tables.code"), primary_key=True),
-    Column("seat", Integer, primary_key=True, autoincrement=False),
-    Column("name", String(64), nullable=False),
-    Column("kind", String(8), nullable=False),
-    Column("token_hash", String(64), nullable=True),
-    Column("bot", String(16), nullable=True),
-    Column("strength", String(8), nullable=True),
-    Column("standin", Boolean, nullable=False),
-)
-
-actions = Table(
-    "pegs_actions", metadata,
-    Column("code", String(32), ForeignKey("pegs_tables.code"), primary_key=True),
-    Column("number", Integer, primary_key=True, autoincrement=False),
-    Column("seat", Integer, nullable=False),
-    Column("action", Text, nullable=False),
-    Column("at", DateTime(timezone=True), nullable=False),
-    #: the stand-in's move for a human whose turn clock ran out
-    Column("timed_out", Boolean, nullable=True),
-)
-
-chat = Table(
-    "pegs_chat", metadata,
-    Column("code", String(32), ForeignKey("pegs_tables.code"), primary_key=True),
-    Column("number", Integer, primary_key=True, autoincrement=False),
-    Column("seat", Integer, nullable=False),
-    #: "table", or "team" plus the team's number ("team0")
-    Column("channel", String(8), nullable=False),
-    Column("name", String(64), nullable=False),
-    Column("text", Text, nullable=False),
-    Column("phrase", String(16), nullable=True),
-    Column("at", DateTime(timezone=True), nullable=False),
-)
 
 
 _BUMP = (update(tables)
@@ -270,6 +178,10 @@ class TableRow:
     house: dict[str, Any] | None = None
     #: of ``rematch``: the seats another player handed to a stand-in bot for the rematch
     rematch_bots: list[int] = field(default_factory=list)
+    #: the number of the table's latest log entry, and (when asked for) the entries after
+    #: a number (:mod:`.table_log`)
+    log_seq: int = 0
+    entries: list[Entry] = field(default_factory=list)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
@@ -385,6 +297,11 @@ def _bot_list(text: str | None) -> list[int]:
     return [int(seat[1:]) for seat in text.split(",") if seat.startswith("b")] if text else []
 
 
+def seat_body(seat: SeatRow) -> dict[str, Any]:
+    """A seat as its log entry tells it."""
+    return {"seat": seat.seat, **seat.values()}
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -495,13 +412,15 @@ class Store:
                                       for s in row.seats])
 
     def agree_rematch(self, code: str, seat: int, humans: list[int],
-                      fresh: TableRow, bot: bool = False) -> tuple[list[int], str | None]:
+                      fresh: TableRow, bot: bool = False,
+                      ) -> tuple[list[int], str | None, Entry | None]:
         """Store ``seat``'s agreement to play table ``code`` again (with ``bot``: another
         player handed the seat to a stand-in bot for the rematch); the agreement that
         completes ``humans`` also stores ``fresh`` (the rematch, this process's lease) and
         its code as the old table's ``next_code``, in the same transaction.  A conditional
         write (on the agreements read and no ``next_code`` yet) makes racing agreements
-        through any processes make one rematch.  Answers the agreements and ``next``."""
+        through any processes make one rematch.  Answers the agreements, ``next`` and the log
+        entry (None when nothing was stored: already agreed, or the rematch exists)."""
         for _ in range(AGREEMENT_TRIES):
             with self.engine.begin() as c:
                 found = c.execute(select(tables.c.rematch_seats, tables.c.next_code)
@@ -511,7 +430,7 @@ class Store:
                 before = _seat_list(found.rematch_seats)
                 agreed = sorted({*before, seat})
                 if found.next_code is not None or agreed == before:
-                    return before, found.next_code
+                    return before, found.next_code, None
                 nxt = fresh.code if set(humans) <= set(agreed) else None
                 bots = {*_bot_list(found.rematch_seats), *([seat] if bot else [])}
                 stored = ",".join(f"b{q}" if q in bots else str(q) for q in agreed)
@@ -523,8 +442,9 @@ class Store:
                     continue  # another agreement was stored meanwhile: read again
                 if nxt is not None:
                     self._insert(c, fresh)
-                self._announce(c, code)
-                return agreed, nxt
+                entry = self._logged(c, code, table_log.REMATCH, seat,
+                                     {"agreed": agreed, "bots": sorted(bots), "next": nxt})
+                return agreed, nxt, entry
         raise StoreError(f"table {code}: the agreement kept meeting others; try again")
 
     def set_turn_ends(self, code: str, version: int, ends: float | None,
@@ -560,9 +480,10 @@ class Store:
             raise StoreError(f"cannot read tables: {e}") from e
         return [found[code] for code in codes if code in found], int(total)
 
-    def save_seat(self, code: str, seat: SeatRow, epoch: int | None = None) -> None:
-        """Store a seat; with ``epoch`` (an owner's write, e.g. a stand-in) only while this
-        process holds the table's lease at that epoch, else :class:`LeaseLost`."""
+    def save_seat(self, code: str, seat: SeatRow, epoch: int | None = None) -> Entry:
+        """Store a seat (and its log entry); with ``epoch`` (an owner's write, e.g. a
+        stand-in) only while this process holds the table's lease at that epoch, else
+        :class:`LeaseLost`."""
         query = update(seats).where(seats.c.code == code, seats.c.seat == seat.seat)
         if epoch is not None:
             query = query.where(select(tables.c.code).where(
@@ -573,75 +494,74 @@ class Store:
                 done = c.execute(query.values(**seat.values()))
                 if epoch is not None and done.rowcount != 1:
                     raise LeaseLost(f"table {code}: the lease at epoch {epoch} is lost")
-                self._announce(c, code)
+                return self._logged(c, code, table_log.SEAT, seat.seat, seat_body(seat))
         except SQLAlchemyError as e:
             raise Unavailable(f"cannot store seat {seat.seat} of table {code}: {e}") from e
 
-    def set_muted(self, code: str, muted: list[int]) -> None:
+    def set_muted(self, code: str, muted: list[int]) -> Entry:
         """Store the seats whose chat the host muted."""
         with self.engine.begin() as c:
             c.execute(update(tables).where(tables.c.code == code)
                       .values(muted=json.dumps(muted)))
-            self._announce(c, code)
+            return self._logged(c, code, table_log.MUTED, body={"muted": muted})
 
-    def add_chat(self, code: str, entry: dict[str, Any], kept: int | None = None,
-                 days: float | None = None) -> dict[str, Any]:
+    def _logged(self, c: Connection, code: str, kind: str, seat: int | None = None,
+                body: dict[str, Any] | None = None, channel: str | None = None) -> Entry:
+        """Store the table's next log entry in this transaction, announced on commit."""
+        entry = table_log.write(c, code, kind, seat, body, channel)
+        self._announce(c, code, f"~{entry.seq}")
+        return entry
+
+    def add_entry(self, code: str, kind: str, seat: int | None = None,
+                  body: dict[str, Any] | None = None, days: float | None = None) -> Entry:
+        """Store an entry of the table's log (a suggestion: talk older than ``days`` days
+        goes meanwhile)."""
+        with self.engine.begin() as c:
+            entry = self._logged(c, code, kind, seat, body)
+            table_log.prune_talk(c, code, None, days)
+            return entry
+
+    def add_chat(self, code: str, said: dict[str, Any], kept: int | None = None,
+                 days: float | None = None) -> Entry:
         """Store a chat message (``seat``, ``channel``, ``name``, ``text``, ``phrase``) as
-        the table's next one; the row as stored (with its ``number`` and time ``at``).  Of
-        two processes numbering one at once, the loser numbers it again.  The table keeps
-        its latest ``kept`` messages of at most ``days`` days: older ones go meanwhile."""
-        latest = select(func.coalesce(func.max(chat.c.number), 0)).where(chat.c.code == code)
-        for _ in range(20):
-            try:
-                with self.engine.begin() as c:
-                    row = {**entry, "code": code, "number": int(c.execute(latest).scalar_one()) + 1,
-                           "at": _now()}
-                    c.execute(insert(chat).values(**row))
-                    gone = []
-                    if kept is not None and row["number"] > kept:
-                        gone.append(chat.c.number <= row["number"] - kept)
-                    if days is not None:
-                        gone.append(chat.c.at < row["at"] - timedelta(days=days))
-                    if gone:  # one statement for both bounds
-                        c.execute(delete(chat).where(chat.c.code == code, or_(*gone)))
-                    self._announce(c, code, f"#{row['number']}")
-                    return row
-            except IntegrityError:
-                continue
-        raise StoreError(f"table {code}: could not number a chat message")
+        the table's next log entry.  The table keeps its latest ``kept`` messages of at most
+        ``days`` days: older ones go meanwhile."""
+        body = {"name": said["name"], "text": said["text"], "phrase": said.get("phrase")}
+        with self.engine.begin() as c:
+            entry = self._logged(c, code, table_log.CHAT, said["seat"], body, said["channel"])
+            table_log.prune_talk(c, code, kept, days)
+            return entry
 
-    def chat_message(self, code: str, number: int) -> dict[str, Any] | None:
-        """One chat message of the table (None: no such message)."""
+    def give_hint(self, code: str, seat: int, version: int) -> Entry | None:
+        """Store that ``seat`` has this turn's hint at ``version`` (one a seat and turn,
+        through any process); None if it had it already or the table moved on."""
         with self.engine.connect() as c:
-            found = c.execute(select(chat).where(chat.c.code == code,
-                                                 chat.c.number == number)).first()
-        return None if found is None else dict(found._mapping)
+            entry = table_log.hint_given(c, code, seat, version)
+            if entry is None:
+                c.rollback()
+                return None
+            self._announce(c, code, f"~{entry.seq}")
+            c.commit()
+            return entry
 
     def chat_log(self, code: str, channels: list[str], last: int | None = None,
-                 ) -> list[dict[str, Any]]:
-        """The table's chat messages in these channels, oldest first (the ``last`` ones
-        only, when given)."""
-        query = (select(chat).where(chat.c.code == code, chat.c.channel.in_(channels))
-                 .order_by(chat.c.number.desc()))
-        if last is not None:
-            query = query.limit(last)
+                 upto: int | None = None) -> list[Entry]:
+        """The table's chat messages in these channels, oldest first (see
+        :func:`.table_log.chat_log`)."""
         with self.engine.connect() as c:
-            rows = [dict(r._mapping) for r in c.execute(query)]
-        return rows[::-1]
+            return table_log.chat_log(c, code, channels, last, upto)
 
     def chat_page(self, code: str, channels: list[str], after: int, most: int,
-                  ) -> list[dict[str, Any]]:
+                  ) -> list[Entry]:
         """At most ``most`` of the table's chat messages in these channels numbered after
         ``after``, oldest first."""
-        query = (select(chat).where(chat.c.code == code, chat.c.channel.in_(channels),
-                                    chat.c.number > after)
-                 .order_by(chat.c.number).limit(most))
         with self.engine.connect() as c:
-            return [dict(r._mapping) for r in c.execute(query)]
+            return table_log.chat_page(c, code, channels, after, most)
 
-    def take_seat(self, code: str, seat: SeatRow, kinds: tuple[str, ...]) -> bool:
+    def take_seat(self, code: str, seat: SeatRow, kinds: tuple[str, ...]) -> Entry | None:
         """Store a seat only if it is still of one of ``kinds`` and the table still waits
-        (a conditional write: of two processes taking one seat, one wins); whether it was."""
+        (a conditional write: of two processes taking one seat, one wins); its log entry,
+        or None if it was not."""
         waiting = select(tables.c.code).where(tables.c.code == code,
                                               tables.c.status == "waiting")
         with self.engine.begin() as c:
@@ -649,22 +569,20 @@ class Store:
                 seats.c.code == code, seats.c.seat == seat.seat, seats.c.kind.in_(kinds),
                 seats.c.code.in_(waiting)).values(**seat.values()))
             if done.rowcount != 1:
-                return False
-            self._announce(c, code)
-            return True
+                return None
+            return self._logged(c, code, table_log.SEAT, seat.seat, seat_body(seat))
 
-    def start(self, code: str) -> bool:
-        """Mark a waiting table with no empty seat as playing; whether this call did (a
-        start is accepted once, whichever process is asked)."""
+    def start(self, code: str) -> Entry | None:
+        """Mark a waiting table with no empty seat as playing; its log entry if this call
+        did (a start is accepted once, whichever process is asked), else None."""
         empty = select(seats.c.seat).where(seats.c.code == code, seats.c.kind == "empty")
         with self.engine.begin() as c:
             done = c.execute(update(tables).where(
                 tables.c.code == code, tables.c.status == "waiting", ~empty.exists())
                 .values(status="playing"))
             if done.rowcount != 1:
-                return False
-            self._announce(c, code)
-            return True
+                return None
+            return self._logged(c, code, table_log.START)
 
     def expire_waiting(self, before: datetime) -> list[str]:
         """Delete the tables still waiting that were created before ``before`` (with their
@@ -676,6 +594,7 @@ class Store:
                 codes = list(c.scalars(query))
                 for start in range(0, len(codes), 500):
                     chunk = codes[start:start + 500]
+                    c.execute(delete(table_entries).where(table_entries.c.code.in_(chunk)))
                     c.execute(delete(chat).where(chat.c.code.in_(chunk)))
                     c.execute(delete(seats).where(seats.c.code.in_(chunk)))
                     c.execute(delete(tables).where(tables.c.code.in_(chunk)))
@@ -761,21 +680,25 @@ class Store:
             self._writers.clear()
 
     def load(self, statuses: tuple[str, ...] | None = None, code: str | None = None,
-             after: int = 0) -> list[TableRow]:
-        """Tables (with seats and the actions after version ``after``) by status or code."""
+             after: int = 0, log_after: int | None = None) -> list[TableRow]:
+        """Tables (with seats, the actions after version ``after`` and, with
+        ``log_after``, the log entries numbered after it) by status or code, as one
+        snapshot."""
         try:
-            return self._load(statuses, None if code is None else [code], after)
+            return self._load(statuses, None if code is None else [code], after, log_after)
         except Exception as e:
             raise Unavailable(f"cannot read tables: {e}") from e
 
     def _load(self, statuses: tuple[str, ...] | None, wanted: list[str] | None,
-              after: int) -> list[TableRow]:
+              after: int, log_after: int | None = None) -> list[TableRow]:
         query = select(tables)
         if statuses is not None:
             query = query.where(tables.c.status.in_(statuses))
         if wanted is not None:
             query = query.where(tables.c.code.in_(wanted))
         with self.engine.connect() as c:
+            if self.shared:  # every statement reads the same snapshot
+                c = c.execution_options(isolation_level="REPEATABLE READ")
             rows = {
                 r.code: TableRow(r.code, json.loads(r.settings), r.seed, r.hints, r.status,
                                  r.version, r.host, [], [], r.public, r.creator,
@@ -783,7 +706,8 @@ class Store:
                                  r.bot_delay, _seat_list(r.rematch_seats), r.next_code,
                                  r.turn_ends, rematch_bots=_bot_list(r.rematch_seats),
                                  teaching=r.teaching, muted=json.loads(r.muted),
-                                 house=json.loads(r.house) if r.house else None)
+                                 house=json.loads(r.house) if r.house else None,
+                                 log_seq=r.log_seq)
                 for r in c.execute(query)
             }
             if not rows:
@@ -801,4 +725,7 @@ class Store:
                 row.actions.append(a.action)
                 if a.timed_out:
                     row.timed_out.add(a.number)
+            if log_after is not None:
+                for code in codes:
+                    rows[code].entries = table_log.after(c, code, log_after)
         return list(rows.values())

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -140,13 +141,18 @@ async def _refuse(ws: WebSocket, refusal: dict[str, Any]) -> None:
         await ws.close(CLOSE_POLICY)
 
 
+Handler = Callable[[Room, Connection, str, dict[str, Any], str | int],
+                  Awaitable[dict[str, Any] | None]]
+
+
 async def _handle(room: Room, conn: Connection, data: dict[str, Any]) -> dict[str, Any] | None:
     """One message after the hello: a reply (an error or a hint), or None."""
     kind = data["type"]
     if kind == "ping":
         return {"type": "pong"}
     msg_id = _id(data)
-    if kind not in MESSAGE_KINDS or kind == "hello":
+    handler = HANDLERS.get(kind)
+    if handler is None:
         return protocol.error("malformed", f"unknown message type {kind[:40]!r}: use "
                               f"{', '.join(k for k in MESSAGE_KINDS if k != 'hello')}", msg_id)
     if msg_id is None:
@@ -154,21 +160,31 @@ async def _handle(room: Room, conn: Connection, data: dict[str, Any]) -> dict[st
                               "64 characters (or a number), new for every message")
     if conn.saw(msg_id):
         return protocol.error("duplicate", f"message {msg_id!r} was already received", msg_id)
-    if kind in chat.KINDS:
-        return await chat.handle(room, conn, kind, data, msg_id)
-    if kind == "hint":  # searched meanwhile: the connection may act before it is ready
-        task = asyncio.create_task(_hint(room, conn, msg_id))
-        conn.tasks.add(task)
-        task.add_done_callback(conn.tasks.discard)
-        return None
-    if kind == "explain":
-        texts = data.get("actions")
-        if not isinstance(texts, list) or not 0 < len(texts) <= protocol.MAX_EXPLAIN:
-            return protocol.error("malformed", 'an explain needs "actions": a list of 1 to '
-                                  f"{protocol.MAX_EXPLAIN} action texts", msg_id)
-        reply = room.explain(conn.seat, texts)
-        reply["id"] = msg_id
-        return reply
+    return await handler(room, conn, kind, data, msg_id)
+
+
+async def _asked_hint(room: Room, conn: Connection, kind: str, data: dict[str, Any],
+                      msg_id: str | int) -> dict[str, Any] | None:
+    """Searched meanwhile: the connection may act before it is ready."""
+    task = asyncio.create_task(_hint(room, conn, msg_id))
+    conn.tasks.add(task)
+    task.add_done_callback(conn.tasks.discard)
+    return None
+
+
+async def _explain(room: Room, conn: Connection, kind: str, data: dict[str, Any],
+                   msg_id: str | int) -> dict[str, Any] | None:
+    texts = data.get("actions")
+    if not isinstance(texts, list) or not 0 < len(texts) <= protocol.MAX_EXPLAIN:
+        return protocol.error("malformed", 'an explain needs "actions": a list of 1 to '
+                              f"{protocol.MAX_EXPLAIN} action texts", msg_id)
+    reply = room.explain(conn.seat, texts)
+    reply["id"] = msg_id
+    return reply
+
+
+async def _act(room: Room, conn: Connection, kind: str, data: dict[str, Any],
+               msg_id: str | int) -> dict[str, Any] | None:
     if room.status == ABANDONED:
         return protocol.error("abandoned", "this game was ended: nobody played it for "
                               f"{room.hub.limits.abandoned_seconds / 3600:g} hours", msg_id)
@@ -187,6 +203,15 @@ async def _handle(room: Room, conn: Connection, data: dict[str, Any]) -> dict[st
             msg_id)))
         return None
     return refusal
+
+
+#: How each message kind after the hello is handled (``ping`` is answered at once); the
+#: kinds are those of :data:`.doors.MESSAGE_KINDS`, the one list of them.
+HANDLERS: dict[str, Handler] = {"act": _act, "hint": _asked_hint, "explain": _explain,
+                                "chat": chat.handle, "suggest": chat.handle,
+                                "mute": chat.handle}
+if set(HANDLERS) | {"hello", "ping"} != set(MESSAGE_KINDS):
+    raise RuntimeError("ws.HANDLERS and doors.MESSAGE_KINDS name different message kinds")
 
 
 async def _hint(room: Room, conn: Connection, msg_id: str | int) -> None:
