@@ -1,17 +1,22 @@
-"""The engine's modules import each other without cycles (a reader can start at the bottom)."""
+"""The engine's and the server's modules import each other without cycles (a reader can
+start at the bottom), and no server module is over 600 lines."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-RULES = Path(__file__).resolve().parents[1] / "src" / "pegs" / "rules"
+PEGS = Path(__file__).resolve().parents[1] / "src" / "pegs"
+RULES = PEGS / "rules"
+SERVER = PEGS / "server"
+#: The most lines a server module may have.
+LONGEST = 600
 
 
-def imports() -> dict[str, set[str]]:
-    """Module -> the modules of ``pegs.rules`` it imports (at run time or for types)."""
+def imports(package: Path = RULES) -> dict[str, set[str]]:
+    """Module -> the modules of ``package`` it imports (at run time or for types)."""
     out: dict[str, set[str]] = {}
-    for path in RULES.glob("*.py"):
+    for path in package.glob("*.py"):
         found: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.level == 1:
@@ -23,8 +28,7 @@ def imports() -> dict[str, set[str]]:
     return out
 
 
-def test_no_import_cycles_in_the_rules() -> None:
-    graph = imports()
+def cycle_free(graph: dict[str, set[str]]) -> None:
     done: set[str] = set()
 
     def visit(module: str, path: list[str]) -> None:
@@ -37,4 +41,22 @@ def test_no_import_cycles_in_the_rules() -> None:
 
     for module in sorted(graph):
         visit(module, [])
+
+
+def test_no_import_cycles_in_the_rules() -> None:
+    graph = imports()
+    cycle_free(graph)
     assert {"legal", "moves", "splits", "tens", "listing", "state", "bluff"} <= set(graph)
+
+
+def test_no_import_cycles_in_the_server() -> None:
+    graph = imports(SERVER)
+    cycle_free(graph)
+    assert {"hub", "rooms", "chat", "expiry", "archive", "leases", "listening",
+            "presence"} <= set(graph)
+
+
+def test_no_server_module_is_over_600_lines() -> None:
+    long = {p.name: n for p in SERVER.glob("*.py")
+            if (n := len(p.read_text().splitlines())) > LONGEST}
+    assert long == {}

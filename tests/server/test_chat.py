@@ -17,9 +17,11 @@ import pytest
 from fastapi.testclient import TestClient
 from websockets.asyncio.client import ClientConnection, connect
 
+from pegs.server.database import migrate, open_engine
+from pegs.server.expiry import delete_waiting
 from pegs.server.limits import Limits
 from pegs.server.protocol import legal_texts
-from pegs.server.store import SeatRow, Store, TableRow, migrate, open_engine
+from pegs.server.store import SeatRow, Store, TableRow
 
 from .helpers import LiveServer, auth, new_table, run, serve_many, serving, start
 from .test_rematch import finish_by_bots
@@ -319,7 +321,7 @@ def test_chat_rows_are_numbered_once_by_racing_writers_and_go_with_an_expired_ta
         {f"1-{i}" for i in range(1, 10, 2)})
     assert [r.seq for r in stores[0].chat_log("t1", ["table"], 3)] == [
         r.seq for r in rows if r.channel == "table"][-3:]
-    assert stores[0].expire_waiting(datetime.now(UTC) - timedelta(days=1)) == ["t1"]
+    assert delete_waiting(stores[0], datetime.now(UTC) - timedelta(days=1)) == ["t1"]
     assert stores[0].chat_log("t1", ["table", "team0", "team1"]) == []
     for store in stores:
         store.engine.dispose()

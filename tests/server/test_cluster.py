@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from pegs.cli import main
-from pegs.server.store import open_engine
+from pegs.server.database import open_engine
 
 from .helpers import (
     SHORT,

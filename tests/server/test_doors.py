@@ -23,10 +23,11 @@ from websockets.asyncio.client import connect
 from pegs.server import create_app
 from pegs.server.api import presets_json
 from pegs.server.counters import Counters
+from pegs.server.database import migrate, open_engine
 from pegs.server.doors import BUDGETS, MESSAGE_KINDS, ROUTES, budgeted
 from pegs.server.limits import Limits
-from pegs.server.schema import log as log_rows
-from pegs.server.store import SeatRow, Store, TableRow, migrate, open_engine
+from pegs.server.schema import entries as log_rows
+from pegs.server.store import SeatRow, Store, TableRow
 from pegs.server.ws import HANDLERS
 
 from .helpers import Client, LiveServer, auth, new_table, run, serving, start

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
-from pegs.server.store import LeaseLost, SeatRow, Store, TableRow, migrate, open_engine
+from pegs.server.database import migrate, open_engine
+from pegs.server.store import LeaseLost, SeatRow, Store, TableRow
 
 
 @pytest.fixture

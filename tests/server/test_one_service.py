@@ -22,9 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
+from pegs.server.database import migrate, open_engine
 from pegs.server.presence import PRESENCE_SHARE, REPEAT_SHARE
 from pegs.server.protocol import legal_texts
-from pegs.server.store import SeatRow, Store, TableRow, migrate, open_engine
+from pegs.server.store import SeatRow, Store, TableRow
 
 from .helpers import SHORT_LEASES, Client, auth, new_table, run, serve_many, start
 

@@ -232,7 +232,7 @@ async def waiting_cap_check(hub: Hub, address: str) -> None:
     """Refuse a new table to an address with as many waiting tables as it may have
     (counted in the database: through every process)."""
     cap = hub.limits.max_waiting_per_address
-    if cap and await created_by(hub, address, ("waiting",)) >= cap:
+    if cap and await created_by(hub.services, address, ("waiting",)) >= cap:
         hours = hub.limits.waiting_seconds / 3600
         raise RateLimited(f"you have {cap} tables waiting for players, the most one address "
                           f"may have: start one of them, or wait until one expires "
@@ -243,7 +243,7 @@ async def creation_check(hub: Hub, address: str) -> None:
     """Refuse a new table to an address over its caps (waiting, unfinished tables; its
     creation rate is the door's budget)."""
     await waiting_cap_check(hub, address)
-    await live_cap_check(hub, address)
+    await live_cap_check(hub.services, address)
 
 
 @router.post("/tables", status_code=201, summary="Create a table; the creator is host at seat 0")
@@ -289,7 +289,7 @@ async def open_tables(hub: HubDep,
     """Read from the database, so every process lists every table (a table loaded here
     shows its seats' presence)."""
     rows, total = await hub.run_db(hub.store.open_tables, limit, offset)
-    listed = [(hub.rooms.get(row.code) or Room(hub, row)).table_json() for row in rows]
+    listed = [(hub.rooms.get(row.code) or Room(hub.services, row)).table_json() for row in rows]
     return {"tables": listed, "total": total, "limit": limit, "offset": offset}
 
 

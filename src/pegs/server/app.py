@@ -19,13 +19,14 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import api, chat_route, health, house_api, rematch, summary, ws
+from .database import migrate, open_engine
 from .doors import DoorBudget, unbudgeted
-from .expiry import cutoff
+from .expiry import cutoff, delete_waiting
 from .forwarded import AddressCheck
 from .hub import Hub
 from .limits import Limits
 from .rooms import TableError
-from .store import Store, StoreError, migrate, open_engine
+from .store import Store, StoreError
 
 log = logging.getLogger("pegs.server")
 
@@ -131,7 +132,7 @@ def create_app(
         store = Store(engine, lease_seconds=bounds.lease_seconds)
         hub = Hub(store, bounds, bot_delay, hint_seconds, full_gc_seconds)
         app.state.hub = hub
-        expired = await hub.run_db(store.expire_waiting, cutoff(hub))
+        expired = await hub.run_db(delete_waiting, store, cutoff(hub.services))
         if expired:
             log.info("%d waiting tables expired while the server was down", len(expired))
         await hub.resume()

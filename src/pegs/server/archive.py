@@ -17,15 +17,13 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..rules import Rules
 from . import records
 from .rooms import Room
+from .services import Services
 from .thinking import HINT_NICENESS, Thinkers
-
-if TYPE_CHECKING:
-    from .hub import Hub
 
 log = logging.getLogger("pegs.server")
 
@@ -38,8 +36,8 @@ KEPT_BYTES = 64 * 1024 * 1024
 class Archive:
     """The finished tables and documents of one server, and its archive lane."""
 
-    def __init__(self, hub: Hub, workers: int = 1) -> None:
-        self.hub = hub
+    def __init__(self, services: Services, workers: int = 1) -> None:
+        self.services = services
         self.lane = Thinkers(workers, HINT_NICENESS)
         self._rebuilder = ThreadPoolExecutor(1, thread_name_prefix="pegs-archive")
         self._rooms: OrderedDict[str, Room] = OrderedDict()
@@ -71,18 +69,18 @@ class Archive:
         return room
 
     async def _load(self, code: str) -> Room | None:
-        rows = await self.hub.run_db(self.hub.store.load, None, code)
+        rows = await self.services.run_db(self.services.store.load, None, code)
         if not rows:
             return None
         row = rows[0]
         if row.status != "finished":
-            return Room(self.hub, row)
+            return Room(self.services, row)
         built = await asyncio.get_running_loop().run_in_executor(
             self._rebuilder, records.rebuild, Rules.from_settings(row.settings), row.seed,
             row.actions)
         log.info("table %s: rebuilt on the archive's thread (%d actions)", code,
                  len(built.actions))
-        return Room(self.hub, row, built)
+        return Room(self.services, row, built)
 
     # --- documents --------------------------------------------------------------------------
     async def record(self, room: Room) -> bytes:

@@ -16,7 +16,8 @@ from typing import Any
 from ..rules import Action, IllegalActionError, NotationError
 from ..text import TextError, TextTooLong, clean_text
 from . import protocol, refusals, table_log
-from .rooms import Connection, Room
+from .connection import Connection
+from .rooms import Room
 from .store import StoreError
 from .talk import dumps, message, readable, team_channel
 
@@ -46,7 +47,7 @@ def joined(room: Room, conn: Connection) -> None:
 async def _replay(room: Room, conn: Connection, upto: int) -> None:
     channels = readable(room.rules, room.teaching, conn.seat)
     try:
-        rows = await room.hub.run_db(room.hub.store.chat_log, room.code, channels, RECENT,
+        rows = await room.env.run_db(room.env.store.chat_log, room.code, channels, RECENT,
                                      upto)
     except StoreError:
         log.exception("table %s: cannot read its chat", room.code)
@@ -75,7 +76,7 @@ async def _over_rate(room: Room, conn: Connection) -> dict[str, Any] | None:
     """A refusal when a chat or suggestion is over the connection's rate, its address's at
     this table (all its connections and reconnections together) or the table's, else None
     (counted)."""
-    limits, counters = room.hub.limits, room.hub.counters
+    limits, counters = room.env.limits, room.env.counters
     if not conn.chat.take():
         most, rate = limits.chat_burst, limits.chat_per_second
         return protocol.error("rate_limited", f"too many chat messages: at most {most} in "
@@ -140,10 +141,10 @@ async def _chat(room: Room, conn: Connection, data: dict[str, Any],
     text, phrase = words
     said: dict[str, Any] = {"seat": conn.seat, "channel": channel,
                             "name": _name(room, conn.seat), "text": text, "phrase": phrase}
-    limits = room.hub.limits
+    limits = room.env.limits
     async with room.lock:
         try:
-            entry = await room.hub.run_db(room.hub.store.add_chat, room.code, said,
+            entry = await room.env.run_db(room.env.store.add_chat, room.code, said,
                                           limits.chat_kept, limits.chat_days)
         except StoreError:
             log.exception("table %s: storing a chat message failed", room.code)
@@ -168,7 +169,7 @@ async def _mute(room: Room, conn: Connection, data: dict[str, Any],
         wanted = room.muted | {seat} if muted else room.muted - {seat}
         if wanted != room.muted:
             try:
-                entry = await room.hub.run_db(room.hub.store.set_muted, room.code,
+                entry = await room.env.run_db(room.env.store.set_muted, room.code,
                                               sorted(wanted))
             except StoreError:
                 log.exception("table %s: storing a mute failed", room.code)
@@ -212,9 +213,9 @@ async def _suggest(room: Room, conn: Connection, data: dict[str, Any],
         if room.version != shown["version"]:
             return protocol.error("not_partners_turn", "the turn passed")
         try:
-            entry = await room.hub.run_db(room.hub.store.add_entry, room.code,
+            entry = await room.env.run_db(room.env.store.add_entry, room.code,
                                           table_log.SUGGEST, conn.seat, shown,
-                                          room.hub.limits.chat_days)
+                                          room.env.limits.chat_days)
         except StoreError:
             log.exception("table %s: storing a suggestion failed", room.code)
             return protocol.error("internal", "the suggestion could not be stored; try "

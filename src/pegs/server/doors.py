@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fastapi.routing import APIWebSocketRoute
 from starlette.responses import JSONResponse
@@ -24,9 +24,6 @@ try:  # FastAPI 0.165 and later keep included routers whole
     from fastapi.routing import iter_route_contexts as _contexts
 except ImportError:  # earlier ones copy their routes into the app's
     _contexts = None  # type: ignore[assignment]
-
-if TYPE_CHECKING:
-    from .counters import Counters
 
 
 @dataclass(frozen=True)
@@ -194,7 +191,7 @@ class DoorBudget:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        counters: Counters = scope["app"].state.hub.counters
+        counters = scope["app"].state.hub.counters  # .counters.Counters
         name = budget_of(scope["method"], scope["path"])
         rate = counters.doors[name]
         address = str(scope["client"][0]) if scope.get("client") else "unknown"

@@ -7,17 +7,13 @@ from __future__ import annotations
 import logging
 import time
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 
-from .rooms import TableError
-from .schema import actions, tables
+from .rooms import Room, TableError
+from .schema import actions, chat, entries, seats, tables
+from .services import Services
 from .store import Store, StoreError
-
-if TYPE_CHECKING:
-    from .hub import Hub
-    from .rooms import Room
 
 #: The status of a started table that was ended because nobody came back to it.
 ABANDONED = "abandoned"
@@ -25,17 +21,34 @@ ABANDONED = "abandoned"
 log = logging.getLogger("pegs.server")
 
 
-def cutoff(hub: Hub) -> datetime:
+def cutoff(services: Services) -> datetime:
     """Waiting tables created before this moment have expired."""
-    return datetime.now(UTC) - timedelta(seconds=hub.limits.waiting_seconds)
+    return datetime.now(UTC) - timedelta(seconds=services.limits.waiting_seconds)
 
 
-async def expire_waiting(hub: Hub) -> None:
+def delete_waiting(store: Store, before: datetime) -> list[str]:
+    """Delete the tables still waiting that were created before ``before`` (with their
+    seats and log: a waiting table has no actions); their codes."""
+    query = select(tables.c.code).where(tables.c.status == "waiting",
+                                        tables.c.created < before)
+    try:
+        with store.engine.begin() as c:
+            codes = list(c.scalars(query))
+            for start in range(0, len(codes), 500):
+                chunk = codes[start:start + 500]
+                for rows in (entries, chat, seats, tables):
+                    c.execute(delete(rows).where(rows.c.code.in_(chunk)))
+    except Exception as e:
+        raise StoreError(f"cannot remove expired tables: {e}") from e
+    return codes
+
+
+async def expire_waiting(hub: Services, rooms: dict[str, Room]) -> None:
     """Drop the expired waiting tables: each one under its lock (a start under way wins),
     its connections closed; then delete them from the database, and only then forget
     them (a request meanwhile finds them expired, not back from the database)."""
     before = cutoff(hub)
-    stale = [room for room in hub.rooms.values() if room.status == "expired" or (
+    stale = [room for room in rooms.values() if room.status == "expired" or (
         room.status == "waiting" and room.created is not None and room.created < before)]
     if not stale:
         return
@@ -47,13 +60,13 @@ async def expire_waiting(hub: Hub) -> None:
             for c in room.conns:
                 c.close()
     try:
-        codes = await hub.run_db(hub.store.expire_waiting, before)
+        codes = await hub.run_db(delete_waiting, hub.store, before)
     except StoreError as e:
         log.warning("%s", e)  # the next round tries again
         return
     for room in stale:
-        if room.status == "expired" and hub.rooms.get(room.code) is room:
-            del hub.rooms[room.code]
+        if room.status == "expired" and rooms.get(room.code) is room:
+            del rooms[room.code]
     log.info("%d waiting tables expired", len(codes))
 
 
@@ -92,14 +105,14 @@ class Abandonment:
         self.quiet: dict[str, tuple[int, float]] = {}
         self._next = 0.0
 
-    async def sweep(self, hub: Hub) -> None:
+    async def sweep(self, hub: Services, live: dict[str, Room]) -> None:
         """Now and then (a few times per ``seconds``, at most every 30 s): look at the
         started tables this process runs and end those quiet for long enough."""
         now = time.time()
         if now < self._next:
             return
         self._next = now + min(30.0, self.seconds / 4)
-        rooms = [r for r in hub.rooms.values() if r.status == "playing" and r.owned]
+        rooms = [r for r in live.values() if r.status == "playing" and r.owned]
         new = [r.code for r in rooms if r.code not in self.quiet]
         try:
             last = await hub.run_db(_last_activity, hub.store, new) if new else {}
@@ -121,9 +134,9 @@ class Abandonment:
                 ended.append(room)
         self.quiet = quiet
         for room in ended:
-            await self._end(hub, room)
+            await self._end(hub, live, room)
 
-    async def _end(self, hub: Hub, room: Room) -> None:
+    async def _end(self, hub: Services, live: dict[str, Room], room: Room) -> None:
         async with room.lock:
             if room.status != "playing" or room.conns:
                 return
@@ -136,8 +149,8 @@ class Abandonment:
                 return
             room.status = ABANDONED
             room.close()
-            if hub.rooms.get(room.code) is room:
-                del hub.rooms[room.code]
+            if live.get(room.code) is room:
+                del live[room.code]
             self.quiet.pop(room.code, None)
         log.info("table %s ended: abandoned, nobody there for %g hours", room.code,
                  self.seconds / 3600)
@@ -149,12 +162,12 @@ def _count(store: Store, creator: str, statuses: tuple[str, ...]) -> int:
             tables.c.creator == creator, tables.c.status.in_(statuses))) or 0)
 
 
-async def created_by(hub: Hub, address: str, statuses: tuple[str, ...]) -> int:
+async def created_by(hub: Services, address: str, statuses: tuple[str, ...]) -> int:
     """How many tables of these statuses ``address`` created (through any process)."""
     return await hub.run_db(_count, hub.store, address, statuses)
 
 
-async def live_cap_check(hub: Hub, address: str) -> None:
+async def live_cap_check(hub: Services, address: str) -> None:
     """Refuse a new table to an address that created as many unfinished tables (waiting or
     in play) as it may have."""
     cap = hub.limits.max_live_per_address

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from .archive import Archive
 from .counters import Counters
+from .database import compatible
 from .expiry import ABANDONED, Abandonment, expire_waiting
 from .leases import hold_leases, renew
 from .limits import Limits
@@ -23,7 +24,8 @@ from .listening import listen
 from .presence import Presence
 from .retry import Backoff
 from .rooms import Room, TableError
-from .store import Store, StoreError, TableRow, compatible
+from .services import Services
+from .store import Store, StoreError, TableRow
 from .thinking import BOT_NICENESS, HINT_NICENESS, Thinkers
 
 log = logging.getLogger("pegs.server")
@@ -74,8 +76,12 @@ class Hub:
         self.hint_lane = Thinkers(hint_workers, HINT_NICENESS)
         #: per-address rates and open connections (shared by the processes, see counters)
         self.counters = Counters(limits)
+        #: what each table is handed to do its work
+        self.services = Services(store, self.run_db, limits, self.counters, self.bot_lane,
+                                 self.hint_lane, self.presence.changed, bot_delay,
+                                 hint_seconds)
         self.abandonment = Abandonment(limits.abandoned_seconds)
-        self.archive = Archive(self)
+        self.archive = Archive(self.services)
 
     async def run_db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
@@ -107,8 +113,8 @@ class Hub:
                 if self.store.local:
                     await loop.run_in_executor(self._checkpoint, self.store.checkpoint)
                 self.forget_finished()
-                await expire_waiting(self)
-                await self.abandonment.sweep(self)
+                await expire_waiting(self.services, self.rooms)
+                await self.abandonment.sweep(self.services, self.rooms)
             except Exception:
                 log.warning("housekeeping failed; trying again", exc_info=True)
                 continue
@@ -145,7 +151,7 @@ class Hub:
             return
         for row in await self.run_db(self.store.load, ("waiting", "playing")):
             try:
-                room = Room(self, row)
+                room = Room(self.services, row)
             except Exception:
                 log.exception("table %s cannot be replayed; it is left out", row.code)
                 continue
@@ -187,7 +193,7 @@ class Hub:
     def adopt(self, row: TableRow) -> Room:
         """Take a table this process has just stored into memory (its lease is this
         process's)."""
-        room = self.rooms[row.code] = Room(self, row)
+        room = self.rooms[row.code] = Room(self.services, row)
         room.epoch = 0  # the new table's lease is this process's, at the first epoch
         return room
 

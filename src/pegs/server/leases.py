@@ -15,7 +15,7 @@ from .retry import Backoff
 from .store import StoreError
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from .host import TableHost as Hub
 
 log = logging.getLogger("pegs.server")
 

@@ -12,12 +12,12 @@ from .retry import Backoff
 from .store import CHANNEL, CONNECT_TIMEOUT_SECONDS
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from .host import TableHost
 
 log = logging.getLogger("pegs.server")
 
 
-async def listen(hub: Hub) -> None:
+async def listen(hub: TableHost) -> None:
     """Forever: take the announcements of other processes to the tables they name (after
     a lost connection every loaded table catches up, as announcements may have been
     missed); a lost connection is opened again after growing pauses."""
@@ -43,7 +43,7 @@ async def listen(hub: Hub) -> None:
         await backoff.wait()
 
 
-def hear(hub: Hub, payload: str) -> None:
+def hear(hub: TableHost, payload: str) -> None:
     """One announcement: ``code:@seats:origin`` (the seats connected to that process), or
     of a write: ``code:version:origin`` (a move), ``code:~n:origin`` (entry ``n`` of the
     table's log) or ``code::origin`` (the clock)."""

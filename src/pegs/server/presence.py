@@ -11,8 +11,7 @@ import logging
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .hub import Hub
-    from .rooms import Room
+    from .host import TableHost
 
 log = logging.getLogger("pegs.server")
 
@@ -27,7 +26,7 @@ class Presence:
     """This process's word on its connections, sent by one task (so the latest is said
     last), each table's as it is when it is sent."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: TableHost) -> None:
         self.hub = hub
         self._changed: set[str] = set()
         self._sender: asyncio.Task[None] | None = None
@@ -45,11 +44,11 @@ class Presence:
             if task is not None:
                 task.cancel()
 
-    def changed(self, room: Room) -> None:
-        """A seat of ``room`` got its first connection here, or lost its last: tell the
-        other processes soon (changes meanwhile go out together)."""
+    def changed(self, code: str) -> None:
+        """A seat of table ``code`` got its first connection here, or lost its last: tell
+        the other processes soon (changes meanwhile go out together)."""
         if self._on:
-            self._changed.add(room.code)
+            self._changed.add(code)
             self._send()
 
     def _send(self) -> None:

@@ -47,7 +47,7 @@ async def counted_as_created(hub: Hub, room: Room) -> None:
     as many unfinished tables as it may have, else counted against its creation rate."""
     if room.creator is None:
         return
-    await live_cap_check(hub, room.creator)
+    await live_cap_check(hub.services, room.creator)
     if not await hub.counters.creates.hit(room.creator):
         wait = await hub.counters.creates.retry_after(room.creator)
         raise RateLimited(f"the table's creator has made {hub.counters.creates.per_minute} "

@@ -50,7 +50,7 @@ tables = Table(
     Column("muted", Text, nullable=False),
     #: a table of house rules: their title, description and saved code (JSON; null: none)
     Column("house", Text, nullable=True),
-    #: the number of the table's latest log entry (:data:`log`)
+    #: the number of the table's latest log entry (:data:`entries`)
     Column("log_seq", Integer, nullable=False, server_default="0"),
 )
 
@@ -91,7 +91,7 @@ actions = Table(
 )
 
 
-#: The release before's chat (now in :data:`log`; kept while that release may still run).
+#: The release before's chat (now in :data:`entries`; kept while that release may still run).
 chat = Table(
     "pegs_chat", metadata,
     Column("code", String(32), ForeignKey("pegs_tables.code"), primary_key=True),
@@ -108,7 +108,7 @@ chat = Table(
 #: moves (those are ``actions``, numbered by version): chat, suggestions, hints given,
 #: seats, the start, mutes and the rematch's agreements, numbered in one sequence per table
 #: (``pegs_tables.log_seq``), each with the table's version when it was stored.
-log = Table(
+entries = Table(
     "pegs_log", metadata,
     Column("code", String(32), ForeignKey("pegs_tables.code"), primary_key=True),
     Column("seq", Integer, primary_key=True, autoincrement=False),

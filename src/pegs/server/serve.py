@@ -13,10 +13,11 @@ import uvicorn
 
 from .app import create_app, default_database_url
 from .counters import redis_url, unreachable
+from .database import migrate, open_engine
 from .embedded import claim_sqlite
 from .limits import Limits
 from .reach import announcement, listen_problem
-from .store import StoreError, migrate, open_engine
+from .store import StoreError
 from .transport import guarded_http, networks
 
 GC_THRESHOLDS = (20000, 50, 100)

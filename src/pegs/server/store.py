@@ -7,7 +7,6 @@ The schema is created and upgraded by the Alembic scripts in ``migrations/``; th
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import logging
 import math
@@ -15,38 +14,26 @@ import threading
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import (
     Connection,
     Engine,
     bindparam,
-    create_engine,
-    delete,
-    event,
     func,
     insert,
     select,
     text,
     update,
 )
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
-from sqlalchemy.pool import ConnectionPoolEntry
+from sqlalchemy.exc import SQLAlchemyError
 
 from . import table_log
-from .schema import actions, chat, schema, seats, tables
-from .schema import log as table_entries
+from .schema import actions, seats, tables
 from .table_log import Entry
 
 log = logging.getLogger("pegs.server")
 
-MIGRATIONS = Path(__file__).with_name("migrations")
 #: SQLite: how long a statement waits for a lock, and how long the checkpoint that empties
 #: the write-ahead log waits for readers (writers wait behind it meanwhile).
 BUSY_TIMEOUT_MS = 5000
@@ -55,8 +42,6 @@ TRUNCATE_WAIT_MS = 100
 WAL_BYTES = 4 * 1024 * 1024
 #: PostgreSQL: how long opening a connection may take before it counts as failed.
 CONNECT_TIMEOUT_SECONDS = 5
-#: The PostgreSQL advisory lock held while migrating (several processes may start at once).
-MIGRATION_LOCK = 0x7065677301
 
 
 _BUMP = (update(tables)
@@ -182,109 +167,6 @@ class TableRow:
     #: a number (:mod:`.table_log`)
     log_seq: int = 0
     entries: list[Entry] = field(default_factory=list)
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")  # commits survive a killed process
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA wal_autocheckpoint=0")  # the server checkpoints on another thread
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    cursor.execute(f"PRAGMA journal_size_limit={WAL_BYTES}")  # a log reset also shrinks it
-    cursor.close()
-
-
-def open_engine(url: str) -> Engine:
-    """An engine for ``url`` (SQLite files get WAL journaling); :class:`StoreError` if bad."""
-    try:
-        parsed = make_url(url)
-    except ArgumentError as e:
-        raise StoreError(f"{url!r} is not a database URL: {e}") from e
-    if parsed.get_backend_name() == "sqlite":
-        if parsed.database and parsed.database != ":memory:":
-            folder = Path(parsed.database).parent
-            if not folder.is_dir():
-                raise StoreError(f"no such folder for the database: {folder}")
-        engine = create_engine(url, connect_args={"check_same_thread": False})
-        event.listen(engine, "connect", _sqlite_pragmas)
-        return engine
-    try:  # a database that stops answering fails a connect in seconds, not never
-        return create_engine(url, pool_pre_ping=True,
-                             connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS})
-    except Exception as e:  # a missing driver or a bad option
-        raise StoreError(f"cannot use database {parsed.render_as_string()}: {e}") from e
-
-
-def _alembic_config() -> Config:
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    return config
-
-
-@functools.cache
-def _revisions() -> tuple[str, frozenset[str]]:
-    """This release's newest migration and every migration it knows."""
-    script = ScriptDirectory.from_config(_alembic_config())
-    head = script.get_current_head()
-    assert head is not None
-    return head, frozenset(r.revision for r in script.walk_revisions())
-
-
-def incompatibility(c: Connection) -> str | None:
-    """Why this release cannot run on the database's schema, or None if it can: the schema
-    is at this release's newest migration, or at a newer one (of a later release) whose
-    ``compatible_from`` names a migration this release has (the later migrations only
-    added)."""
-    head, known = _revisions()
-    current = MigrationContext.configure(c).get_current_revision()
-    if current == head:
-        return None
-    if current is None or current in known:
-        return f"the schema is at {current or 'nothing'}, older than this release's {head}"
-    oldest = c.execute(select(schema.c.compatible_from)).scalar()
-    if oldest in known:
-        return None
-    return (f"the schema is at {current}, newer than this release's {head}, and needs a "
-            f"release from migration {oldest} on")
-
-
-def compatible(engine: Engine) -> bool:
-    """Whether the database answers and this release can run on its schema."""
-    try:
-        with engine.connect() as c:
-            return incompatibility(c) is None
-    except Exception:
-        return False
-
-
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest migration (Alembic, configured here, no ini file).
-    On PostgreSQL the upgrade holds an advisory lock to its commit, so of several processes
-    starting together one migrates and the others then find the schema current. A schema
-    a later release already expanded is left as it is when this release can run on it (a
-    rollback), and refused when it cannot."""
-    config = _alembic_config()
-    _head, known = _revisions()
-    try:
-        with engine.begin() as connection:
-            if engine.dialect.name == "postgresql":
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
-                                   {"key": MIGRATION_LOCK})
-            current = MigrationContext.configure(connection).get_current_revision()
-            if current is not None and current not in known:
-                problem = incompatibility(connection)
-                if problem is not None:
-                    raise StoreError(problem)
-                log.info("the schema is at %s, from a later release that only added to it",
-                         current)
-                return
-            config.attributes["connection"] = connection
-            command.upgrade(config, "head")
-    except StoreError as e:
-        raise StoreError(f"cannot use the database: {e}") from e
-    except Exception as e:
-        raise StoreError(f"cannot open the database: {e}") from e
 
 
 def _seat_list(text: str | None) -> list[int]:
@@ -583,24 +465,6 @@ class Store:
             if done.rowcount != 1:
                 return None
             return self._logged(c, code, table_log.START)
-
-    def expire_waiting(self, before: datetime) -> list[str]:
-        """Delete the tables still waiting that were created before ``before`` (with their
-        seats: a waiting table has no actions); their codes."""
-        query = select(tables.c.code).where(tables.c.status == "waiting",
-                                            tables.c.created < before)
-        try:
-            with self.engine.begin() as c:
-                codes = list(c.scalars(query))
-                for start in range(0, len(codes), 500):
-                    chunk = codes[start:start + 500]
-                    c.execute(delete(table_entries).where(table_entries.c.code.in_(chunk)))
-                    c.execute(delete(chat).where(chat.c.code.in_(chunk)))
-                    c.execute(delete(seats).where(seats.c.code.in_(chunk)))
-                    c.execute(delete(tables).where(tables.c.code.in_(chunk)))
-        except Exception as e:
-            raise StoreError(f"cannot remove expired tables: {e}") from e
-        return codes
 
     def append(self, code: str, number: int, seat: int, action: str, status: str,
                ends: float | None = None, timed_out: bool = False,

@@ -18,7 +18,8 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, insert, or_, select, update
 
-from .schema import log, tables
+from .schema import entries as log
+from .schema import tables
 
 CHAT, SUGGEST, HINT, SEAT, START, MUTED, REMATCH = (
     "chat", "suggest", "hint", "seat", "start", "muted", "rematch")

@@ -16,11 +16,12 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from . import chat, protocol
+from .connection import Connection
 from .doors import MESSAGE_KINDS
 from .expiry import ABANDONED
 from .hub import Hub
 from .limits import RateBucket
-from .rooms import Connection, Room, TableError
+from .rooms import Room, TableError
 
 log = logging.getLogger("pegs.server")
 router = APIRouter()
@@ -187,7 +188,7 @@ async def _act(room: Room, conn: Connection, kind: str, data: dict[str, Any],
                msg_id: str | int) -> dict[str, Any] | None:
     if room.status == ABANDONED:
         return protocol.error("abandoned", "this game was ended: nobody played it for "
-                              f"{room.hub.limits.abandoned_seconds / 3600:g} hours", msg_id)
+                              f"{room.env.limits.abandoned_seconds / 3600:g} hours", msg_id)
     version, action = data.get("version"), data.get("action")
     if isinstance(version, bool) or not isinstance(version, int) or not isinstance(action, str):
         return protocol.error("malformed", 'an act needs "version" (a whole number) and '
@@ -199,7 +200,7 @@ async def _act(room: Room, conn: Connection, kind: str, data: dict[str, Any],
     if refusal["code"] == "illegal" and not conn.illegal.take():
         conn.finish(_dumps(protocol.error(
             "rate_limited", "too many illegal actions (at most "
-            f"{room.hub.limits.illegal_per_second:g} a second): the connection is closed",
+            f"{room.env.limits.illegal_per_second:g} a second): the connection is closed",
             msg_id)))
         return None
     return refusal
