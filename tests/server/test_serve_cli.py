@@ -16,16 +16,9 @@ from sqlalchemy import text
 from pegs.cli import main
 from pegs.server import serve as serve_module
 from pegs.server.app import default_database_url
+from pegs.server.database import MIGRATIONS, migrate, open_engine
 from pegs.server.limits import Limits
-from pegs.server.store import (
-    MIGRATIONS,
-    SeatRow,
-    Store,
-    StoreError,
-    TableRow,
-    migrate,
-    open_engine,
-)
+from pegs.server.store import SeatRow, Store, StoreError, TableRow
 
 
 def test_the_database_lives_in_pegs_data_dir_unless_a_url_is_given(
