@@ -78,7 +78,9 @@ class Run:
         return subprocess.Popen(
             [sys.executable, "-m", "pegs.cli", "serve", "--port", str(self.ports[i]),
              "--database-url", self.db.url, "--bot-delay", "0", "--creates-per-minute", "0",
-             "--max-waiting", "0", "--connects-per-minute", "0"],
+             "--max-waiting", "0", "--connects-per-minute", "0",
+             "--max-tables-per-address", "0", "--rate", "joins=0", "--rate", "changes=0",
+             "--rate", "table=0"],
             env=env, stdout=subprocess.DEVNULL, stderr=log)
 
     def wait_ready(self, i: int, timeout: float = 60) -> None:
