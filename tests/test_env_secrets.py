@@ -30,10 +30,8 @@ TABLES = tables()
 
 
 def last_played(e: PegsEnv) -> Action | None:
-    if e._last is None:
-        return None
-    before, played = e._last
-    return before.action_of(played) if isinstance(played, int) else played
+    last = e._last_played()
+    return None if last is None else last[1]
 
 
 def redealt(e: PegsEnv, seat: int, rng: random.Random) -> PegsEnv:
