@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import copy
+import pickle
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -148,25 +150,16 @@ def test_heuristic_rollouts_score_a_sample_of_many_actions() -> None:
     rules = Rules.preset("north-carolina")
     state = _random_position(rules, 7, 0, lambda s: "10" in s.hands[s.current_player]
                              and len(s.legal_actions()) > 3 * ismcts.ROLLOUT_CHOICES)
-    bot = IsmctsBot(seed=2, iterations=1, rollout="heuristic", rollout_depth=1)
-    given: list[tuple[GameState, list[int]]] = []
-
-    def policy(sampled: GameState, codes: list[int]) -> int:
-        given.append((sampled, list(codes)))
-        return codes[0]
-
-    bot._policy = policy  # type: ignore[assignment]
-    rewards = bot._rollout(state, 0)
-    [(sampled, sample)] = given
-    assert len(sample) == ismcts.ROLLOUT_CHOICES < len(state.legal_codes())
+    codes = list(state.legal_codes())
+    rng = random.Random(2)
+    sample = ismcts.rollout_choices(rng, codes)
+    assert len(sample) == ismcts.ROLLOUT_CHOICES < len(codes)
     assert len(set(sample)) == len(sample)
-    assert set(sample) <= set(state.legal_codes())
-    assert sampled is state
-    assert len(rewards) == rules.players
-    given.clear()
-    small = _random_position(PEGOO, 6, 20)
-    bot._rollout(small, 0)
-    assert given[0][1] == list(small.legal_codes())
+    assert set(sample) <= set(codes)
+    small = list(_random_position(PEGOO, 6, 20).legal_codes())
+    assert ismcts.rollout_choices(rng, small) == small
+    bot = IsmctsBot(seed=2, iterations=1, rollout="heuristic", rollout_depth=1)
+    assert len(bot._rollout(state, 0)) == rules.players
 
 
 def test_registry_builds_it() -> None:
@@ -185,6 +178,20 @@ def test_same_seed_and_iterations_give_the_same_choice(preset: str) -> None:
         choices = {_choose(IsmctsBot(seed=9, iterations=40, rollout_depth=6), state)
                    for _ in range(3)}
         assert len(choices) == 1
+
+
+def test_copies_of_a_bot_choose_alike_and_leave_it_alone() -> None:
+    """Deep copies and pickles of a bot that has played (its generators moved on) choose as
+    one another and as the bot itself afterwards: no copy plays with the bot's own rollout
+    player or generators."""
+    rules = Rules.preset("basic")
+    positions = [_random_position(rules, seed, 30) for seed in range(1, 31)]
+    bot = IsmctsBot(seed=4, iterations=20, rollout_depth=8)  # (rollouts' ties break by seed)
+    _choose(bot, positions[0])
+    copies = [copy.deepcopy(bot), copy.deepcopy(bot), pickle.loads(pickle.dumps(bot))]
+    choices = [[_choose(c, state) for state in positions] for c in copies]
+    assert choices[1] == choices[0] and choices[2] == choices[0]
+    assert [_choose(bot, state) for state in positions] == choices[0]
 
 
 # --- hidden information ---------------------------------------------------------------------

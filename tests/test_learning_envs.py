@@ -8,10 +8,11 @@ import pickle
 import random
 
 import numpy as np
+import pytest
 
 from pegs.adapters.gym_seat import SeatEnv
-from pegs.adapters.pettingzoo import raw_env
-from pegs.rules import geometry, view
+from pegs.adapters.pettingzoo import Observation, raw_env
+from pegs.rules import geometry
 
 
 def _advance(e: object, rng: random.Random, steps: int) -> None:
@@ -89,18 +90,32 @@ def test_a_clone_goes_its_own_way() -> None:
     assert e.state == third.state
 
 
-def test_a_seat_env_clone_copies_the_bots_too() -> None:
-    e = SeatEnv(rules="bluffing-joker", others="heuristic", seed=4)
-    obs, _ = e.reset()
-    twin = e.clone()
+def _seat_game(e: SeatEnv, obs: Observation, steps: int) -> list[tuple[bytes, float, str]]:
+    """What ``e`` shows over ``steps`` steps of a seeded random learning seat."""
     rng = random.Random(3)
-    for _ in range(20):
+    shown = []
+    for _ in range(steps):
         token = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
-        obs, *_ = e.step(token)
-        twin_obs, *_ = twin.step(token)
-        assert (obs["observation"] == twin_obs["observation"]).all()
-    assert e.aec.state == twin.aec.state
-    assert view(e.aec.state, 0) == view(twin.aec.state, 0)
+        obs, reward, terminated, truncated, info = e.step(token)
+        shown.append((obs["observation"].tobytes(), reward, info["last_action"]))
+        if terminated or truncated:
+            obs, _ = e.reset()
+    return shown
+
+
+@pytest.mark.parametrize("others", ["random", "heuristic", "ismcts:iterations=6"])
+def test_a_seat_env_clone_copy_or_pickle_plays_alone_with_copied_bots(others: str) -> None:
+    """Each copy plays the game on as the environment does, with bots (and generators) of its
+    own: playing a copy first leaves the environment's own later moves as they were."""
+    e = SeatEnv(rules="bluffing-joker", others=others, seed=4, max_actions=400)
+    obs, _ = e.reset()
+    _seat_game(e, obs, 6)
+    obs = e.handed()[0]
+    copies = [e.clone(), copy.deepcopy(e), pickle.loads(pickle.dumps(e))]
+    games = [_seat_game(c, obs, 25) for c in copies]
+    assert games[1] == games[0] and games[2] == games[0]
+    assert _seat_game(e, obs, 25) == games[0]
+    assert all(c.aec.state == e.aec.state for c in copies)
 
 
 def test_a_pickled_or_deep_copied_environment_plays_on_the_same() -> None:

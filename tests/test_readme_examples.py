@@ -26,8 +26,8 @@ from helpers import no_traceback, pegs
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 #: The README and the docs whose examples are part of it (moved there to keep it short).
-DOCS = [README, *(ROOT / "docs" / name
-                  for name in ("PLAYING.md", "ENGINE.md", "RESEARCH.md", "SERVER.md"))]
+DOCS = [README, *(ROOT / "docs" / name for name in (
+    "PLAYING.md", "ENGINE.md", "RESEARCH.md", "LEARNING.md", "SERVER.md"))]
 
 
 def readme_text() -> str:
@@ -116,7 +116,10 @@ def python_blocks() -> list[str]:
 
 
 def test_every_readme_python_example_runs_as_written(tmp_path: Path) -> None:
+    """In a folder holding a copy of the published ladders (docs/ladders), which an example
+    reads."""
     blocks = python_blocks()
+    shutil.copytree(ROOT / "docs" / "ladders", tmp_path / "docs" / "ladders")
     assert any("from pegs.rules import" in block for block in blocks)  # the engine's
     for block in blocks:
         proc = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True,

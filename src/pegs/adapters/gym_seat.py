@@ -14,7 +14,9 @@ seat-relative observations and actions (:mod:`pegs.adapters.pettingzoo`).  A gam
 truncated at ``max_actions`` returns ``truncated`` true with ``info["truncated"]`` saying
 so.  :meth:`SeatEnv.clone` copies the environment in its position, bots included.  The bot in
 seat ``s`` of the game dealt with seed ``g`` is seeded ``g * 1000 + s``, as in
-``pegs simulate``.  :meth:`SeatEnv.action_masks` gives the mask as booleans (for maskable
+``pegs simulate``.  ``info["last_action"]`` is the last action played (often another
+seat's) as the learning seat may read it: another seat's face-down Bluffing Joker card shows
+as ``?``.  :meth:`SeatEnv.action_masks` gives the mask as booleans (for maskable
 policy libraries).  A masked-out action raises :class:`ValueError`, or with
 ``illegal="lose"`` ends the episode with reward -1 (for learners without masks).
 """
@@ -90,9 +92,15 @@ class SeatEnv(gymnasium.Env[Observation, int]):
             return aec.observe(self.agent), -1.0, True, False, {"illegal": int(action)}
         aec.step(int(action))
         self._others_play()
-        return (aec.observe(self.agent), aec.rewards[self.agent], aec.terminations[self.agent],
-                aec.truncations[self.agent],
-                {"last_action": aec.last_action, **aec.infos[self.agent]})
+        return self.handed()
+
+    def handed(self) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """What :meth:`step` hands the learning seat in the current position: its
+        observation, reward, ends and info (``last_action`` as it may read it)."""
+        aec, agent = self.aec, self.agent
+        return (aec.observe(agent), aec.rewards[agent], aec.terminations[agent],
+                aec.truncations[agent], {"last_action": aec.last_action_for(agent),
+                                         **aec.infos[agent]})
 
     def clone(self) -> SeatEnv:
         """An independent copy in the current position, the bots (and their random
@@ -106,4 +114,5 @@ class SeatEnv(gymnasium.Env[Observation, int]):
         return self.aec.observe(self.agent)["action_mask"].astype(bool)
 
     def render(self) -> str | None:
-        return self.aec.render()
+        """The ``ansi`` text of what the learning seat sees (its hand included)."""
+        return self.aec.text(self.agent) if self.render_mode == "ansi" else None

@@ -13,8 +13,12 @@ the vector of :mod:`pegs.adapters.observation` (its seat's view only), and
 ``action_mask`` (``int8``, 1 for the tokens it may choose now; all 0 when it is not its
 turn).  The action space is ``Discrete(codec.size)`` over the tokens of
 :mod:`pegs.adapters.codec`; a turn takes one or more consecutive steps of the same agent
-(:mod:`pegs.adapters.decisions`).  ``env.unwrapped.last_action`` is the last action played,
-in canonical notation.  At the end every seat of the winning team gets +1 and every other
+(:mod:`pegs.adapters.decisions`).  ``env.unwrapped.last_action_for(agent)`` is the last
+action played as ``agent`` may read it, in canonical notation (another seat's face-down
+Bluffing Joker card as ``?``, by :func:`pegs.rules.view.seen_action`); like
+``env.unwrapped.state``, ``env.unwrapped.last_action`` is the whole truth, for a judge and
+not for a seat.  ``render()`` shows what a spectator sees, ``env.unwrapped.text(agent)``
+what ``agent`` sees.  At the end every seat of the winning team gets +1 and every other
 seat -1.  A game still running after ``max_actions`` actions is truncated: every agent's
 ``truncated`` is true, no reward is given and its info says so
 (``info["truncated"]``, e.g. ``"stopped after 30000 actions with no winner"``; Bluffing
@@ -50,6 +54,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..rules import Action, GameState, Rules, View, view
+from ..rules.view import seen_action
 from ..sim.run import DEFAULT_MAX_ACTIONS
 from .codec import ActionCodec
 from .decisions import TurnDecisions
@@ -96,7 +101,7 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.game_seed = seed
         self.state = GameState.new(self.rules, seed)
         self.decisions: TurnDecisions | None = None
-        self._last: tuple[GameState, int] | str = ""
+        self._last: tuple[GameState, int | Action] | None = None  # (state before, action)
         self._seen: View | None = None
         self._seen_state: GameState | None = None
         self._rewarded = False  # whether the last action played gave rewards
@@ -119,7 +124,7 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._last = ""
+        self._last = None
         self._rewarded = False
         self.decisions = TurnDecisions(self.codec, self.state)
         self.agent_selection = self.possible_agents[self.state.current_player]
@@ -175,19 +180,36 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if self._rewarded:  # (adding the rewards of a move that ended nothing adds zeros)
             self._accumulate_rewards()
 
+    def _last_played(self) -> tuple[int, Action] | None:
+        """The seat that played the last action, and the action (None before the first)."""
+        if self._last is None:
+            return None
+        state, played = self._last
+        if isinstance(played, int):
+            played = state.action_of(played)
+            self._last = (state, played)
+        return state.current_player, played
+
     @property
     def last_action(self) -> str:
-        """The last action played, in canonical notation ("" before the first)."""
-        last = self._last
-        if not isinstance(last, str):
-            state, code = last
-            last = self._last = str(state.action_of(code))
-        return last
+        """The last action played, in canonical notation ("" before the first), hidden
+        cards included: what a seat may read is :meth:`last_action_for`."""
+        last = self._last_played()
+        return "" if last is None else str(last[1])
+
+    def last_action_for(self, agent: str | None) -> str:
+        """The last action played as ``agent`` (None: a spectator) may read it."""
+        last = self._last_played()
+        if last is None:
+            return ""
+        actor, action = last
+        return str(seen_action(action, actor, -1 if agent is None else self._seat[agent]))
 
     def play(self, action: Action) -> None:
         """Play a whole legal action for the agent to act (bots of the Gymnasium wrapper)."""
-        self._played(self.state.apply(action))
-        self._last = str(action)
+        before = self.state
+        self._played(before.apply(action))
+        self._last = (before, action)
 
     def _played(self, state: GameState) -> None:
         """Move on to ``state``: the next turn's choices, or the end of the game."""
@@ -225,15 +247,23 @@ class PegsEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         return twin
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
-            return None
+        """The ``ansi`` text of what a spectator sees (None in other render modes)."""
+        return self.text(None) if self.render_mode == "ansi" else None
+
+    def text(self, agent: str | None) -> str:
+        """The board as ``agent`` (None: a spectator) sees it, its own hand included."""
+        seat = -1 if agent is None else self._seat[agent]
+        seen = view(self.state, seat)
         geo = self.state.geo
-        lines = [f"{self.rules.name}, seed {self.game_seed}, action {self.state.ply}"
-                 + (f", last: {self.last_action}" if self.last_action else "")]
-        for seat, pegs in enumerate(self.state.pegs):
+        last = self.last_action_for(agent)
+        lines = [f"{self.rules.name}, seed {self.game_seed}, action {seen.ply}"
+                 + (f", last: {last}" if last else "")]
+        for q, pegs in enumerate(seen.pegs):
             where = " ".join("S" if p < 0 else geo.name(p) for p in pegs)
-            mark = ">" if seat == self.state.current_player else " "
-            lines.append(f"{mark} seat {seat}: {where}  ({len(self.state.hands[seat])} cards)")
+            mark = ">" if q == seen.current_player else " "
+            lines.append(f"{mark} seat {q}: {where}  ({seen.hand_sizes[q]} cards)")
+        if seat >= 0:
+            lines.append(f"{agent}'s hand: {' '.join(seen.hand)}")
         return "\n".join(lines)
 
     def close(self) -> None:

@@ -112,6 +112,10 @@ class Weights:
     def __deepcopy__(self, memo: dict[int, Any]) -> Weights:
         return self  # immutable: a copied bot (a cloned environment) shares its weights
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # compiled, a frozen dataclass cannot be restored field by field: rebuild it
+        return (Weights, tuple(getattr(self, f.name) for f in fields(self)))
+
 
 WEIGHT_NAMES = frozenset(f.name for f in fields(Weights))
 DEFAULT_WEIGHTS = Weights()

@@ -86,7 +86,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol, cast
 
 from mypy_extensions import mypyc_attr
@@ -394,10 +394,9 @@ class IsmctsBot:
         self.guard = guard
         self.belief = belief
         self._heuristic = HeuristicBot(seed)
-        #: The rollouts' player: the heuristic bot's choice in a sampled state (None: random).
-        self._policy: Callable[[_Game, Sequence[int]], int] | None = None
-        if rollout == "heuristic":
-            self._policy = self._heuristic.play_out  # type: ignore[assignment]
+        #: The rollouts' player (None: random).  The bot, not its bound method, so that a
+        #: copy of this bot (``copy.deepcopy``, a cloned environment) plays its own copy.
+        self._policy: HeuristicBot | None = self._heuristic if rollout == "heuristic" else None
         #: The root's heuristic opinions of the current decision (see :meth:`_root_bias`).
         self._bias: list[float] = []
         #: Iterations run by the last :meth:`choose` (0 when it had a single choice).
@@ -615,10 +614,7 @@ class IsmctsBot:
             if policy is None:
                 code = _random_code(rng, state, codes, self.doubt_rate)
             else:
-                n = len(codes)
-                if n > ROLLOUT_CHOICES:
-                    codes = [codes[i] for i in rng.sample(range(n), ROLLOUT_CHOICES)]
-                code = policy(state, codes)
+                code = policy.play_out(state, rollout_choices(rng, codes))  # type: ignore[arg-type]
             state = state.apply_code(code)
             plies += 1
         rules = state.rules
@@ -639,6 +635,15 @@ class IsmctsBot:
         if self.leaf != "progress":  # heuristic, or fitted for a preset without a model
             return heuristic_rewards(rules, pegs, hands, keep=self.keep)
         return progress_rewards(rules, pegs, self.sharpness)
+
+
+def rollout_choices(rng: random.Random, codes: Sequence[int]) -> Sequence[int]:
+    """The codes a heuristic rollout scores: all, or a random :data:`ROLLOUT_CHOICES` of
+    them when there are more (a ten's hundreds of splits)."""
+    n = len(codes)
+    if n > ROLLOUT_CHOICES:
+        return [codes[i] for i in rng.sample(range(n), ROLLOUT_CHOICES)]
+    return codes
 
 
 def _stable(code: int) -> bool:

@@ -2,7 +2,8 @@
 
 Servers, bots, terminal and records all call :func:`view`; a :class:`View` has the
 board, the seat's own hand, every other hand only as a card count, the public
-discards, and the size (never the order) of the draw pile.
+discards, and the size (never the order) of the draw pile.  :func:`seen_action` is an
+action as a seat reads it when it is played (another seat's face-down card hidden).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from .actions import Action
 from .board_work import Pegs
 from .settings import Rules
 from .state import GameState, Outcome, Pending
@@ -77,3 +79,12 @@ def view(state: GameState, seat: int) -> View:
         pending=pending,
         extra=state.extra,
     )
+
+
+def seen_action(action: Action, actor: int, seat: int) -> Action:
+    """``action``, just played by ``actor``, as ``seat`` (-1: a spectator) may read it:
+    another seat's face-down card shows as :data:`HIDDEN` (a doubt turns it over later, in
+    the view's ``pending``)."""
+    if action.declared and seat != actor:
+        return action._replace(card=HIDDEN)
+    return action

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..notation import SEAT_COLOURS, option_words, step_pegs
 from ..rules import Action, GameState, Rules, View, geometry
-from ..rules.view import HIDDEN
+from ..rules.view import seen_action
 
 #: Message codes of ``error`` replies.
 ERROR_CODES = frozenset({
@@ -62,9 +62,7 @@ def board_text(rules: Rules) -> str:
 
 def hidden_text(action: Action, declarer: int, seat: int) -> str:
     """The action as ``seat`` may read it: another seat's face-down card shows as ``?``."""
-    if action.declared and seat != declarer:
-        return str(action._replace(card=HIDDEN))
-    return str(action)
+    return str(seen_action(action, declarer, seat))
 
 
 def view_json(v: View) -> dict[str, Any]:
