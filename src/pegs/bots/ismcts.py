@@ -97,7 +97,7 @@ from ..rules.board import START
 from ..rules.board_work import Pegs
 from ..rules.code_list import kind_of
 from ..rules.coded import DISCARD, MOVE
-from ..rules.legal import MoveMemo
+from ..rules.listing import MoveMemo
 from .belief import face_down_belief
 from .heuristic import Evaluator, HeuristicBot, Weights, hand_worth, tables
 from .leaf import fitted_rewards, team_chances

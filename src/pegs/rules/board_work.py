@@ -58,6 +58,26 @@ def moved(pegs: Pegs, changes: tuple[Change, ...]) -> Pegs:
     return tuple(out)
 
 
+def walk_back(occ: vec[i64], ring: int, seat: int, p: int, n: int, pass_own: bool,
+              hit_own: bool) -> int:
+    """Where the peg of ``seat`` at ``p`` lands walking ``n`` back on the ring whose holes
+    ``occ`` holds (the seat in each, -1 when free), or ``IN_HAND`` when it may not: it
+    is not on the ring, or its own colour stops it (but with ``pass_own`` on the way, and
+    with ``hit_own`` anywhere: a North Carolina ten's part)."""
+    if not 0 <= p < ring:
+        return IN_HAND
+    cur = p
+    for i in range(n):
+        cur -= 1
+        if cur < 0:
+            cur = ring - 1
+        if i < n - 1 and occ[cur] == seat and not (pass_own or hit_own):
+            return IN_HAND
+    if occ[cur] == seat and not hit_own:
+        return IN_HAND
+    return cur
+
+
 class WorkBoard:
     """Pegs per seat and ring occupancy, changed by :meth:`land` and restored by :meth:`undo`."""
 
@@ -167,20 +187,7 @@ class WorkBoard:
 
     def backward(self, seat: int, p: int, n: int, pass_own: bool, hit_own: bool = False) -> int:
         """The destination of a ring peg moving backward ``n``, or ``IN_HAND`` if blocked."""
-        ring = self.ring
-        if not 0 <= p < ring:
-            return IN_HAND
-        occ = self.occ
-        cur = p
-        for i in range(n):
-            cur -= 1
-            if cur < 0:
-                cur = ring - 1
-            if i < n - 1 and occ[cur] == seat and not (pass_own or hit_own):
-                return IN_HAND
-        if occ[cur] == seat and not hit_own:
-            return IN_HAND
-        return cur
+        return walk_back(self.occ, self.ring, seat, p, n, pass_own, hit_own)
 
     # --- changing --------------------------------------------------------------------------
     def _move(self, seat: int, old: int, new: int) -> None:
