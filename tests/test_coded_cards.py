@@ -15,7 +15,8 @@ from helpers import coded_position, table
 from oracle import turn_of
 from oracle.legal import Turn, generate
 from pegs.rules import PRESETS, GameState, IllegalActionError
-from pegs.rules.coded import DEFERRED, SWAP, Coded
+from pegs.rules.coded import Coded
+from pegs.rules.powers import DEFERRED, SWAP
 from pegs.rules.split_codes import SPLIT
 
 TABLES = [(name, n) for name in PRESETS if name != "bluffing-joker"

@@ -96,8 +96,8 @@ from ..rules.bluff import DOUBT, PASS
 from ..rules.board import START
 from ..rules.board_work import Pegs
 from ..rules.code_list import kind_of
-from ..rules.coded import DISCARD, MOVE
 from ..rules.listing import MoveMemo
+from ..rules.powers import DISCARD, MOVE
 from .belief import face_down_belief
 from .heuristic import Evaluator, HeuristicBot, Weights, hand_worth, tables
 from .leaf import fitted_rewards, team_chances
