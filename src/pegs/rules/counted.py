@@ -499,6 +499,8 @@ class CountedSplits(Deferred):
 
     def outcome(self, action: Action) -> Pegs | None:
         """The layout a counted split leads to, or None if ``action`` is not one."""
+        if action.card != self.card or len(action.steps) != 2:
+            return None
         pick = self._made.get(action)
         if pick is None:
             n = self.listed_index(action)
