@@ -1,7 +1,8 @@
-"""A mutable scratch board for the move generator: peg moves with hits and an undo log.
+"""A mutable scratch board for the listing: peg moves with hits and an undo log, and the
+walks forward and back.
 
-The generator tries a move, reads the resulting layout, and undoes it, so no board is
-ever copied.  Only :mod:`pegs.rules.legal` uses this; the game state stays immutable.
+The listing tries a move, reads the resulting layout, and undoes it, so no board is ever
+copied; the game state stays immutable.
 """
 
 from __future__ import annotations
