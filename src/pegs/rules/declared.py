@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from .actions import Action
 from .board import Geometry
 from .board_work import Pegs
-from .code_list import CodedActions, Codes, code_number, index_code
+from .code_list import CodedActions, Codes, Listing, code_number, index_code
 from .coded import JOKER, Coded
 from .listing import RANK_ORDER, MoveMemo
 from .powers import COUNTED_OUT, DECISION, DECLARED, DEFERRED, DISCARD
@@ -19,7 +19,7 @@ from .spelling import listed_action, spelled
 from .walks import ranks_of
 
 
-class Declared:
+class Declared(Listing):
     """A Bluffing Joker turn (RULES.md section 5): each card of the hand, face down, may
     be declared as any rank with any move that rank has here (the one listing of a hand
     of every rank, its discards left out); then, when no rank but the Joker moves, each
@@ -127,7 +127,7 @@ class Declared:
         return None if alias is None else Action(action.card, alias.steps, False, alias.card)
 
 
-class Choices:
+class Choices(Listing):
     """A few listed actions with their layouts: the decisions on a pending declaration
     (``DECISION`` codes), or none once the game is over."""
 

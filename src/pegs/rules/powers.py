@@ -14,8 +14,8 @@ from typing import Final
 
 from .actions import Action, Step
 from .board import START, Geometry
-from .board_work import IN_HAND, Pegs, WorkBoard, moved, walk_back
-from .code_list import code_rank, move_back, move_code, move_from, move_seat, move_to
+from .board_work import IN_HAND, Pegs, WorkBoard, home_taken, moved, walk_back, walk_forward
+from .code_list import Listing, code_rank, move_back, move_code, move_from, move_seat, move_to
 from .deferred import Deferred, Swaps
 from .settings import RANKS
 from .split_codes import SPLIT, listed_splits, split_steps
@@ -36,7 +36,7 @@ DECISION: Final = 7
 _new: Final = tuple.__new__
 
 
-class Powers:
+class Powers(Listing):
     """One position's one-peg powers as codes (see the module's docstring)."""
 
     __slots__ = ("_board", "_cache", "_seen", "_seen_rank", "_splits", "_team", "codes", "ctrl",
@@ -186,7 +186,9 @@ class Powers:
             if d != IN_HAND:
                 self._one(moves, seat, p, d, True)
             return
-        for d in self._work_board().forward(seat, p, n, table.pass_own, table.turn_in):
+        for d in walk_forward(self.occ, table.ring, table.homes, table.door[seat],
+                              home_taken(table.ring, self.pegs[seat]), seat, p, n,
+                              table.pass_own, table.turn_in, False, False):
             self._one(moves, seat, p, d, False)
 
     def jumps(self) -> list[int]:
@@ -282,7 +284,7 @@ class Powers:
         """The :class:`Action` a code of a one-peg power, a swap, a split or a discard names
         (see :meth:`pegs.rules.coded.Coded.action` for the others)."""
         kind = code & 7
-        if kind in (MOVE, COUNTED_OUT):
+        if kind == MOVE or kind == COUNTED_OUT:  # noqa: SIM109 (compiled: two compares)
             seat, src, dst = move_seat(code), move_from(code), move_to(code)
             names = self.geo.names_for(self.mover)[seat]
             hit = 0 <= dst < self.geo.ring_size and self.occ[dst] != -1 and self.occ[dst] != seat
@@ -306,7 +308,7 @@ class Powers:
         """The layout a code of a one-peg power, a swap, a split or a discard leads to
         (see :meth:`pegs.rules.coded.Coded.result` for the others)."""
         kind = code & 7
-        if kind in (MOVE, COUNTED_OUT):
+        if kind == MOVE or kind == COUNTED_OUT:  # noqa: SIM109 (compiled: two compares)
             seat = move_seat(code)
             src = move_from(code)
             dst = move_to(code)

@@ -20,6 +20,7 @@ from .board import START, Geometry, geometry
 from .board_work import Pegs
 from .cards import Draft, build_shoe
 from .cards import sorted_hand as _sorted_hand
+from .code_list import Listing
 from .coded import Coded
 from .declared import Choices, Declared
 from .errors import IllegalActionError, RulesError
@@ -27,10 +28,6 @@ from .listing import RANK_ORDER, MoveMemo, controlled
 from .powers import DECISION, DECLARED, DISCARD
 from .settings import Rules
 from .table import table_of
-
-#: A position's listing: the one listing of a turn, a Bluffing Joker turn's declarations,
-#: or the decisions on a pending declaration (none once the game is over).
-Listing = Coded | Declared | Choices
 
 
 @dataclass(frozen=True)
@@ -256,8 +253,8 @@ class GameState:
         """The legal actions of this position as codes (made once)."""
         listing = self._listing
         if listing is None:
-            if self._winner is not None:
-                listing = Choices((), ())
+            if self._winner is not None:  # a listing: the one of a turn, a Bluffing Joker
+                listing = Choices((), ())  # turn's declarations, the decisions on one
             elif self.pending is not None:
                 listing = bluff.decisions(self.geo, self.pegs, self.pending)
             else:
