@@ -19,8 +19,11 @@ rounds, and the ratio new / old):
   agent;
 - ``refuse``: at a crowded North Carolina position (10 seats, a ten in hand, the most legal
   actions among the first positions of a few random games), the microseconds to list the
-  legal actions and apply one, and to refuse an illegal ten, each on fresh states (the
-  least of five alternate runs), and their ratio.
+  legal actions and apply one, and to refuse each kind of illegal action through
+  ``apply`` (a ten made of two tens' parts, a held card's peg sent where the card cannot
+  take it, a come-out with a card that cannot come out, a card not held, a split of one
+  peg twice, ``Q: S>0.0``), each on fresh states (the least of five alternate runs), and
+  the worst refusal's ratio to the legal turn.
 
     .venv/bin/python benchmarks/engine_compare.py --old-python OLD/.venv/bin/python
     .venv/bin/python benchmarks/engine_compare.py --old-python OLD/.venv/bin/python \\
@@ -133,9 +136,10 @@ def env_steps(preset: str, players: int, budget: int) -> dict[str, float]:
     return {"per_second": steps / (time.process_time() - start)}
 
 
-def crowded() -> tuple[Any, Any, Any]:
-    """A crowded 10-seat North Carolina position, a legal ten and an illegal one."""
-    from pegs.rules import Action, GameState, Rules
+def crowded() -> tuple[Any, Any, dict[str, Any]]:
+    """A crowded 10-seat North Carolina position, a legal ten, and illegal actions of each
+    kind a client may send."""
+    from pegs.rules import Action, GameState, Rules, Step
 
     rules = Rules.preset("north-carolina", players=10)
     best, most = None, 0
@@ -151,17 +155,38 @@ def crowded() -> tuple[Any, Any, Any]:
             state = state.apply(legal[rng.randrange(len(legal))])
     assert best is not None
     legal = best.legal_actions()
+    texts = {str(a) for a in legal}
     tens = [a for a in legal if a.card == "10" and len(a.steps) == 2]
     good = tens[len(tens) // 2]
-    texts = {str(a) for a in tens}
     first = good.steps[0]
-    bad = None
+    bad: dict[str, Any] = {}
     for a in tens:  # the first part of one ten with the second part of another
         candidate = Action("10", (first, a.steps[1]))
         if str(candidate) not in texts and a.steps[1].src != first.src:
-            bad = candidate
+            bad["ten"] = candidate
             break
-    assert bad is not None
+    hand = best.hands[best.turn]
+    singles = [a for a in legal if len(a.steps) == 1 and a.steps[0].op == ">"
+               and a.steps[0].src != "S" and not a.discard]
+    for a in singles:  # a held card's peg sent where the card cannot take it
+        step = a.steps[0]
+        for other in legal:
+            wrong = Action(a.card, (Step(step.src, other.steps[0].dst, ">"),)) if (
+                other.steps) else None
+            if wrong is not None and str(wrong) not in texts:
+                bad["wrong move"] = wrong
+                break
+        if "wrong move" in bad:
+            break
+    cannot = [c for c in hand if not any(a.card == c and a.steps and a.steps[0].src == "S"
+                                         for a in legal)]
+    out_hole = next(a.steps[0].dst for a in legal if a.steps and a.steps[0].src == "S") if any(
+        a.steps and a.steps[0].src == "S" for a in legal) else "0.9"
+    bad["come-out"] = Action(cannot[0] if cannot else "10", (Step("S", out_hole, ">"),))
+    missing = next(r for r in ("K", "Q", "J", "9", "8", "A") if r not in hand)
+    bad["not held"] = Action(missing, good.steps[:1])
+    bad["malformed split"] = Action("10", (first, first))
+    bad["Q: S>0.0"] = Action.parse("Q: S>0.0")
     return best, good, bad
 
 
@@ -181,19 +206,26 @@ def refuse(repeat: int) -> dict[str, float]:
         s.legal_actions()
         s.apply(good)
 
-    def refusal(s: Any) -> None:
-        try:
-            s.apply(bad)
-        except IllegalActionError:
-            return
-        raise AssertionError(f"{bad} was accepted")
+    def refusal(action: Any) -> Callable[[Any], None]:
+        def work(s: Any) -> None:
+            try:
+                s.apply(action)
+            except IllegalActionError:
+                return
+            raise AssertionError(f"{action} was accepted")
+        return work
 
-    listed = refused = float("inf")
+    listed = float("inf")
+    refused = dict.fromkeys(bad, float("inf"))
     for _ in range(5):  # alternately; the least of each
         listed = min(listed, timed(legal_turn))
-        refused = min(refused, timed(refusal))
-    return {"legal_us": listed, "refuse_us": refused, "ratio": refused / listed,
-            "legal_actions": len(state.legal_actions())}
+        for name, action in bad.items():
+            refused[name] = min(refused[name], timed(refusal(action)))
+    out = {"legal_us": listed, "legal_actions": len(state.legal_actions())}
+    for name, us in refused.items():
+        out[f"{name} us"] = us
+    out["worst ratio"] = max(refused.values()) / listed
+    return out
 
 
 def work(figure: str, args: argparse.Namespace) -> dict[str, float]:

@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import coded_position, table
+from oracle import turn_of
+from oracle.legal import generate
 from pegs.rules import PRESETS, IllegalActionError
-from pegs.rules.legal import generate
 
 TABLES = [(name, n) for name in PRESETS for n in (2, 4, 6, 8, 10) if table(name, n) is not None]
 
@@ -43,7 +44,7 @@ def test_the_coded_listing_is_the_generators(table_: tuple[str, int], seed: int,
     state = coded_position(table_, seed, plies)
     if state.is_over() or state.pending is not None:
         return
-    general = generate(state.geo, state.pegs, state._turn()).listing()
+    general = generate(state.geo, state.pegs, turn_of(state)).listing()
     assert list(state.legal_actions()) == list(general)
 
 

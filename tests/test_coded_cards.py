@@ -12,9 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import coded_position, table
+from oracle import turn_of
+from oracle.legal import Turn, generate
 from pegs.rules import PRESETS, GameState, IllegalActionError
-from pegs.rules.coded import DEFERRED, SWAP, Coded
-from pegs.rules.legal import Turn, generate
+from pegs.rules.coded import Coded
+from pegs.rules.powers import DEFERRED, SWAP
 from pegs.rules.split_codes import SPLIT
 
 TABLES = [(name, n) for name in PRESETS if name != "bluffing-joker"
@@ -66,7 +68,7 @@ def test_a_swap_onto_a_door_is_listed_once() -> None:
     kinds = []
     for state in (opponent, partner):
         codes, legal = state.legal_codes(), state.legal_actions()
-        assert list(legal) == list(generate(state.geo, state.pegs, state._turn()).listing())
+        assert list(legal) == list(generate(state.geo, state.pegs, turn_of(state)).listing())
         kinds.append(sorted(c & 7 for c in codes))
         for code, action in zip(codes, legal, strict=True):
             assert state.apply_code(code).key() == state.apply(action).key()

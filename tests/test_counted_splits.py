@@ -19,10 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import position, random_game
+from oracle import turn_of
+from oracle.legal import Actions, _Generator, generate
 from pegs.rules import Action, GameState, Rules
 from pegs.rules.actions import Step
 from pegs.rules.board import START, Geometry
-from pegs.rules.legal import Actions, _Generator, generate
 from pegs.rules.pairs import net_change, on_way
 from pegs.rules.part import PLAIN_SLOTS, Part
 from reference import Reference
@@ -453,7 +454,7 @@ def test_plain_parts_kept_from_earlier_positions_change_no_listing(name: str, pl
     for n, dealt in every_nth(rules, seed, 5, 400):
         state = with_hand(dealt, ("7", "9", "10"))
         kept = list(state.legal_actions())
-        fresh = generate(Geometry(rules), state.pegs, state._turn())
+        fresh = generate(Geometry(rules), state.pegs, turn_of(state))
         assert list(Actions(fresh)) == kept, n
         for action in kept[:: max(1, len(kept) // 25)]:
             assert fresh.outcome(action) == state.result_of(action), (n, action)
@@ -479,8 +480,8 @@ def test_a_kept_plain_part_is_the_same_whichever_card_made_it(players: int, seed
     if state.is_over() or state.pending:
         return
     by_ten, by_split = Geometry(rules), Geometry(rules)
-    tens = _Generator(by_ten, state.pegs, state._turn(), False)
-    splits = _Generator(by_split, state.pegs, state._turn(), False)
+    tens = _Generator(by_ten, state.pegs, turn_of(state), False)
+    splits = _Generator(by_split, state.pegs, turn_of(state), False)
     pegs = tens.ten_pegs()
     for q, p, ring_only in pegs:
         tens.ten_parts(q, p, ring_only, [])

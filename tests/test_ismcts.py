@@ -24,7 +24,7 @@ from pegs.bots.ismcts import (
     progress_rewards,
 )
 from pegs.rules import RANKS, Action, GameState, Outcome, Rules, View, determinize, view
-from pegs.rules.legal import MoveMemo
+from pegs.rules.listing import MoveMemo
 
 PEGOO = Rules.preset("pegoo")  # 4 seats in two teams: seats 0 and 2 against 1 and 3
 

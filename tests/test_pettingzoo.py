@@ -19,7 +19,7 @@ from pegs.adapters.decisions import TurnDecisions
 from pegs.adapters.gym_seat import SeatEnv
 from pegs.adapters.pettingzoo import PegsEnv, env, raw_env
 from pegs.rules import PRESETS, Action, GameState, Rules, RulesError, view
-from pegs.rules.coded import DEFERRED
+from pegs.rules.powers import DEFERRED
 
 TABLES = []
 for _preset in PRESETS:

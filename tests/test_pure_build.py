@@ -12,9 +12,9 @@ import pegs
 
 GAMES = """
 import hashlib, random, sys
-import pegs.rules.legal, pegs.rules.tens
+import pegs.rules.coded, pegs.rules.ten_count
 from pegs.rules import GameState, Rules
-print(pegs.rules.legal.__file__.rpartition(".")[2], pegs.rules.tens.__file__.rpartition(".")[2])
+print(*(m.__file__.rpartition(".")[2] for m in (pegs.rules.coded, pegs.rules.ten_count)))
 digest = hashlib.sha256()
 for name, players in (("basic", 4), ("north-carolina", 6), ("bluffing-joker", 4)):
     rng = random.Random(players)

@@ -1,10 +1,10 @@
 """Refusing an illegal action is cheap, even at a crowded table (issue 40).
 
-``apply`` looks the action up among the listed ones; another spelling of a listed move
-(a split in the other order) is found by generating only the moves that start with the
-pegs the action names, never every spelling of every split.  A refusal at a 10-seat North
-Carolina position with thousands of legal tens costs about what listing and applying a
-legal action does, and still says why, with some legal moves of the same card.
+``apply`` looks the action up among the listed codes; another spelling of a listed move
+(a split in the other order) is made step by step on the board with the card's powers,
+never by listing anything anew (issue 48).  Any refusal at a 10-seat North Carolina
+position with thousands of legal tens costs at most a few times what listing and applying
+a legal action does, and still says why, with some legal moves of the same card.
 """
 
 from __future__ import annotations
@@ -57,6 +57,30 @@ def test_refusing_at_a_crowded_table_costs_about_a_legal_turn() -> None:
 
     def play(s: GameState) -> None:
         s.apply(s.legal_actions()[len(tens) // 2])
+
+    assert cpu(refuse, state) < 10 * cpu(play, state)
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("5: 0.3>0.9", "is not a legal move; legal moves with the 5: 5: 0.3>0.8"),  # wrong count
+    ("10: S>0.8", "is not a legal move; legal moves with the 10:"),  # no come-out
+    ("Q: S>0.8", "holds no Q"),
+    ("10: 0.3>0.5, 0.3>0.8", "is not a legal move"),  # one peg twice
+    ("10: 0.3>0.5, 1.4>1.5, 2.3>2.4", "is not a legal move"),  # three parts
+    ("5: discard", "a card that moves must be played"),
+])
+def test_every_kind_of_refusal_costs_about_a_legal_turn(text: str, why: str) -> None:
+    state = crowded()
+    action = Action.parse(text)
+    with pytest.raises(IllegalActionError, match=why):
+        copy.copy(state).apply(action)
+
+    def refuse(s: GameState) -> None:
+        with pytest.raises(IllegalActionError):
+            s.apply(action)
+
+    def play(s: GameState) -> None:
+        s.apply(s.legal_actions()[0])
 
     assert cpu(refuse, state) < 10 * cpu(play, state)
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from helpers import table
 from pegs.rules import PRESETS, GameState, view
-from pegs.rules.legal import MoveMemo
+from pegs.rules.listing import MoveMemo
 
 TABLES = [(name, n) for name in PRESETS for n in (2, 4, 6, 8) if table(name, n) is not None]
 

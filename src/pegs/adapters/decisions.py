@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from ..rules import Action, GameState
 from ..rules.code_list import code_number, code_rank, kind_of
-from ..rules.coded import DEFERRED, DISCARD, MOVE
+from ..rules.powers import DEFERRED, DISCARD, MOVE
 from .codec import ActionCodec
 
 

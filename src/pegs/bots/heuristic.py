@@ -70,9 +70,10 @@ from ..rules import Action, Rules, View
 from ..rules.bluff import DOUBT, PASS, redo, ring_pegs
 from ..rules.board import START, Geometry, geometry
 from ..rules.board_work import moved
+from ..rules.coded import Coded
 from ..rules.determinize import sample_state
-from ..rules.legal import Turn, card_plans, controlled, generate_plain
-from ..rules.listing import CardPlan
+from ..rules.listing import CardPlan, card_plans, controlled
+from ..rules.powers import COUNTED_OUT, DISCARD
 from ..rules.settings import RANKS
 from ..rules.state import GameState
 from ..rules.view import view as view_of
@@ -805,14 +806,15 @@ def bluff_chance(view: View, ev: Evaluator, weights: Weights, caught: float) -> 
     w, pegs = weights, view.pegs
     made = ev.board(pending.result)
     declarer = pending.declarer
-    turn = Turn(declarer, RANKS, view.stuck[declarer], view.turns_taken[declarer] == 0)
-    options = generate_plain(ev.geo, pegs, turn)
+    options = Coded(ev.geo, pegs, declarer, RANKS, view.stuck[declarer],
+                    view.turns_taken[declarer] == 0)
     values: dict[str, float] = {}
-    for action in options.listing():
-        after = options.outcome(action)
-        if after is not None and not action.discard:
-            worth = -ev.board(after)  # to the declarer: what one side gains the other loses
-            values[action.card] = max(values.get(action.card, worth), worth)
+    for i in range(len(options)):
+        code = options.code(i)
+        if code & 7 not in (DISCARD, COUNTED_OUT):
+            card = options.card(code)
+            worth = -ev.board(options.result(code))  # to the declarer: what one side gains
+            values[card] = max(values.get(card, worth), worth)  # the other loses
     held = view.hand_sizes[declarer] + 1
     holds = {rank: holds_chance(view, rank, held) for rank in values}
     declared = pending.action.declared

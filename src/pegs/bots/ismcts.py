@@ -62,8 +62,8 @@ after a doubt (the doubter or the declarer) depends on the face-down card, i.e. 
 determinization, and one node must not mix the statistics of two seats.  The search plays
 integer codes (:meth:`~pegs.rules.GameState.legal_codes`, ``apply_code``): a one-peg move
 or a discard has one code at every position where it is legal, so such a child is keyed
-by its code and no :class:`Action` is made for it; a code the general generator listed (a
-split, a ten, a swap, a Bluffing Joker choice) is an index into the position's listing,
+by its code and no :class:`Action` is made for it; any other code (a split, a ten, a
+swap, a Bluffing Joker choice) may be an index into the position's listing,
 which depends on the hand dealt, so such a child is keyed by its action.  The root's
 children are keyed by their index in the root's listing, which is the same in every
 determinization (the board, the hand and the counters are the view's).
@@ -96,8 +96,8 @@ from ..rules.bluff import DOUBT, PASS
 from ..rules.board import START
 from ..rules.board_work import Pegs
 from ..rules.code_list import kind_of
-from ..rules.coded import DISCARD, MOVE
-from ..rules.legal import MoveMemo
+from ..rules.listing import MoveMemo
+from ..rules.powers import DISCARD, MOVE
 from .belief import face_down_belief
 from .heuristic import Evaluator, HeuristicBot, Weights, hand_worth, tables
 from .leaf import fitted_rewards, team_chances
@@ -186,7 +186,7 @@ class Node:
     """One tree node: the statistics of the action that leads to it, from the point of view
     of the seat that chose it (``mover``), and its children (see the module notes).  The
     action is its ``code`` where it was first listed, and also, below the root, the
-    :class:`Action` itself where that code is an index of the general generator."""
+    :class:`Action` itself where that code means nothing at another position."""
 
     __slots__ = ("action", "available", "bias", "children", "code", "mover", "squares",
                  "total", "visits")

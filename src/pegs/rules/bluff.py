@@ -15,7 +15,10 @@ from typing import Protocol
 from .actions import Action
 from .board import START, Geometry
 from .board_work import Pegs, moved
-from .legal import Legal, Turn, generate_plain
+from .coded import Coded
+from .declared import Choices
+from .listing import RANK_ORDER
+from .spelling import spelled
 
 DOUBT = Action("", decision="doubt")
 PASS = Action("", decision="pass")
@@ -71,30 +74,19 @@ def ring_pegs(geo: Geometry, pegs: Pegs, seat: int) -> list[int]:
     return sorted(p for p in pegs[seat] if 0 <= p < geo.ring_size)
 
 
-def decisions(geo: Geometry, pegs: Pegs, pending: Pending) -> Legal:
+def decisions(geo: Geometry, pegs: Pegs, pending: Pending) -> Choices:
     """The legal decisions while a declaration is pending, with the layout each leads to."""
-    legal = Legal()
     if pending.chooser < 0:
-        legal.actions = [DOUBT, PASS]
-        legal.results = {DOUBT: pegs, PASS: pegs}
-        return legal
-    for p in ring_pegs(geo, pegs, pending.victim):
-        action = Action("", decision=f"send {geo.name(p)}")
-        legal.actions.append(action)
-        legal.results[action] = moved(pegs, ((pending.victim, p, START),))
-    return legal
+        return Choices((DOUBT, PASS), (pegs, pegs))
+    holes = ring_pegs(geo, pegs, pending.victim)
+    return Choices(tuple(Action("", decision=f"send {geo.name(p)}") for p in holes),
+                   tuple(moved(pegs, ((pending.victim, p, START),)) for p in holes))
 
 
 def redo(state: Seats, p: Pending, pegs: Pegs) -> Pegs | None:
     """The declared move made on the board after the doubter's peg went back to start
-    (None when it is no longer legal there, I-23)."""
-    turn = Turn(p.declarer, (p.action.declared,), state.stuck[p.declarer],
-                state.turns_taken[p.declarer] == 0)
-    legal = generate_plain(state.geo, pegs, turn, aliases=True)
-    want = tuple((s.src, s.dst, s.op) for s in p.action.steps)
-    for a in [*legal.actions, *legal.aliases]:
-        if tuple((s.src, s.dst, s.op) for s in a.steps) == want and not a.discard:
-            a = legal.aliases.get(a, a)
-            change = legal.changes.get(a)
-            return legal.results[a] if change is None else moved(pegs, (change,))
-    return None
+    (None when it is no longer legal there, I-23): its steps, hit or not."""
+    declarer, declared = p.declarer, p.action.declared
+    coded = Coded(state.geo, pegs, declarer, (declared,), state.stuck[declarer],
+                  state.turns_taken[declarer] == 0)
+    return spelled(coded, RANK_ORDER[declared], p.action.steps, exact=False)

@@ -1,7 +1,8 @@
-"""A mutable scratch board for the move generator: peg moves with hits and an undo log.
+"""A mutable scratch board for the listing: peg moves with hits and an undo log, and the
+walks forward and back.
 
-The generator tries a move, reads the resulting layout, and undoes it, so no board is
-ever copied.  Only :mod:`pegs.rules.legal` uses this; the game state stays immutable.
+The listing tries a move, reads the resulting layout, and undoes it, so no board is ever
+copied; the game state stays immutable.
 """
 
 from __future__ import annotations
@@ -56,6 +57,68 @@ def moved(pegs: Pegs, changes: tuple[Change, ...]) -> Pegs:
         lst.sort()
         out[q] = tuple(lst)
     return tuple(out)
+
+
+def home_taken(ring: int, pegs: list[int] | tuple[int, ...]) -> int:
+    """The home holes a seat's pegs hold, as bits (bit k for home hole k, from 1)."""
+    taken = 0
+    for p in pegs:
+        if p >= ring:
+            taken |= 1 << (p - ring + 1)
+    return taken
+
+
+def walk_forward(occ: vec[i64], ring: int, homes: int, door: int, taken: int, seat: int,
+                 p: int, n: int, pass_own: bool, turn_in: bool, ring_only: bool,
+                 hit_own: bool) -> list[int]:
+    """Destinations of the peg of colour ``seat`` at ``p`` moving forward ``n`` on the ring
+    whose holes ``occ`` holds, its door ``door`` and its home holes ``taken``
+    (:func:`home_taken`).  Two destinations when the move can branch at the peg's door:
+    ``turn_in`` forces the branch; ``ring_only`` forbids it; ``hit_own`` lets the peg pass
+    and land on its own colour on the ring (North Carolina ten)."""
+    if p >= ring:
+        t = p - ring + 1 + n
+        if t <= homes and taken & ((1 << (t + 1)) - (1 << (p - ring + 2))) == 0:
+            return [ring + t - 1]
+        return []
+    out: list[int] = []
+    cur = p
+    last = n - 1
+    for i in range(n):
+        if cur == door and not ring_only:
+            m = n - i
+            if m <= homes and taken & ((1 << (m + 1)) - 2) == 0:
+                out.append(ring + m - 1)
+            if turn_in:
+                return out
+        cur += 1
+        if cur == ring:
+            cur = 0
+        if i < last and occ[cur] == seat and not (pass_own or hit_own):
+            return out
+    if occ[cur] != seat or hit_own:
+        out.append(cur)
+    return out
+
+
+def walk_back(occ: vec[i64], ring: int, seat: int, p: int, n: int, pass_own: bool,
+              hit_own: bool) -> int:
+    """Where the peg of ``seat`` at ``p`` lands walking ``n`` back on the ring whose holes
+    ``occ`` holds (the seat in each, -1 when free), or ``IN_HAND`` when it may not: it
+    is not on the ring, or its own colour stops it (but with ``pass_own`` on the way, and
+    with ``hit_own`` anywhere: a North Carolina ten's part)."""
+    if not 0 <= p < ring:
+        return IN_HAND
+    cur = p
+    for i in range(n):
+        cur -= 1
+        if cur < 0:
+            cur = ring - 1
+        if i < n - 1 and occ[cur] == seat and not (pass_own or hit_own):
+            return IN_HAND
+    if occ[cur] == seat and not hit_own:
+        return IN_HAND
+    return cur
 
 
 class WorkBoard:
@@ -124,63 +187,17 @@ class WorkBoard:
                 at = log[i] % WIDE - 2
         return at
 
-    def home_clear(self, seat: int, first: int, last: int) -> bool:
-        """Are home holes ``first..last`` (1-based, inclusive) of ``seat`` all empty?"""
-        ring = self.ring
-        return not any(p >= ring and first <= p - ring + 1 <= last for p in self.pos[seat])
-
     def forward(self, seat: int, p: int, n: int, pass_own: bool, turn_in: bool,
                 ring_only: bool = False, hit_own: bool = False) -> list[int]:
-        """Destinations of the peg of colour ``seat`` at ``p`` moving forward ``n``.
-
-        Two destinations when the move can branch at the peg's door.  ``turn_in`` forces
-        the branch; ``ring_only`` forbids it; ``hit_own`` lets the peg pass and land on its
-        own colour on the ring (North Carolina ten).
-        """
-        ring = self.ring
-        if p >= ring:
-            k = p - ring + 1
-            t = k + n
-            if t <= self.home_holes and self.home_clear(seat, k + 1, t):
-                return [ring + t - 1]
-            return []
-        out: list[int] = []
-        door = self.door[seat]
-        occ = self.occ
-        cur = p
-        last = n - 1
-        for i in range(n):
-            if cur == door and not ring_only:
-                m = n - i
-                if m <= self.home_holes and self.home_clear(seat, 1, m):
-                    out.append(ring + m - 1)
-                if turn_in:
-                    return out
-            cur += 1
-            if cur == ring:
-                cur = 0
-            if i < last and occ[cur] == seat and not (pass_own or hit_own):
-                return out
-        if occ[cur] != seat or hit_own:
-            out.append(cur)
-        return out
+        """Destinations of the peg of colour ``seat`` at ``p`` moving forward ``n`` (see
+        :func:`walk_forward`)."""
+        return walk_forward(self.occ, self.ring, self.home_holes, self.door[seat],
+                            home_taken(self.ring, self.pos[seat]), seat, p, n, pass_own,
+                            turn_in, ring_only, hit_own)
 
     def backward(self, seat: int, p: int, n: int, pass_own: bool, hit_own: bool = False) -> int:
         """The destination of a ring peg moving backward ``n``, or ``IN_HAND`` if blocked."""
-        ring = self.ring
-        if not 0 <= p < ring:
-            return IN_HAND
-        occ = self.occ
-        cur = p
-        for i in range(n):
-            cur -= 1
-            if cur < 0:
-                cur = ring - 1
-            if i < n - 1 and occ[cur] == seat and not (pass_own or hit_own):
-                return IN_HAND
-        if occ[cur] == seat and not hit_own:
-            return IN_HAND
-        return cur
+        return walk_back(self.occ, self.ring, seat, p, n, pass_own, hit_own)
 
     # --- changing --------------------------------------------------------------------------
     def _move(self, seat: int, old: int, new: int) -> None:

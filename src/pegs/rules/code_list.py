@@ -1,12 +1,13 @@
 """What a code holds (its fields, written by :func:`move_code` and :func:`index_code`, read
-by the functions below: the one place that knows the bits), the legal codes of a position
-as one read-only sequence (:class:`Codes`): the codes listed, then numbered ones (see
-:mod:`pegs.rules.coded`); and its actions, each made when read (:class:`CodedActions`)."""
+by the functions below: the one place that knows the bits), what a listing answers
+(:class:`Listing`), the legal codes of a position as one read-only sequence
+(:class:`Codes`): the codes listed, then numbered ones (see :mod:`pegs.rules.coded`); and
+its actions, each made when read (:class:`CodedActions`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Protocol, overload
+from typing import overload
 
 from .actions import Action
 from .board_work import Pegs
@@ -96,18 +97,63 @@ class Codes(Sequence[int]):
         return index_code(self._kind, i - len(listed))
 
 
-class Listing(Protocol):
-    """What :class:`CodedActions` reads of a coded listing."""
+class Listing:
+    """A position's legal actions as codes, as the state reads them: the one listing of a
+    turn (:class:`pegs.rules.coded.Coded`), a Bluffing Joker turn's declarations or the
+    decisions on one (:mod:`pegs.rules.declared`)."""
 
-    def __len__(self) -> int: ...
+    __slots__ = ()
 
-    def code(self, i: int) -> int: ...
+    def __len__(self) -> int:
+        raise NotImplementedError
 
-    def action(self, code: int) -> Action: ...
+    def code(self, i: int) -> int:
+        """The ``i``-th code."""
+        raise NotImplementedError
 
-    def find(self, action: Action) -> int: ...
+    def legal_codes(self) -> Sequence[int]:
+        """The codes in order."""
+        raise NotImplementedError
 
-    def counted(self, action: Action) -> Pegs | None: ...
+    def action(self, code: int) -> Action:
+        """The :class:`Action` a code names."""
+        raise NotImplementedError
+
+    def result(self, code: int) -> Pegs:
+        """The layout a code leads to."""
+        raise NotImplementedError
+
+    def card(self, code: int) -> str:
+        """The card a code plays."""
+        raise NotImplementedError
+
+    def has(self, code: int) -> bool:
+        """Is ``code`` one of the codes?"""
+        raise NotImplementedError
+
+    def actions(self) -> Sequence[Action]:
+        """The actions in order, each made when read."""
+        raise NotImplementedError
+
+    def find(self, action: Action) -> int:
+        """The code of ``action`` as listed (not a counted one), else -1."""
+        raise NotImplementedError
+
+    def counted(self, action: Action) -> Pegs | None:
+        """The layout ``action`` leads to if it is a counted one, else None."""
+        raise NotImplementedError
+
+    def counted_code(self, action: Action) -> int:
+        """The code of a counted action, or -1."""
+        raise NotImplementedError
+
+    def spelled(self, action: Action) -> Action | None:
+        """The listed action that ``action`` spells another way, if any."""
+        raise NotImplementedError
+
+    def moving_ranks(self) -> list[str]:
+        """The cards that have a move."""
+        raise NotImplementedError
 
 
 class CodedActions(Sequence[Action]):

@@ -43,6 +43,7 @@ from .pairs import (
     plain_to,
 )
 from .part import Part
+from .walks import key_change, peg_named
 
 #: Builds a named tuple (Step, Action) without the interpreted ``__new__`` of its class.
 _new: Final = tuple.__new__
@@ -106,7 +107,7 @@ class CountedSplits(Deferred):
         #: each peg's seat.
         self._index = vec[i64]()
         self._seats = vec[i64]()
-        self._occ: list[int] = []
+        self._occ = vec[i64]()
         self._found = False
         #: Pegs with a part that changes nothing at all (a ten's, see :meth:`skip_twins`).
         self._silent: list[int] = []
@@ -308,21 +309,6 @@ class CountedSplits(Deferred):
                 rest -= 1
         raise IndexError("split index out of range")
 
-    def key_change_to(self, result: Pegs) -> int:
-        """How much the layout's key changes from the unchanged board to ``result`` (whose
-        unchanged seats share the board's tuples)."""
-        keys = self.geo.keys
-        delta = 0
-        for q, ps in enumerate(self.base):
-            now = result[q]
-            if now is not ps:
-                row = keys[q]
-                for p in now:
-                    delta += row[p + 1]
-                for p in ps:
-                    delta -= row[p + 1]
-        return delta
-
     def picks_to(self, result: Pegs) -> list[Pick]:
         """The counted splits that lead to ``result``."""
         # the pegs that moved have left their holes (but for a part that changes nothing);
@@ -336,7 +322,7 @@ class CountedSplits(Deferred):
                         i = self.peg_at(q, p)
                         if i >= 0 and not has(cands, i):
                             cands.append(i)
-        delta = self.key_change_to(result)
+        delta = key_change(self.geo.keys, self.base, result)
         if not self._may_reach(cands, delta):
             return []
         cands.sort()
@@ -513,6 +499,8 @@ class CountedSplits(Deferred):
 
     def outcome(self, action: Action) -> Pegs | None:
         """The layout a counted split leads to, or None if ``action`` is not one."""
+        if action.card != self.card or len(action.steps) != 2:
+            return None
         pick = self._made.get(action)
         if pick is None:
             n = self.listed_index(action)
@@ -558,21 +546,11 @@ class CountedSplits(Deferred):
 
     def _where(self, name: str) -> tuple[int, int] | None:
         """(seat, position) of the peg a step's source names on the unchanged board."""
-        geo = self.geo
-        text, _, owner = name.partition("@")
-        try:
-            pos = geo.parse(text)
-        except ValueError:
-            return None
-        if 0 <= pos < geo.ring_size:
-            if not self._occ:
-                occ = [-1] * geo.ring_size
-                for q, ps in enumerate(self.base):
-                    for p in ps:
-                        if 0 <= p < geo.ring_size:
-                            occ[p] = q
-                self._occ = occ
-            return self._occ[pos], pos
-        if not owner:
-            return self.mover, pos
-        return (int(owner), pos) if owner.isdigit() and int(owner) < geo.players else None
+        if len(self._occ) == 0:
+            occ = self.geo.no_pegs[0:self.geo.ring_size]
+            for q, ps in enumerate(self.base):
+                for p in ps:
+                    if 0 <= p < self.geo.ring_size:
+                        occ[p] = q
+            self._occ = occ
+        return peg_named(self.geo, self._occ, self.mover, name)

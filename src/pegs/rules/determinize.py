@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from .board import geometry
 from .cards import build_shoe, sorted_hand
-from .legal import MoveMemo
+from .listing import MoveMemo
 from .state import GameState, Pending
 from .view import HIDDEN, View
 

@@ -1,21 +1,17 @@
-"""What a legal-action listing is made of: the seat to move (:class:`Turn`), the listing
-(:class:`Legal`, read as the sequence :class:`Actions`), the cards' powers as plans
-(:class:`CardPlan`), a search's memo of each card's moves (:class:`MoveMemo`), and who
-may move which pegs (:func:`controlled`).  The generator that fills a listing is
-:mod:`pegs.rules.legal`.
+"""What the listing reads and keeps besides the board: the cards' powers as plans
+(:class:`CardPlan`), a search's memo of each card's codes (:class:`MoveMemo`), the rank
+order, and who may move which pegs (:func:`controlled`).  The listing is
+:mod:`pegs.rules.coded`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final, overload
+from typing import Final
 
-from .actions import Action, Step
 from .board import Geometry
-from .board_work import Change, Pegs, moved
-from .code_list import list_index
+from .board_work import Pegs
 from .deferred import Deferred
 from .settings import RANKS, Rules
 
@@ -26,174 +22,41 @@ RANK_ORDER: Final = {r: i for i, r in enumerate(RANKS)}
 #: 140 MB more in a North Carolina search of 3 s (8 seats).
 MEMO_LIMIT = 1_000
 
-#: A move's steps and the layout it leads to (or the one change that makes it).
-Move = tuple[tuple[Step, ...], Pegs | Change]
 
+class CardCodes:
+    """What one card adds to a listing (:meth:`pegs.rules.coded.Coded._card`): its listed
+    codes in order, its counted moves, the layouts of its splits listed one by one, the
+    codes it listed by the key change of their layout, whether its split was made, and
+    whether it moves other than by coming out."""
 
+    __slots__ = ("codes", "found", "layouts", "other", "seen", "segments")
 
-class Turn:
-    """What the generator needs to know about the seat to move.  (A plain class: a frozen
-    dataclass sets each field through ``object.__setattr__``, several times as slow to make,
-    and one is made per listing.)"""
-
-    __slots__ = ("first_turn", "hand", "seat", "stuck_turns")
-
-    def __init__(self, seat: int, hand: tuple[str, ...], stuck_turns: int,
-                 first_turn: bool) -> None:
-        self.seat: Final = seat
-        self.hand: Final = hand
-        self.stuck_turns: Final = stuck_turns
-        self.first_turn: Final = first_turn
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Turn) and (
-            self.seat, self.hand, self.stuck_turns, self.first_turn) == (
-            other.seat, other.hand, other.stuck_turns, other.first_turn)
-
-    def __hash__(self) -> int:
-        return hash((self.seat, self.hand, self.stuck_turns, self.first_turn))
-
-    def __repr__(self) -> str:
-        return (f"Turn(seat={self.seat}, hand={self.hand}, stuck_turns={self.stuck_turns}, "
-                f"first_turn={self.first_turn})")
-
-
-class Legal:
-    """The legal actions in order, their resulting layouts, and accepted aliases.
-
-    ``actions`` are built; North Carolina tens, many 7 and 9 splits and the 2's swaps are
-    counted or kept as numbers in ``deferred`` and built one at a time when listed or looked
-    up (a ten can have thousands of legal splits, and a player uses one).  The listing is
-    ``actions``, then each of ``deferred``.
-    """
-
-    __slots__ = ("_listing", "actions", "aliases", "base", "changes", "counting", "deferred",
-                 "moving_ranks", "results")
-
-    def __init__(self, base: Pegs = (), moving_ranks: set[str] | None = None) -> None:
-        self.actions: list[Action] = []
-        self.results: dict[Action, Pegs] = {}
-        self.changes: dict[Action, Change] = {}
-        self.aliases: dict[Action, Action] = {}
-        self.moving_ranks: set[str] = set() if moving_ranks is None else moving_ranks
-        self.deferred: list[Deferred] = []
-        self.base = base
-        #: North Carolina counting offered (a free come-out with any card, discarded).
-        self.counting = False
-        self._listing: tuple[Action, ...] | None = None
-
-    def size(self) -> int:
-        return len(self.actions) + sum(len(d) for d in self.deferred)
-
-    def listing(self) -> Sequence[Action]:
-        """All legal actions as one read-only sequence (a tuple when nothing is counted).
-
-        A sequence over counted splits is made anew on each call and not kept here: it
-        refers to this object, and a reference back would keep every part and action of
-        the position alive until the cyclic garbage collector ran."""
-        if self.deferred:
-            return Actions(self)
-        if self._listing is None:
-            self._listing = tuple(self.actions)
-        return self._listing
-
-    def made(self, i: int) -> Action:
-        """The ``i``-th action of ``deferred`` (the actions after the built ones)."""
-        for moves in self.deferred:
-            if i < len(moves):
-                return moves.nth(i)
-            i -= len(moves)
-        raise IndexError("legal action index out of range")
-
-    def outcome(self, action: Action) -> Pegs | None:
-        """The layout a listed action leads to, or None if it is not listed."""
-        result = self.results.get(action)
-        if result is not None:
-            return result
-        change = self.changes.get(action)
-        if change is not None:
-            return moved(self.base, (change,))
-        for moves in self.deferred:
-            result = moves.outcome(action)
-            if result is not None:
-                return result
-        return None
-
-
-class CardMoves:
-    """What one card adds to a position's :class:`Legal`: its built actions in order with
-    their layouts or changes, its deferred moves, its moves other than coming out, and the
-    (card, layout) pairs it has listed (see ``_Generator.record``)."""
-
-    __slots__ = ("actions", "changes", "deferred", "other", "results", "seen")
-
-    def __init__(self, actions: tuple[Action, ...], results: tuple[tuple[Action, Pegs], ...],
-                 changes: tuple[tuple[Action, Change], ...], deferred: tuple[Deferred, ...],
-                 other: int, seen: tuple[tuple[tuple[str, Pegs], Action], ...]) -> None:
-        self.actions = actions
-        self.results = results
-        self.changes = changes
-        self.deferred = deferred
-        self.other = other
+    def __init__(self, codes: tuple[int, ...], segments: tuple[Deferred, ...],
+                 layouts: tuple[tuple[int, Pegs], ...],
+                 seen: tuple[tuple[int, tuple[int, ...]], ...], found: bool,
+                 other: bool) -> None:
+        self.codes = codes
+        self.segments = segments
+        self.layouts = layouts
         self.seen = seen
+        self.found = found
+        self.other = other
 
 
 class MoveMemo:
-    """The moves of each card by board and seat, shared by the positions of one search.
+    """The codes of each card by board and seat, shared by the positions of one search.
 
     A card's moves depend on the board, the seat and the card alone, and a tree search
     meets the same board in every determinization (only the hidden cards differ), so the
-    generator looks them up here instead of finding them again.  Holds at most ``limit``
+    listing looks them up here instead of finding them again.  Holds at most ``limit``
     entries; a memo is meant to live for one decision.
     """
 
     __slots__ = ("entries", "limit")
 
     def __init__(self, limit: int = MEMO_LIMIT) -> None:
-        self.entries: dict[tuple[Pegs, int, str], CardMoves] = {}
+        self.entries: dict[tuple[Pegs, int, int], CardCodes] = {}
         self.limit = limit
-
-
-class Actions(Sequence[Action]):
-    """The legal actions of a position: the built ones, then the counted ones."""
-
-    __slots__ = ("_cache", "_legal")
-
-    def __init__(self, legal: Legal) -> None:
-        self._legal = legal
-        self._cache: dict[int, Action] = {}
-
-    def __len__(self) -> int:
-        return self._legal.size()
-
-    @overload
-    def __getitem__(self, i: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[Action]: ...
-
-    def __getitem__(self, i: int | slice) -> Action | list[Action]:
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        i = list_index(i, len(self), "legal action")
-        built = self._legal.actions
-        if i < len(built):
-            return built[i]
-        action = self._cache.get(i)
-        if action is None:
-            action = self._cache[i] = self._legal.made(i - len(built))
-        return action
-
-    def __iter__(self) -> Iterator[Action]:
-        yield from self._legal.actions
-        for i in range(len(self) - len(self._legal.actions)):
-            yield self[len(self._legal.actions) + i]
-
-    def __contains__(self, action: object) -> bool:
-        return isinstance(action, Action) and self._legal.outcome(action) is not None
-
-    def __repr__(self) -> str:
-        return f"<{len(self)} legal actions>"
 
 
 @dataclass(frozen=True)
@@ -229,10 +92,6 @@ def card_plans(rules: Rules) -> dict[str, CardPlan]:
             joker="joker" in tokens,
         )
     return plans
-
-
-def all_home(geo: Geometry, pegs: Pegs, seat: int) -> bool:
-    return pegs[seat] == geo.all_home
 
 
 def controlled(geo: Geometry, pegs: Pegs, seat: int) -> tuple[int, ...]:

@@ -1,12 +1,11 @@
 """The 7 and 9 splits that are listed one by one, found on integers (RULES.md section 2).
 
-The general generator counts a card's splits from two movable pegs
-(:meth:`~pegs.rules.splits.SplitFinder.count_splits`), but for a split that may finish
-with a partner's peg while the seat has one peg on the ring: then every split is tried in
-turn (:meth:`~pegs.rules.splits.SplitFinder.splits`) and each new layout listed.  This is
-that enumeration, in the same order, on the scratch board: a split is one :data:`SPLIT`
-code packing its two steps (seat, from, to, forward, hit), and its layout is kept for
-when it is played.
+The listing counts a card's splits from two movable pegs
+(:meth:`~pegs.rules.split_count.SplitCounter.count_splits`), but for a split that may
+finish with a partner's peg while the seat has one peg on the ring: then every split is
+tried in turn on the scratch board and each new layout listed, in the order the counting
+keeps: a split is one :data:`SPLIT` code packing its two steps (seat, from, to, forward,
+hit), and its layout is kept for when it is played.
 """
 
 from __future__ import annotations

@@ -20,10 +20,12 @@ from .board import START, Geometry, geometry
 from .board_work import Pegs
 from .cards import Draft, build_shoe
 from .cards import sorted_hand as _sorted_hand
-from .code_list import Codes, index_code
-from .coded import DEFERRED, DISCARD, LISTED, Coded, plain_turn
+from .code_list import Listing
+from .coded import Coded
+from .declared import Choices, Declared
 from .errors import IllegalActionError, RulesError
-from .legal import RANK_ORDER, Legal, MoveMemo, Turn, controlled, generate, spelled
+from .listing import RANK_ORDER, MoveMemo, controlled
+from .powers import DECISION, DECLARED, DISCARD
 from .settings import Rules
 from .table import table_of
 
@@ -48,8 +50,7 @@ class GameState:
     """One moment of a game.  Never changed after creation; ``apply`` gives the next one."""
 
     __slots__ = (
-        "_coded",
-        "_legal",
+        "_listing",
         "_shoe",
         "_top",
         "_winner",
@@ -91,8 +92,7 @@ class GameState:
     extra: tuple[int, ...]
     #: Face-down discards (Bluffing Joker): (seat that played it, index in ``discards``).
     face_down: tuple[tuple[int, int], ...]
-    _legal: Legal | None
-    _coded: Coded | None
+    _listing: Listing | None
     _winner: Outcome | None
     #: Card moves shared with the other states of one search (not part of the state).
     memo: MoveMemo | None
@@ -153,8 +153,7 @@ class GameState:
         self.turn, self.stuck, self.turns_taken, self.ply = turn, stuck, turns_taken, ply
         self.rng, self.pending, self.extra, self.face_down = rng, pending, extra, face_down
         self.memo = memo
-        self._legal = None
-        self._coded = None
+        self._listing = None
         self._winner = _find_winner(geo, pegs) if winner is UNKNOWN else winner
 
     @classmethod
@@ -250,129 +249,86 @@ class GameState:
         """The seats whose pegs ``seat`` (default: the seat to move) may move now."""
         return controlled(self.geo, self.pegs, self.turn if seat is None else seat)
 
-    def _generate(self) -> Legal:
-        if self._legal is None:
-            if self._winner is not None:
-                self._legal = Legal()
+    def _listed(self) -> Listing:
+        """The legal actions of this position as codes (made once)."""
+        listing = self._listing
+        if listing is None:
+            if self._winner is not None:  # a listing: the one of a turn, a Bluffing Joker
+                listing = Choices((), ())  # turn's declarations, the decisions on one
             elif self.pending is not None:
-                self._legal = bluff.decisions(self.geo, self.pegs, self.pending)
+                listing = bluff.decisions(self.geo, self.pegs, self.pending)
             else:
-                self._legal = generate(self.geo, self.pegs, self._turn(), memo=self.memo)
-        return self._legal
-
-    def _turn(self) -> Turn:
-        return Turn(self.turn, self.hands[self.turn], self.stuck[self.turn],
-                    self.turns_taken[self.turn] == 0)
-
-    def _codes(self) -> Coded | None:
-        """The listing as codes, or None when only the general generator lists this turn
-        (the game is over, a declaration is pending, or see :func:`plain_turn`)."""
-        coded = self._coded
-        if coded is None and self._winner is None and self.pending is None:
-            seat = self.turn
-            stuck = self.stuck[seat]
-            if plain_turn(self.geo, stuck):
-                coded = self._coded = Coded(self.geo, self.pegs, seat, self.hands[seat], stuck,
-                                            self.turns_taken[seat] == 0, self.memo)
-        return coded
+                seat = self.turn
+                hand, stuck, first = self.hands[seat], self.stuck[seat], self.turns_taken[seat] == 0
+                if table_of(self.geo).bluffing:
+                    listing = Declared(self.geo, self.pegs, seat, hand, stuck, first, self.memo)
+                else:
+                    listing = Coded(self.geo, self.pegs, seat, hand, stuck, first, self.memo)
+            self._listing = listing
+        return listing
 
     def legal_actions(self) -> Sequence[Action]:
         """Every legal action of the seat to move, in a stable order (empty when over).
 
         A read-only sequence: most splits are counted and each is built when indexed,
         iterated or looked up with ``in``."""
-        coded = self._codes()
-        if coded is None:
-            return self._generate().listing()
-        return coded.actions()
+        return self._listed().actions()
 
     def legal_codes(self) -> Sequence[int]:
         """The legal actions as integer codes, in the order of :meth:`legal_actions`
         (a code names an action of this position: see :mod:`pegs.rules.coded`)."""
-        coded = self._codes()
-        if coded is None:
-            return Codes((), len(self._generate().listing()), LISTED)
-        if coded.deferred:
-            return Codes(coded.listed, coded.deferred, DEFERRED)
-        return coded.listed
+        return self._listed().legal_codes()
 
     def code_results(self, codes: Sequence[int]) -> tuple[list[Pegs], list[str]]:
-        """The layout each of the legal ``codes`` leads to and the card it plays (an
-        :class:`Action` is made only for a code the general generator listed)."""
-        coded = self._codes()
-        if coded is None:
-            actions = [self.action_of(c) for c in codes]
-            return [self.result_of(a) for a in actions], [a.card for a in actions]
-        return [coded.result(c) for c in codes], [coded.card(c) for c in codes]
+        """The layout each of the legal ``codes`` leads to and the card it plays."""
+        listing = self._listed()
+        return [listing.result(c) for c in codes], [listing.card(c) for c in codes]
 
     def action_of(self, code: object) -> Action:
         """The action a legal code names (:class:`IllegalActionError` if none)."""
-        n = self._check_code(code)
-        coded = self._codes()
-        if coded is None:
-            return self._generate().listing()[n >> 3]
-        return coded.action(n)
+        return self._listed().action(self._check_code(code))
 
     def code_of(self, action: Action) -> int:
         """The code of a legal action (another spelling of a split gives the listed one's);
         raises :class:`IllegalActionError` saying why if it is not legal."""
-        coded = self._codes()
-        if coded is not None:
-            code = coded.find(action)
-            if code < 0:
-                action = self.canonical(action)
-                code = coded.find(action)
-            if code < 0:
-                code = coded.counted_code(action)
-            assert code >= 0
-            return code
-        listing = self._generate().listing()
-        action = self.canonical(action)
-        for i, a in enumerate(listing):
-            if a == action:
-                return index_code(LISTED, i)
-        raise AssertionError(f"{action} is legal but not listed")
+        listing = self._listed()
+        code = listing.find(action)
+        if code < 0:
+            action = self.canonical(action)
+            code = listing.find(action)
+        if code < 0:
+            code = listing.counted_code(action)
+        assert code >= 0
+        return code
 
     def _check_code(self, code: object) -> int:
         """``code`` if it is a legal code here, else :class:`IllegalActionError` (a code
         may come from a client: it is checked, whatever its type)."""
         if isinstance(code, bool) or not isinstance(code, int):
             raise IllegalActionError(f"an action code is a whole number, not {code!r}")
-        coded = self._codes()
-        if coded is None:
-            ok = code & 7 == LISTED and 0 <= code >> 3 < len(self._generate().listing())
-        else:
-            ok = code >= 0 and coded.has(code)
-        if not ok:
+        if code < 0 or not self._listed().has(code):
             raise IllegalActionError(f"{code} is not the code of a legal action here")
         return code
 
     def result_of(self, action: Action) -> Pegs:
         """The peg layout a legal action leads to."""
-        coded = self._codes()
-        if coded is not None:
-            code = coded.find(action)
-            if code >= 0:
-                return coded.result(code)
-            counted = coded.counted(action)
-            if counted is not None:
-                return counted
-        legal = self._generate()
-        result = legal.outcome(action)
-        if result is None:
-            result = legal.outcome(self.canonical(action))
-            assert result is not None
-        return result
+        listing = self._listed()
+        code = listing.find(action)
+        if code >= 0:
+            return listing.result(code)
+        counted = listing.counted(action)
+        if counted is not None:
+            return counted
+        return self.result_of(self.canonical(action))
 
     def canonical(self, action: Action) -> Action:
         """The legal action that ``action`` names (another order of a split maps to the
         listed one); raises :class:`IllegalActionError` saying why if there is none."""
-        legal = self._generate()
-        if legal.outcome(action) is not None:
+        listing = self._listed()
+        if listing.find(action) >= 0 or listing.counted(action) is not None:
             return action
-        if (self._winner is None and self.pending is None and action.steps
-                and action.card in self.hands[self.turn]):
-            alias = spelled(self.geo, self.pegs, self._turn(), action, legal)
+        if action.steps and action.card in self.hands[self.turn]:
+            alias = listing.spelled(action)
             if alias is not None:
                 return alias
         raise IllegalActionError(self.why_illegal(action))
@@ -381,21 +337,26 @@ class GameState:
         """A sentence saying why ``action`` is not legal here."""
         if self._winner is not None:
             return "the game is over"
+        listing = self._listed()
         if self.pending is not None:
-            options = " or ".join(str(a) for a in self._generate().listing())
+            options = " or ".join(str(a) for a in listing.actions())
             return f"seat {self.current_player} must decide first: {options}"
         if action.decision:
             return f"there is nothing to {action.decision.split()[0]} now"
         hand = self.hands[self.turn]
         if action.card not in hand:
             return (f"seat {self.turn} holds no {action.card} (hand: {' '.join(hand)})")
-        legal = self._generate()
         if action.discard and not action.steps:
-            playable = sorted(legal.moving_ranks - {"Joker"}, key=RANK_ORDER.__getitem__)
+            playable = sorted(set(listing.moving_ranks()) - {"Joker"},
+                              key=RANK_ORDER.__getitem__)
             return ("a card that moves must be played: " + ", ".join(playable) + " can move")
         same_card: list[str] = []
-        for a in legal.listing():
-            if a.card == action.card and not a.discard:
+        for i in range(len(listing)):
+            code = listing.code(i)
+            if listing.card(code) != action.card:
+                continue
+            a = listing.action(code)
+            if not a.discard:
                 same_card.append(str(a))
                 if len(same_card) > 6:
                     break
@@ -409,10 +370,11 @@ class GameState:
         """The state after the action of a legal code (see :meth:`legal_codes`); raises
         :class:`IllegalActionError` if it is not one."""
         n = self._check_code(code)
-        coded = self._codes()
-        if coded is None:
-            return self.apply(self._generate().listing()[n >> 3])
-        return self._played(coded.card(n), coded.result(n), n & 7 != DISCARD)
+        listing = self._listed()
+        kind = n & 7
+        if kind in (DECISION, DECLARED):
+            return self._apply(listing.action(n), listing.result(n))
+        return self._played(listing.card(n), listing.result(n), kind != DISCARD)
 
     def _played(self, card: str, result: Pegs, moved: bool) -> GameState:
         """The state after the seat to move played ``card`` face up to layout ``result``."""
@@ -425,31 +387,31 @@ class GameState:
 
     def apply(self, action: Action) -> GameState:
         """The state after ``action``; raises :class:`IllegalActionError` if it is not legal."""
-        coded = self._codes()
-        if coded is not None:
-            code = coded.find(action)
-            if code >= 0:
-                return self._played(action.card, coded.result(code), code & 7 != DISCARD)
-            result = coded.counted(action)
-            if result is not None:
-                return self._played(action.card, result, True)
-        result = self._generate().outcome(action)
+        listing = self._listed()
+        code = listing.find(action)
+        if code >= 0:
+            return self._apply(action, listing.result(code))
+        result = listing.counted(action)
         if result is None:
             action = self.canonical(action)
             result = self.result_of(action)
+        return self._apply(action, result)
+
+    def _apply(self, action: Action, result: Pegs) -> GameState:
+        """The state after the legal ``action``, which leads to ``result``."""
         if self.pending is not None:
             return self.decide(action, result)
-        seat = self.turn
-        hands = list(self.hands)
-        hand = list(hands[seat])
-        hand.remove(action.card)
-        hands[seat] = tuple(hand)
         if action.declared:
+            seat = self.turn
+            hands = list(self.hands)
+            hand = list(hands[seat])
+            hand.remove(action.card)
+            hands[seat] = tuple(hand)
             return self._replace(
                 hands=tuple(hands), ply=self.ply + 1,
                 pending=Pending(seat, action, result, bluff.first_asked(self.geo, seat)),
             )
-        return self.end_turn(action.card, result, bool(action.steps), hands)
+        return self._played(action.card, result, bool(action.steps))
 
     def end_turn(self, card: str, result: Pegs, moved: bool, hands: list[tuple[str, ...]],
                  face_down: bool = False, extra: tuple[int, ...] | None = None,

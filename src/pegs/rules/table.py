@@ -1,5 +1,6 @@
 """What listing a turn reads of a table's settings (:class:`Table`), read once per
-geometry and kept, so that :mod:`pegs.rules.coded` and the state read plain fields."""
+geometry and kept, so that the listing (:mod:`pegs.rules.coded`) and the state read plain
+fields."""
 
 from __future__ import annotations
 
@@ -36,7 +37,6 @@ class Table:
         "plan_of",
         "plans",
         "players",
-        "quick",
         "ring",
         "stuck_out",
         "team",
@@ -74,9 +74,6 @@ class Table:
         self.plans = [plans[rank] for rank in RANKS]
         #: May a split of the rank finish with a partner's peg?
         self.finish = [r in rules.split_finish_with_partner and not self.team for r in RANKS]
-        #: Are the rank's moves found here (a split only when it cannot be made)?
-        self.quick = [not (p.split == 10 or (p.joker and self.joker == 3))
-                      for p in self.plans]
 
 
 _TABLES: Final[dict[Geometry, Table]] = {}

@@ -1,15 +1,15 @@
-"""One peg's walk on a listing's occupancy (a native array of the seat in each ring
-hole, -1 when free), as :mod:`pegs.rules.coded` and :mod:`pegs.rules.split_codes` read it:
-the pegs that may move, a walk back, free home holes, a layout with one peg moved, and a
-hand's ranks."""
+"""What the listing reads of a layout besides the walks (:mod:`pegs.rules.board_work`): the
+pegs that may move, the peg a step names (on an occupancy: a native array of the seat in
+each ring hole, -1 when free), the change of a layout's key, a layout with one peg moved,
+and a hand's ranks."""
 
 from __future__ import annotations
 
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from .board import START
-from .board_work import IN_HAND, Pegs
+from .board import START, Geometry
+from .board_work import Pegs
 from .listing import RANK_ORDER
 from .table import Table
 
@@ -64,29 +64,6 @@ def movable(table: Table, seats: tuple[int, ...], pegs: Pegs) -> list[int]:
     return out
 
 
-def home_clear(ring: int, ps: tuple[int, ...], first: int, last: int) -> bool:
-    """Are home holes ``first`` to ``last`` (counted from 1) free of the pegs ``ps``?"""
-    return not any(p >= ring and first <= p - ring + 1 <= last for p in ps)
-
-
-def backward(table: Table, occ: vec[i64], seat: int, p: int, n: int) -> int:
-    """The destination of a ring peg moving ``n`` back, or ``IN_HAND`` when blocked."""
-    ring = table.ring
-    if not 0 <= p < ring:
-        return IN_HAND
-    pass_own = table.pass_own
-    cur = p
-    for i in range(n):
-        cur -= 1
-        if cur < 0:
-            cur = ring - 1
-        if i < n - 1 and occ[cur] == seat and not pass_own:
-            return IN_HAND
-    if occ[cur] == seat:
-        return IN_HAND
-    return cur
-
-
 def key_change(keys: tuple[tuple[int, ...], ...], base: Pegs, layout: Pegs) -> int:
     """How much the layout's key (``keys[q][pos + 1]`` summed over the pegs, as
     :attr:`Geometry.keys`) changes from ``base`` to ``layout``."""
@@ -100,3 +77,25 @@ def key_change(keys: tuple[tuple[int, ...], ...], base: Pegs, layout: Pegs) -> i
             for p in before:
                 delta -= row[p + 1]
     return delta
+
+
+def peg_named(geo: Geometry, occ: vec[i64], mover: int, name: str) -> tuple[int, int] | None:
+    """(seat, position) of the peg a step of ``mover`` names as its source on the ring
+    whose holes ``occ`` holds, if there is one and the name is spelled as the listing
+    spells it (``S``, ``H3`` for the mover's own, ``S@2``, ``H3@2`` for another seat's)."""
+    text, _, owner = name.partition("@")
+    try:
+        pos = geo.parse(text)
+    except ValueError:
+        return None
+    if 0 <= pos < geo.ring_size:
+        seat = occ[pos]
+    elif not owner:
+        seat = mover
+    elif owner.isdigit() and int(owner) < geo.players:
+        seat = int(owner)
+    else:
+        return None
+    if seat < 0 or geo.names_for(mover)[seat][pos + 1] != name:
+        return None
+    return seat, pos

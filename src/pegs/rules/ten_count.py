@@ -1,5 +1,5 @@
-"""The North Carolina ten: two pegs of different colours, anywhere on the table, share
-ten holes, forward or back (RULES.md section 5).
+"""The North Carolina ten counted, not listed: two pegs of different colours, anywhere on the
+table, share ten holes, forward or back (RULES.md section 5).
 
 The pairs of parts that cannot affect each other are counted
 (:class:`~pegs.rules.counted.CountedSplits`); those that interact are worked out from
@@ -11,14 +11,12 @@ from __future__ import annotations
 from librt.vecs import append, vec
 from mypy_extensions import i64
 
-from .actions import Step
 from .board import START
-from .board_work import IN_HAND, Change, has, moved
+from .board_work import IN_HAND, Change, has
 from .code_set import CodeSet
 from .counted import CountedSplits
 from .listed import Listed, Make
 from .pairs import (
-    Group,
     group_code,
     group_of,
     group_order,
@@ -27,7 +25,9 @@ from .pairs import (
     pick_code,
 )
 from .part import Part
-from .splits import SplitFinder, _close, _plain
+from .split_count import SplitCounter, _close, _plain
+from .table import table_of
+from .walks import movable
 
 
 def _moves_peg(x: Part, seat: int, p: int) -> bool:
@@ -84,8 +84,8 @@ def _last_at_most(values: vec[i64], n: i64) -> i64:
     return lo
 
 
-class TenFinder(SplitFinder):
-    """:class:`SplitFinder` with the North Carolina ten."""
+class TenCounter(SplitCounter):
+    """:class:`SplitCounter` with the North Carolina ten."""
 
     def ten_pegs(self) -> list[tuple[int, int, bool]]:
         """(seat, position, ring_only) of every peg a North Carolina ten may move: any ring
@@ -94,8 +94,9 @@ class TenFinder(SplitFinder):
         in_team = [False] * geo.players
         for q in geo.team_seats[self.mover]:
             in_team[q] = True
-        return [(q, p, not in_team[q]) for q, p in self.movable(range(geo.players), self.pegs)
-                if p < ring or in_team[q]]
+        every = movable(table_of(geo), tuple(range(geo.players)), self.pegs)
+        return [(every[i], every[i + 1], not in_team[every[i]]) for i in range(0, len(every), 2)
+                if every[i + 1] < ring or in_team[every[i]]]
 
     def ten_targets(self, seat: int, p: int, n: int, fwd: bool, ring_only: bool) -> list[int]:
         board = self.board
@@ -242,29 +243,11 @@ class TenFinder(SplitFinder):
                                                       fx, fy)
         return starts, groups
 
-    def split_ten(self, card: str) -> None:
-        """The North Carolina ten: two pegs of different colours, any seats, 10 in all.
-
-        Splits whose parts interact are simulated and listed; the others are counted by
-        :class:`CountedSplits`.  With aliases, every split is listed, in both orders.
-        """
-        legal = self.legal
+    def split_ten(self, card: str) -> CountedSplits | None:
+        """The North Carolina ten: two pegs of different colours, any seats, 10 in all
+        (None if it has no move).  Splits whose parts interact are simulated and listed;
+        the others are counted by :class:`CountedSplits`."""
         pegs = self.ten_pegs()
-        if self.track_aliases:
-            options: dict[tuple[int, int, bool], list[int]] = {}
-            around = self.around
-            for i in range(len(pegs)):
-                if around is not None and not around.has(pegs[i][0], pegs[i][1]):
-                    continue
-                for j in range(i + 1, len(pegs)):
-                    if around is not None and not around.has(pegs[j][0], pegs[j][1]):
-                        continue
-                    if pegs[i][0] != pegs[j][0]:
-                        for k in range(1, 10):
-                            for fx in (True, False):
-                                for fy in (True, False):
-                                    self._ten_group(card, pegs, options, (i, j, k, fx, fy))
-            return
         chains: list[list[int]] = []
         parts = []
         usable = []
@@ -286,8 +269,7 @@ class TenFinder(SplitFinder):
             tens.skip_twins({i for i, (q, p, _) in enumerate(pegs) if (q, p) in self._own_hits})
         if len(tens.listed):
             self._ten_repeats(tens, starts, groups)
-        if len(tens):
-            legal.deferred.append(tens)
+        return tens if len(tens) else None
 
     def _ten_whole(self, card: str, pegs: list[tuple[int, int, bool]],
                    parts: list[list[list[Part]]], i: int, j: int, k: int, fx: bool, fy: bool
@@ -464,47 +446,11 @@ class TenFinder(SplitFinder):
         listed.finish()
         return True
 
-    def _ten_group(self, card: str, pegs: list[tuple[int, int, bool]],
-                   options: dict[tuple[int, int, bool], list[int]], group: Group) -> None:
-        """Every split of one group in both orders (for aliases)."""
-        i, j, k, fx, fy = group
-        qx, px, ox_only = pegs[i]
-        qy, py, oy_only = pegs[j]
-        xs = options.get((i, k, fx))
-        if xs is None:
-            xs = options[(i, k, fx)] = self.ten_targets(qx, px, k, fx, ox_only)
-        ys = options.get((j, 10 - k, fy))
-        if ys is None:
-            ys = options[(j, 10 - k, fy)] = self.ten_targets(qy, py, 10 - k, fy, oy_only)
-        if not xs or not ys:
-            return
-        if py in xs or px in ys:  # one lands on the other: both orders
-            self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
-            return
-        ring, occ, names = self.geo.ring_size, self.board.occ, self.names
-        ox, oy = (">" if fx else "<"), (">" if fy else "<")
-        for dx in xs:
-            x_clear = dx >= ring or occ[dx] == -1
-            for dy in ys:
-                if x_clear and dx != dy and (dy >= ring or occ[dy] == -1):
-                    result = moved(self.pegs, ((qx, px, dx), (qy, py, dy)))
-                    x_step = Step(names[qx][px + 1], names[qx][dx + 1], ox)
-                    y_step = Step(names[qy][py + 1], names[qy][dy + 1], oy)
-                    self.record(card, (x_step, y_step), result)
-                    self.record(card, (y_step, x_step), result)
-                    continue
-                x_part, y_part = (qx, px, dx, ox), (qy, py, dy, oy)
-                if not (self._ten_pair(card, x_part, y_part)
-                        and self._ten_pair(card, y_part, x_part)):
-                    self._ten_both(card, pegs[i], k, fx, pegs[j], 10 - k, fy)
-
     def _record_ten(self, card: str, first: Make, second: Make) -> None:
         """Keep the ten on the scratch board, its peg moves the board's log, unless its
         layout is kept already (with aliases, record it as an action)."""
         board, tens = self.board, self._ten
-        if tens is None:
-            self.record(card, None, board.snapshot(), (first, second))
-            return
+        assert tens is not None
         listed = tens.listed
         listed.start(first, second)
         listed.logged(board.log)
@@ -532,11 +478,6 @@ class TenFinder(SplitFinder):
         if gone:
             tens.listed.drop(gone)
 
-    def _ten_both(self, card: str, x: tuple[int, int, bool], kx: int, fx: bool,
-                  y: tuple[int, int, bool], ky: int, fy: bool) -> None:
-        self._ten_sequence(card, x, kx, fx, y, ky, fy)
-        self._ten_sequence(card, y, ky, fy, x, kx, fx)
-
     def _ten_pair(self, card: str, first: tuple[int, int, int, str],
                   second: tuple[int, int, int, str]) -> bool:
         """Both parts of a ten in one order, when at least one of them hits.  False if the
@@ -556,25 +497,3 @@ class TenFinder(SplitFinder):
                     self._record_ten(card, st1, st2)
         board.undo(m1)
         return ok
-
-    def _ten_sequence(self, card: str, first: tuple[int, int, bool], k1: int, f1: bool,
-                      second: tuple[int, int, bool], k2: int, f2: bool) -> None:
-        """One order of a ten whose parts interact, simulated step by step."""
-        board = self.board
-        qa, pa, only_a = first
-        qb, pb, only_b = second
-        for d1 in self.ten_targets(qa, pa, k1, f1, only_a):
-            st1 = self.make(qa, pa, d1, ">" if f1 else "<", hit_own=True)
-            m1 = board.mark()
-            if board.land(qa, pa, d1):
-                b_now = board.where(qb, pb, m1)
-                if b_now != START:
-                    for d2 in self.ten_targets(qb, b_now, k2, f2, only_b):
-                        if b_now >= self.geo.ring_size and not f2:
-                            continue
-                        st2 = self.make(qb, b_now, d2, ">" if f2 else "<", hit_own=True)
-                        m2 = board.mark()
-                        if board.land(qb, b_now, d2):
-                            self._record_ten(card, st1, st2)
-                        board.undo(m2)
-            board.undo(m1)

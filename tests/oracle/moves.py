@@ -11,14 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from .actions import Action, Step, owned
-from .board import START, Geometry
-from .board_work import IN_HAND, Change, Pegs, WorkBoard, moved
-from .counted import (
+from pegs.rules.actions import Action, Step, owned
+from pegs.rules.board import START, Geometry
+from pegs.rules.board_work import IN_HAND, Change, Pegs, WorkBoard, moved
+from pegs.rules.counted import (
     CountedSplits,
 )
-from .deferred import Swaps
-from .listed import Make
+from pegs.rules.deferred import Swaps
+from pegs.rules.listed import Make
+from pegs.rules.table import table_of
+
 from .listing import (
     Legal,
     Move,
@@ -26,7 +28,6 @@ from .listing import (
     Turn,
     controlled,
 )
-from .table import table_of
 
 _new: Final = tuple.__new__
 

@@ -9,23 +9,24 @@ from __future__ import annotations
 
 from mypy_extensions import i64
 
-from .board import START
-from .board_work import IN_HAND, Change, has, index_of, moved
-from .code_set import CodeSet
-from .counted import CountedSplits
-from .listed import Listed
-from .listing import (
-    all_home,
-    controlled,
-)
-from .moves import MoveFinder
-from .pairs import (
+from pegs.rules.board import START
+from pegs.rules.board_work import IN_HAND, Change, has, index_of, moved
+from pegs.rules.code_set import CodeSet
+from pegs.rules.counted import CountedSplits
+from pegs.rules.listed import Listed
+from pegs.rules.pairs import (
     interact,
     numbered,
     on_way,
     pick_code,
 )
-from .part import Part
+from pegs.rules.part import Part
+
+from .listing import (
+    all_home,
+    controlled,
+)
+from .moves import MoveFinder
 
 
 def _split_interact(x: Part, qa: int, pa: int, y: Part, qb: int, pb: int, ring: int) -> bool:

@@ -20,9 +20,11 @@ from __future__ import annotations
 from itertools import islice
 from typing import Final
 
-from .actions import Action
-from .board import Geometry
-from .board_work import Pegs, moved
+from pegs.rules.actions import Action
+from pegs.rules.board import Geometry
+from pegs.rules.board_work import Pegs, moved
+from pegs.rules.settings import RANKS
+
 from .listing import RANK_ORDER as RANK_ORDER
 from .listing import Actions as Actions
 from .listing import CardMoves as CardMoves
@@ -32,7 +34,6 @@ from .listing import Turn as Turn
 from .listing import card_plans as card_plans
 from .listing import controlled as controlled
 from .moves import Around
-from .settings import RANKS
 from .tens import TenFinder
 
 #: 7 and 9 splits are counted (not built) when the seat plays this many pegs or more: from
