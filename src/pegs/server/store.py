@@ -48,7 +48,13 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    IntegrityError,
+    OperationalError,
+    SQLAlchemyError,
+)
 from sqlalchemy.pool import ConnectionPoolEntry
 
 log = logging.getLogger("pegs.server")
@@ -212,6 +218,17 @@ class LeaseLost(StoreError):
 
 class Unavailable(StoreError):
     """The database did not answer or failed (a lost connection, a restart): try again."""
+
+
+class Refused(StoreError):
+    """This process may not write: the schema is not one this release can run on (a later
+    release contracted it), or the database refuses its writes (read-only, privileges)."""
+
+
+def refusal(e: SQLAlchemyError) -> bool:
+    """Whether the database answered ``e`` as a refusal (not a lost connection)."""
+    return (isinstance(e, DBAPIError) and not isinstance(e, OperationalError)
+            and not e.connection_invalidated)
 
 
 @dataclass
@@ -438,26 +455,39 @@ class Store:
         unfinished tables whose lease ran out (or that never had one) up to its share of
         the tables (all of them over the live processes, rounded up), or hand over the
         tables it holds beyond its share (their leases end now, another process takes
-        them). The tables it holds then, with their lease epochs."""
+        them). The tables it holds then, with their lease epochs.  When it may not write,
+        its leases end now (if the database lets it) and :class:`Refused`."""
         me = {"me": self.origin, "s": self.lease_seconds}
         try:
             with self.engine.begin() as c:
-                c.execute(_HEARTBEAT, me)
-                c.execute(_FORGET_SERVERS)
-                live, total = c.execute(_COUNTS).one()
-                held: dict[str, int] = {code: epoch for code, epoch in c.execute(_RENEW, me)}
-                share = math.ceil(total / max(live, 1))
-                if len(held) > share + SLACK:
-                    extra = sorted(held)[share:]
-                    c.execute(_GIVE_UP, {"me": self.origin, "codes": extra})
-                    for code in extra:
-                        del held[code]
-                elif len(held) < share:
-                    for code, epoch in c.execute(_TAKE, {**me, "n": share - len(held)}):
-                        held[code] = epoch
-                return held
+                problem = incompatibility(c)
+                if problem is None:
+                    return self._renew(c, me)
+                c.execute(_RELEASE, me)
+                c.execute(_LEAVE, me)
         except SQLAlchemyError as e:
+            if refusal(e):
+                with contextlib.suppress(SQLAlchemyError):
+                    self.release()
+                raise Refused(f"the database refuses this process's writes: {e}") from e
             raise Unavailable(f"cannot renew leases: {e}") from e
+        raise Refused(f"this release cannot run on the database: {problem}")
+
+    def _renew(self, c: Connection, me: dict[str, Any]) -> dict[str, int]:
+        c.execute(_HEARTBEAT, me)
+        c.execute(_FORGET_SERVERS)
+        live, total = c.execute(_COUNTS).one()
+        held: dict[str, int] = {code: epoch for code, epoch in c.execute(_RENEW, me)}
+        share = math.ceil(total / max(live, 1))
+        if len(held) > share + SLACK:
+            extra = sorted(held)[share:]
+            c.execute(_GIVE_UP, {"me": self.origin, "codes": extra})
+            for code in extra:
+                del held[code]
+        elif len(held) < share:
+            for code, epoch in c.execute(_TAKE, {**me, "n": share - len(held)}):
+                held[code] = epoch
+        return held
 
     def announce_presence(self, present: list[tuple[str, list[int]]]) -> None:
         """(PostgreSQL) Tell the other processes which seats of which tables have
