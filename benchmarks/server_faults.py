@@ -16,9 +16,16 @@ restarts PostgreSQL (down 5 s). Then it prints:
   every unfinished bot table, median and maximum;
 - frozen tables: unfinished tables with no move in the last 20 s at the end (must be 0).
 
+Then (``--phases`` ``hung-limits``) it starts a Redis (or Valkey) server and one more
+process counting its limits there, pauses that limits server with SIGSTOP while clients
+keep reading the lobby, and prints the seconds creates, joins, lobby reads and WebSocket
+hellos take with it answering and with it hung (median and maximum of ten each, and a
+burst of ten creates at once), and how long after SIGCONT the limits are counted again.
+
 Bounded and self-stopping: at most 300 s of play.
 
     .venv/bin/python benchmarks/server_faults.py
+    .venv/bin/python benchmarks/server_faults.py --phases hung-limits   # that phase alone
     .venv/bin/python benchmarks/server_load.py --faults     # the same
 """
 
@@ -29,7 +36,9 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -53,6 +62,7 @@ KILL_AT, RESTART_AFTER, PAUSE_AT, DATABASE_AT, DATABASE_DOWN = 8.0, 15.0, 35.0, 
 #: A table with no move for this long at the end counts as frozen.
 FROZEN_SECONDS = 20.0
 MAX_SECONDS = 300.0
+PHASES = ("faults", "hung-limits")
 
 
 @dataclass
@@ -71,7 +81,7 @@ class Run:
     def base(self, i: int) -> str:
         return f"http://127.0.0.1:{self.ports[i]}"
 
-    def launch(self, i: int) -> subprocess.Popen[bytes]:
+    def launch(self, i: int, *options: str) -> subprocess.Popen[bytes]:
         log = (self.folder / f"server{i}.log").open("ab")
         env = {**os.environ, "PEGS_DATA_DIR": str(self.folder)}
         env.pop("PEGS_DATABASE_URL", None)
@@ -80,7 +90,7 @@ class Run:
              "--database-url", self.db.url, "--bot-delay", "0", "--creates-per-minute", "0",
              "--max-waiting", "0", "--connects-per-minute", "0",
              "--max-tables-per-address", "0", "--rate", "joins=0", "--rate", "changes=0",
-             "--rate", "table=0"],
+             "--rate", "table=0", *options],
             env=env, stdout=subprocess.DEVNULL, stderr=log)
 
     def wait_ready(self, i: int, timeout: float = 60) -> None:
@@ -281,6 +291,159 @@ async def play(run: Run, args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+class LimitsServer:
+    """A throwaway Redis (or Valkey) server on a free port, no persistence."""
+
+    def __init__(self, folder: Path) -> None:
+        binary = shutil.which("redis-server") or shutil.which("valkey-server")
+        if binary is None:
+            raise SystemExit("redis-server (or valkey-server) is not installed")
+        port = free_port()
+        self.url = f"redis://127.0.0.1:{port}/0"
+        self.process = subprocess.Popen(
+            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(folder)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while not self._pong(port):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.remove()
+                raise SystemExit("the limits server did not start")
+            time.sleep(0.05)
+
+    @staticmethod
+    def _pong(port: int) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def remove(self) -> None:
+        self.process.send_signal(signal.SIGCONT)
+        self.process.terminate()
+        self.process.wait(10)
+
+
+#: The limits of the process counting in the limits server: only joins are tight (two a
+#: minute an address), so the after-SIGCONT probe sees when they are counted again.
+LIMITED = ("--creates-per-minute", "10000", "--connects-per-minute", "10000",
+           "--lobby-reads-per-minute", "100000", "--joins-per-minute", "2")
+
+
+def address(phase: int, n: int) -> str:
+    """A client address of its own for each request round (the loopback network)."""
+    return f"127.0.{phase}.{n + 1}"
+
+
+def limited_client(base: str, at: str) -> httpx.AsyncClient:
+    return httpx.AsyncClient(base_url=base, timeout=60,
+                             transport=httpx.AsyncHTTPTransport(local_address=at))
+
+
+async def create(http: httpx.AsyncClient) -> str:
+    r = await http.post("/api/tables", json={"preset": "pegoo", "name": "Ann", "players": 10})
+    r.raise_for_status()
+    return str(r.json()["code"])
+
+
+async def spectate(base: str, code: str) -> None:
+    async with connect(f"{base.replace('http', 'ws')}/ws/{code}", open_timeout=60) as ws:
+        await ws.send(json.dumps({"type": "hello", "spectator": True}))
+        if json.loads(await ws.recv())["type"] != "state":
+            raise RuntimeError("a spectator's hello was refused")
+
+
+async def latencies(base: str, phase: int) -> dict[str, list[float]]:
+    """Ten rounds of a create, a join, a lobby read and a WebSocket hello (each round from
+    an address of its own), then a burst of ten creates at once, while four other clients
+    keep reading the lobby: the seconds each took."""
+    stop = asyncio.Event()
+
+    async def reader(at: str) -> None:
+        async with limited_client(base, at) as http:
+            while not stop.is_set():
+                (await http.get("/api/tables")).raise_for_status()
+
+    load = [asyncio.create_task(reader(address(phase, 200 + i))) for i in range(4)]
+    seconds: dict[str, list[float]] = {"create": [], "join": [], "lobby read": [],
+                                       "hello": [], "burst of 10 creates": []}
+
+    async def timed(kind: str, work: Any) -> Any:
+        began = time.monotonic()
+        result = await work
+        seconds[kind].append(time.monotonic() - began)
+        return result
+
+    try:
+        for n in range(10):
+            async with limited_client(base, address(phase, n)) as http:
+                code = await timed("create", create(http))
+                r = await timed("join", http.post(f"/api/tables/{code}/join",
+                                                  json={"name": "Bo"}))
+                r.raise_for_status()
+                (await timed("lobby read", http.get("/api/tables"))).raise_for_status()
+                await timed("hello", spectate(base, code))
+        async with limited_client(base, address(phase, 100)) as http:
+            await timed("burst of 10 creates", asyncio.gather(*(create(http)
+                                                                for _ in range(10))))
+    finally:
+        stop.set()
+        await asyncio.gather(*load)
+    return seconds
+
+
+async def counted_again(base: str, phase: int, within: float) -> float:
+    """Seconds until a third join from one address is refused again (a fresh address
+    every quarter second)."""
+    began = time.monotonic()
+    for n in range(int(within * 4)):
+        async with limited_client(base, address(phase, n)) as http:
+            code = await create(http)
+            answers = [(await http.post(f"/api/tables/{code}/join", json={"name": "Cy"}))
+                       .status_code for _ in range(3)]
+        if answers[2] == 429:
+            return time.monotonic() - began
+        await asyncio.sleep(0.25)
+    return float("inf")
+
+
+def hung_limits(run: Run) -> dict[str, Any]:
+    """The phase with a hung limits server (see the module's description)."""
+    limits = LimitsServer(run.folder)
+    try:
+        index = len(run.processes)
+        run.processes.append(run.launch(index, "--limits-url", limits.url, *LIMITED))
+        run.wait_ready(index)
+        base = run.base(index)
+        answering = asyncio.run(latencies(base, 1))
+        limits.process.send_signal(signal.SIGSTOP)
+        try:
+            hung = asyncio.run(latencies(base, 2))
+        finally:
+            limits.process.send_signal(signal.SIGCONT)
+        back = asyncio.run(counted_again(base, 3, 60))
+    finally:
+        limits.remove()
+
+    def summary(seconds: dict[str, list[float]]) -> dict[str, dict[str, float]]:
+        return {kind: {"median": statistics.median(taken), "max": max(taken)}
+                for kind, taken in seconds.items()}
+
+    return {"answering": summary(answering), "hung": summary(hung),
+            "counted_again_after_s": back}
+
+
+def print_hung_limits(result: dict[str, Any]) -> None:
+    print("a limits server (Redis) hung with SIGSTOP: seconds a request took, median / max")
+    for kind, answering in result["answering"].items():
+        hung = result["hung"][kind]
+        print(f"  {kind:<20} answering {answering['median']:.3f} / {answering['max']:.3f}"
+              f"   hung {hung['median']:.3f} / {hung['max']:.3f}")
+    print(f"limits counted again {result['counted_again_after_s']:.1f} s after SIGCONT")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--servers", type=int, default=3, help="processes (2 to 4)")
@@ -289,6 +452,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pause", type=float, default=20.0, help="seconds of the SIGSTOP")
     parser.add_argument("--duration", type=float, default=110.0, help="seconds of play "
                         "(the faults take the first 80)")
+    parser.add_argument("--phases", nargs="+", choices=PHASES, default=list(PHASES),
+                        help="the fault run, the hung limits server (default both)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if not 2 <= args.servers <= 4:
@@ -302,12 +467,16 @@ def main(argv: list[str] | None = None) -> int:
                      f"to {MAX_SECONDS:g}")
     folder = Path(tempfile.mkdtemp(prefix="pegs-faults-"))
     db = Postgres()
-    run = Run(db, folder, [free_port() for _ in range(args.servers)])
+    run = Run(db, folder, [free_port() for _ in range(args.servers + 1)])
+    result: dict[str, Any] = {}
     try:
-        run.processes = [run.launch(i) for i in range(args.servers)]
-        for i in range(args.servers):
-            run.wait_ready(i)
-        result = asyncio.run(asyncio.wait_for(play(run, args), MAX_SECONDS + 120))
+        if "faults" in args.phases:
+            run.processes = [run.launch(i) for i in range(args.servers)]
+            for i in range(args.servers):
+                run.wait_ready(i)
+            result = asyncio.run(asyncio.wait_for(play(run, args), MAX_SECONDS + 120))
+        if "hung-limits" in args.phases:
+            result["hung_limits"] = hung_limits(run)
     finally:
         for process in run.processes:
             process.send_signal(signal.SIGCONT)
@@ -321,6 +490,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result))
         return 0
+    if "faults" in args.phases:
+        print_faults(args, folder, result)
+    if "hung-limits" in args.phases:
+        print_hung_limits(result["hung_limits"])
+    return 0
+
+
+def print_faults(args: argparse.Namespace, folder: Path, result: dict[str, Any]) -> None:
     print(f"{args.servers} servers, {args.tables} tables of 4 players, {args.bot_tables} "
           f"bot tables; kill -9 at {KILL_AT:g} s, SIGSTOP {args.pause:g} s at {PAUSE_AT:g} "
           f"s, PostgreSQL down {DATABASE_DOWN:g} s at {DATABASE_AT:g} s (logs in {folder})")
@@ -335,7 +512,6 @@ def main(argv: list[str] | None = None) -> int:
               f"max {r['max']:.1f} s" if r["tables"] else f"{what}: no bot table")
     print(f"frozen tables (no move in the last {FROZEN_SECONDS:g} s): "
           f"{result['frozen_tables']}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import dataclasses
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -140,42 +141,69 @@ def live(database_url: str) -> Iterator[LiveServer]:
         server.stop()
 
 
-@pytest.fixture(scope="session")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A throwaway Redis server for this session (no persistence): its URL."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        if os.environ.get("PEGS_REQUIRE_POSTGRES") == "1":
-            pytest.fail("PEGS_REQUIRE_POSTGRES=1 but redis-server is not installed")
-        pytest.skip("redis-server is not installed (scripts/setup.sh installs it)")
-    port = free_port()
-    folder = tmp_path_factory.mktemp("redis")
-    process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-         "no", "--dir", str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
+class RedisServer:
+    """A throwaway Redis server (no persistence) on a free port: :attr:`url`, its
+    :attr:`process` (to pause with SIGSTOP); it may be stopped and started again."""
+
+    def __init__(self, folder: Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            if os.environ.get("PEGS_REQUIRE_POSTGRES") == "1":
+                pytest.fail("PEGS_REQUIRE_POSTGRES=1 but redis-server is not installed")
+            pytest.skip("redis-server is not installed (scripts/setup.sh installs it)")
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.command = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                        "--appendonly", "no", "--dir", str(folder)]
+        self.start()
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(self.command, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 20
         while True:
             try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
                     s.sendall(b"PING\r\n")
                     if s.recv(16).startswith(b"+PONG"):
-                        break
+                        return
             except OSError:
                 pass
-            if process.poll() is not None or time.monotonic() > deadline:
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
                 raise RuntimeError("redis-server did not start")
             time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGCONT)  # a paused server cannot end
+        self.process.terminate()
+        self.process.wait(10)
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A throwaway Redis server for this session: its URL."""
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    try:
+        yield server.url
     finally:
-        process.terminate()
-        process.wait(10)
+        server.stop()
+
+
+@pytest.fixture
+def own_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A throwaway Redis server of this test's own (to pause)."""
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 #: Fixtures that start PostgreSQL or Redis: a test using one is marked ``postgresql`` or
 #: ``redis``, so ``-m "not postgresql and not redis"`` runs the server on SQLite alone.
 NEEDS = {"postgresql": {"postgres_cluster", "postgres_url", "own_postgres"},
-         "redis": {"redis_server"}}
+         "redis": {"redis_server", "own_redis"}}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

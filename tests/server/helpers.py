@@ -68,11 +68,12 @@ def free_port() -> int:
         return port
 
 
-def launch(database_url: str, data_dir: Path, port: int,
-           *options: str) -> subprocess.Popen[bytes]:
+def launch(database_url: str, data_dir: Path, port: int, *options: str,
+           env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     """Start ``pegs serve`` (SQLite through PEGS_DATA_DIR, PostgreSQL by URL), bots without
-    delay unless ``options`` say otherwise; its log in ``data_dir/serve.log``."""
-    env = {**os.environ, "PEGS_DATA_DIR": str(data_dir)}
+    delay unless ``options`` say otherwise, with ``env`` added to the environment; its log
+    in ``data_dir/serve.log``."""
+    env = {**os.environ, **(env or {}), "PEGS_DATA_DIR": str(data_dir)}
     env.pop("PEGS_DATABASE_URL", None)
     args = [sys.executable, "-m", "pegs.cli", "serve", "--port", str(port), "--bot-delay", "0",
             *options]

@@ -1,13 +1,17 @@
 """Open-connection counts: never over their cap, and every release frees a place, in
-memory and in Redis alike."""
+memory and in Redis alike; a hung limits server is waited for once, then left alone."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pegs.server.breaker import Breaker, Skipped
 from pegs.server.counters import Open, SharedOpen
 from pegs.server.forwarded import usable
 from pegs.server.transport import networks, within
@@ -72,3 +76,38 @@ def test_proxy_lists_and_addresses() -> None:
             raise AssertionError(f"{bad!r} was taken")
     assert usable("2001:db8::ffff:192.168.100.200") and not usable("x" * 46)
     assert not usable("") and not usable("1.2.3.4\n")
+
+
+def test_a_hung_store_is_waited_for_once_then_left_alone_until_one_call_tries_again(
+        caplog: pytest.LogCaptureFixture) -> None:
+    breaker = Breaker("test", timeout=0.05, cool_down=0.4)
+    hung = asyncio.Event()  # set: the store answers again
+    asked = []
+
+    async def store() -> str:
+        asked.append(1)
+        await hung.wait()
+        return "counted"
+
+    async def scenario() -> None:
+        began = time.monotonic()
+        for _ in range(20):  # the first waits out the timeout, the others are skipped
+            with pytest.raises(Skipped):
+                await breaker.call(store)
+        assert time.monotonic() - began < 0.3
+        assert len(asked) == 1
+        await asyncio.sleep(0.45)
+        calls = [asyncio.create_task(breaker.call(store)) for _ in range(5)]
+        done = await asyncio.gather(*calls, return_exceptions=True)
+        assert len(asked) == 2  # one probe; the others go on without the store
+        assert all(isinstance(d, Skipped) for d in done)
+        hung.set()
+        await asyncio.sleep(0.45)
+        assert await breaker.call(store) == "counted"
+        assert await breaker.call(store) == "counted"
+
+    with caplog.at_level(logging.WARNING, "pegs.server"):
+        run(scenario())
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 2, said  # once when it stops answering, once when it is back
+    assert "did not answer within 0.05 s" in said[0] and "answers again" in said[1]

@@ -20,7 +20,7 @@ from sqlalchemy import text
 from pegs.cli import main
 from pegs.server.database import compatible, incompatibility, migrate, open_engine
 from pegs.server.protocol import legal_texts
-from pegs.server.store import StoreError
+from pegs.server.store_errors import StoreError
 
 from .conftest import Cluster
 from .helpers import (

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 
 from pegs.server.database import migrate, open_engine
-from pegs.server.store import LeaseLost, SeatRow, Store, TableRow
+from pegs.server.store import SeatRow, Store, TableRow
+from pegs.server.store_errors import LeaseLost
 
 
 @pytest.fixture

@@ -18,7 +18,8 @@ from pegs.server import serve as serve_module
 from pegs.server.app import default_database_url
 from pegs.server.database import MIGRATIONS, migrate, open_engine
 from pegs.server.limits import Limits
-from pegs.server.store import SeatRow, Store, StoreError, TableRow
+from pegs.server.store import SeatRow, Store, TableRow
+from pegs.server.store_errors import StoreError
 
 
 def test_the_database_lives_in_pegs_data_dir_unless_a_url_is_given(

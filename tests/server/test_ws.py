@@ -15,7 +15,8 @@ from websockets.exceptions import ConnectionClosed
 from pegs.server.limits import Limits
 from pegs.server.protocol import legal_texts
 from pegs.server.rooms import Room
-from pegs.server.store import Store, StoreError
+from pegs.server.store import Store
+from pegs.server.store_errors import StoreError
 
 from .helpers import Client, LiveServer, auth, new_table, run, start
 

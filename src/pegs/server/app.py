@@ -26,7 +26,8 @@ from .forwarded import AddressCheck
 from .hub import Hub
 from .limits import Limits
 from .rooms import TableError
-from .store import Store, StoreError
+from .store import Store
+from .store_errors import StoreError
 
 log = logging.getLogger("pegs.server")
 

@@ -18,7 +18,7 @@ from ..text import TextError, TextTooLong, clean_text
 from . import protocol, refusals, table_log
 from .connection import Connection
 from .rooms import Room
-from .store import StoreError
+from .store_errors import StoreError
 from .talk import dumps, message, readable, team_channel
 
 log = logging.getLogger("pegs.server")

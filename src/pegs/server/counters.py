@@ -8,26 +8,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import logging
 import math
 import time
 import uuid
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from limits import RateLimitItemPerMinute
 from limits.aio.storage import MemoryStorage, RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter
-from limits.errors import StorageError
 from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from .breaker import CALL_SECONDS, FAILURES, Breaker, Skipped
 from .doors import BUDGETS
 
 if TYPE_CHECKING:
     from .limits import Limits
 
-log = logging.getLogger("pegs.server")
 
 #: How long a process's open-connection entries last unless it renews them.
 OPEN_LEASE_SECONDS = 30
@@ -67,10 +68,6 @@ def redis_url(url: str) -> str:
 
 #: Seconds ``pegs serve`` waits at start for the limits server to answer.
 REACH_SECONDS = 2.0
-#: Seconds between two warnings that the limits server cannot be reached (not one a
-#: request while it is down).
-WARN_EVERY_SECONDS = 60.0
-_warned: dict[str, float] = {}
 
 
 def unreachable(url: str, timeout: float = REACH_SECONDS) -> str | None:
@@ -89,12 +86,19 @@ def unreachable(url: str, timeout: float = REACH_SECONDS) -> str | None:
     return None
 
 
-def _warn(what: str, message: str, *args: object) -> None:
-    """Log ``message`` about ``what``, at most once in :data:`WARN_EVERY_SECONDS`."""
-    now = time.monotonic()
-    if now - _warned.get(what, -math.inf) >= WARN_EVERY_SECONDS:
-        _warned[what] = now
-        log.warning(message + " (the next such warning in a minute at the earliest)", *args)
+def _client_options() -> dict[str, Any]:
+    """A Redis client's options: short timeouts and no retries (a failed call is the
+    breaker's to handle, see :mod:`.breaker`)."""
+    return {"socket_timeout": CALL_SECONDS, "socket_connect_timeout": CALL_SECONDS,
+            "retry": Retry(NoBackoff(), 0)}
+
+
+def shown(url: str) -> str:
+    """The limits server's address for the log (no password)."""
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        return f"unix://{parts.path}"
+    return f"{parts.scheme}://{parts.hostname}:{parts.port or 6379}"
 
 
 def _limits_scheme(url: str) -> str:
@@ -106,29 +110,32 @@ def _limits_scheme(url: str) -> str:
 
 class Rate:
     """At most ``per_minute`` events per address in any minute; 0 lets everything through.
-    When the shared server cannot be reached the event is let through (and logged)."""
+    When the shared server cannot be reached or does not answer at once the event is let
+    through (see :mod:`.breaker`)."""
 
-    def __init__(self, name: str, per_minute: int, limiter: MovingWindowRateLimiter) -> None:
+    def __init__(self, name: str, per_minute: int, limiter: MovingWindowRateLimiter,
+                 breaker: Breaker) -> None:
         self.name = name
         self.per_minute = per_minute
         self._item = RateLimitItemPerMinute(max(per_minute, 1), namespace=PREFIX)
         self._limiter = limiter
+        self._breaker = breaker
 
     async def hit(self, address: str) -> bool:
         """Count one event of ``address``; False (and not counted) when it is over."""
         if self.per_minute <= 0:
             return True
         try:
-            return await self._limiter.hit(self._item, self.name, address)
-        except (StorageError, RedisError, OSError) as e:
-            _warn(self.name, "the %s limit cannot be counted, let through: %s", self.name, e)
+            return await self._breaker.call(self._limiter.hit, self._item, self.name, address)
+        except Skipped:
             return True
 
     async def retry_after(self, address: str) -> int:
         """Whole seconds until ``address`` may have one more event."""
         try:
-            stats = await self._limiter.get_window_stats(self._item, self.name, address)
-        except (StorageError, RedisError, OSError):
+            stats = await self._breaker.call(self._limiter.get_window_stats, self._item,
+                                             self.name, address)
+        except Skipped:
             return 1
         return max(1, math.ceil(stats.reset_time - time.time()))
 
@@ -163,10 +170,12 @@ class SharedOpen(Open):
     """:class:`Open` kept in Redis: a sorted set per key whose entries lapse
     ``OPEN_LEASE_SECONDS`` after their process last renewed them."""
 
-    def __init__(self, url: str, lease: float = OPEN_LEASE_SECONDS) -> None:
+    def __init__(self, url: str, lease: float = OPEN_LEASE_SECONDS,
+                 breaker: Breaker | None = None) -> None:
         super().__init__()
         self.lease = lease
-        self._redis: Redis = Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        self._breaker = breaker or Breaker(shown(url))
+        self._redis: Redis = Redis.from_url(url, **_client_options())
         self._acquire = self._redis.register_script(_ACQUIRE)
         self._renew = self._redis.register_script(_RENEW)
         self._origin = uuid.uuid4().hex[:12]
@@ -180,10 +189,9 @@ class SharedOpen(Open):
         if not cap:
             return ticket
         try:
-            taken = await self._acquire(keys=[f"{PREFIX}:open:{key}"],
-                                        args=[cap, self.lease, ticket])
-        except (RedisError, OSError) as e:
-            _warn("open", "open connections cannot be counted, let through: %s", e)
+            taken = await self._breaker.call(self._acquire, [f"{PREFIX}:open:{key}"],
+                                             [cap, self.lease, ticket])
+        except Skipped:
             self._local.add(ticket)
             return ticket
         if not taken:
@@ -195,8 +203,8 @@ class SharedOpen(Open):
         self._local.discard(ticket)
         key = self._tickets.pop(ticket, None)
         if key is not None:
-            with contextlib.suppress(RedisError, OSError):  # it lapses anyway
-                await self._redis.zrem(f"{PREFIX}:open:{key}", ticket)
+            with contextlib.suppress(Skipped):  # it lapses anyway
+                await self._breaker.call(self._redis.zrem, f"{PREFIX}:open:{key}", ticket)
 
     async def renew(self) -> None:
         """Push back the lapse of every entry this process holds."""
@@ -204,15 +212,13 @@ class SharedOpen(Open):
         for start in range(0, len(held), 500):
             chunk = held[start:start + 500]
             keys = [f"{PREFIX}:open:{key}" for _, key in chunk]
-            await self._renew(keys=keys, args=[self.lease] + [t for t, _ in chunk])
+            await self._breaker.call(self._renew, keys, [self.lease] + [t for t, _ in chunk])
 
     async def _renewing(self) -> None:
         while True:
             await asyncio.sleep(self.lease / 3)
-            try:
+            with contextlib.suppress(Skipped):  # (the breaker logs it) the next one renews
                 await self.renew()
-            except (RedisError, OSError) as e:
-                log.warning("cannot renew the open connections' entries: %s", e)
 
     async def start(self) -> None:
         self._renewer = asyncio.create_task(self._renewing())
@@ -220,10 +226,10 @@ class SharedOpen(Open):
     async def close(self) -> None:
         if self._renewer is not None:
             self._renewer.cancel()
-        with contextlib.suppress(RedisError, OSError):
-            for ticket in list(self._tickets):
-                await self.release(ticket)
-        await self._redis.aclose()
+        for ticket in list(self._tickets):
+            await self.release(ticket)
+        with contextlib.suppress(*FAILURES):
+            await self._redis.aclose()
 
 
 class Counters:
@@ -232,16 +238,24 @@ class Counters:
     def __init__(self, limits: Limits) -> None:
         url = limits.limits_url
         storage = (RedisStorage(_limits_scheme(url), implementation="redispy",
-                                wrap_exceptions=True) if url else MemoryStorage())
+                                wrap_exceptions=True, **_client_options())
+                   if url else MemoryStorage())
         limiter = MovingWindowRateLimiter(storage)
+        #: the calls to the shared server, bounded (one breaker: a server that does not
+        #: answer one call is left alone by all of them)
+        self.breaker = Breaker(shown(url)) if url else Breaker("memory", timeout=None)
+
+        def rate(name: str, per_minute: int) -> Rate:
+            return Rate(name, per_minute, limiter, self.breaker)
+
         #: each HTTP route's budget (see doors), and the WebSocket connects
-        self.doors = {name: Rate(name, getattr(limits, budget.field), limiter)
+        self.doors = {name: rate(name, getattr(limits, budget.field))
                       for name, budget in BUDGETS.items()}
-        self.connects = Rate("connects", limits.connects_per_minute, limiter)
+        self.connects = rate("connects", limits.connects_per_minute)
         #: tables created (through a create, or a rematch that counts as one)
         self.creates = self.doors["creates"]
         #: chat of one address at one table, and of a whole table
-        self.chat = Rate("chat", limits.chat_per_minute, limiter)
-        self.table_chat = Rate("table chat", limits.table_chat_per_minute, limiter)
+        self.chat = rate("chat", limits.chat_per_minute)
+        self.table_chat = rate("table chat", limits.table_chat_per_minute)
         #: open WebSocket connections per address, per seat, and spectators per table
-        self.open: Open = SharedOpen(url) if url else Open()
+        self.open: Open = SharedOpen(url, breaker=self.breaker) if url else Open()

@@ -18,9 +18,16 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from .schema import schema
-from .store import BUSY_TIMEOUT_MS, CONNECT_TIMEOUT_SECONDS, WAL_BYTES, StoreError
+from .store_errors import StoreError
 
 log = logging.getLogger("pegs.server")
+
+#: SQLite: how long a statement waits for a lock.
+BUSY_TIMEOUT_MS = 5000
+#: SQLite's write-ahead log is emptied once it is over this size.
+WAL_BYTES = 4 * 1024 * 1024
+#: PostgreSQL: how long opening a connection may take before it counts as failed.
+CONNECT_TIMEOUT_SECONDS = 5
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 #: The PostgreSQL advisory lock held while migrating (several processes may start at once).

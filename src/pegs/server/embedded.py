@@ -6,7 +6,7 @@ from __future__ import annotations
 from filelock import FileLock, Timeout
 from sqlalchemy.engine import make_url
 
-from .store import StoreError
+from .store_errors import StoreError
 
 
 def claim_sqlite(url: str) -> FileLock | None:

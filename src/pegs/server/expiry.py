@@ -13,7 +13,8 @@ from sqlalchemy import delete, func, select, update
 from .rooms import Room, TableError
 from .schema import actions, chat, entries, seats, tables
 from .services import Services
-from .store import Store, StoreError
+from .store import Store
+from .store_errors import StoreError
 
 #: The status of a started table that was ended because nobody came back to it.
 ABANDONED = "abandoned"

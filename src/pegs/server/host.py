@@ -19,6 +19,8 @@ class TableHost(Protocol):
     listening: asyncio.Event
     #: when the leases were last renewed (time.monotonic)
     renewed: float
+    #: why this process may not write now (schema contracted, writes refused), or None
+    refusal: str | None
 
     async def run_db(self, fn: Callable[..., T], *args: Any) -> T: ...
 

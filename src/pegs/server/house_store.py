@@ -25,7 +25,7 @@ from sqlalchemy import (
 )
 
 from .schema import metadata
-from .store import StoreError
+from .store_errors import StoreError
 
 houses = Table(
     "pegs_house", metadata,

@@ -25,7 +25,8 @@ from .presence import Presence
 from .retry import Backoff
 from .rooms import Room, TableError
 from .services import Services
-from .store import Store, StoreError, TableRow
+from .store import Store, TableRow
+from .store_errors import StoreError
 from .thinking import BOT_NICENESS, HINT_NICENESS, Thinkers
 
 log = logging.getLogger("pegs.server")
@@ -71,6 +72,8 @@ class Hub:
         #: the listener hears the other processes
         self.renewed = -math.inf
         self.listening = asyncio.Event()
+        #: (PostgreSQL) why this process may not write, when it may not (see leases)
+        self.refusal: str | None = None
         bot_workers, hint_workers = workers or default_workers()
         self.bot_lane = Thinkers(bot_workers, BOT_NICENESS, spare=1)
         self.hint_lane = Thinkers(hint_workers, HINT_NICENESS)
@@ -89,12 +92,12 @@ class Hub:
     async def ready(self) -> bool:
         """Whether this process can do its work: its background loops run, the database
         answers with a schema this release can run on, and (PostgreSQL) it hears the other
-        processes and renewed its leases within a lease's time."""
+        processes, may write and renewed its leases within a lease's time."""
         loops = [self._housekeeper, *((self._listener, self._leases) if self.store.shared
                                       else ())]
         if any(task is None or task.done() for task in loops):
             return False
-        if self.store.shared and (not self.listening.is_set()
+        if self.store.shared and (not self.listening.is_set() or self.refusal is not None
                                   or time.monotonic() - self.renewed > self.store.lease_seconds):
             return False
         return await self.run_db(compatible, self.store.engine)

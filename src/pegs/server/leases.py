@@ -2,7 +2,10 @@
 renews the leases of its tables and takes its share of the tables whose owner stopped
 renewing; only the owner runs a table's bots, stand-ins and clocks, and each of its writes
 for the table checks the lease's epoch in the database (a fencing token), so a process
-that lost a lease (paused, cut off) never writes for that table again."""
+that lost a lease (paused, cut off) never writes for that table again.  A process that may
+not write (its schema was contracted by a later release, the database refuses its
+writes) ends its leases at once, so the others take its tables, and takes its share again
+when it may."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ import time
 from typing import TYPE_CHECKING
 
 from .retry import Backoff
-from .store import StoreError
+from .store_errors import Refused, StoreError
 
 if TYPE_CHECKING:
     from .host import TableHost as Hub
@@ -37,12 +40,26 @@ async def hold_leases(hub: Hub) -> None:
     while True:
         try:
             await renew(hub)
+        except Refused:  # (logged once) it asks again at the renewals' pace
+            await asyncio.sleep(every)
+            continue
         except Exception:
             log.warning("cannot renew the table leases; trying again", exc_info=True)
             await backoff.wait()
             continue
         backoff.succeeded()
         await asyncio.sleep(every)
+
+
+def give_up(hub: Hub, why: str) -> None:
+    """This process may not write: it stops running its tables (their leases ended, or
+    end by themselves if the database refuses even that)."""
+    if hub.refusal is None:
+        log.warning("%s: this process gives its tables up to the others", why)
+    hub.refusal = why
+    for room in hub.rooms.values():
+        if room.owned:
+            room.let_go()
 
 
 def lapse(hub: Hub) -> None:
@@ -63,9 +80,15 @@ async def renew(hub: Hub) -> None:
     asked = time.monotonic()
     try:
         held = await hub.run_db(hub.store.claim)
+    except Refused as e:
+        give_up(hub, str(e).splitlines()[0])
+        raise
     except StoreError:
         lapse(hub)
         raise
+    if hub.refusal is not None:
+        hub.refusal = None
+        log.warning("this process may write again: it takes its share of the tables")
     hub.renewed = asked
     for room in list(hub.rooms.values()):
         if room.owned and held.get(room.code) != room.epoch and room.status != "finished":

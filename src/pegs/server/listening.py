@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING
 
 import psycopg
 
+from .database import CONNECT_TIMEOUT_SECONDS
 from .retry import Backoff
-from .store import CHANNEL, CONNECT_TIMEOUT_SECONDS
+from .store import CHANNEL
 
 if TYPE_CHECKING:
     from .host import TableHost

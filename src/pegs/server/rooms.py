@@ -24,7 +24,8 @@ from ..rules import (
 from . import protocol, refusals, table_log, talk
 from .connection import Connection
 from .retry import Backoff
-from .store import LeaseLost, SeatRow, StoreError, VersionConflict
+from .store import SeatRow
+from .store_errors import LeaseLost, StoreError, VersionConflict
 from .table_duties import TableDuties
 from .table_log import Entry
 from .table_views import TableViews

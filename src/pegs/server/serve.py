@@ -17,7 +17,7 @@ from .database import migrate, open_engine
 from .embedded import claim_sqlite
 from .limits import Limits
 from .reach import announcement, listen_problem
-from .store import StoreError
+from .store_errors import StoreError
 from .transport import guarded_http, networks
 
 GC_THRESHOLDS = (20000, 50, 100)

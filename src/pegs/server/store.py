@@ -29,19 +29,21 @@ from sqlalchemy import (
 from sqlalchemy.exc import SQLAlchemyError
 
 from . import table_log
+from .database import BUSY_TIMEOUT_MS, WAL_BYTES, incompatibility
 from .schema import actions, seats, tables
+from .store_errors import (
+    LeaseLost,
+    Refused,
+    StoreError,
+    Unavailable,
+    VersionConflict,
+    refusal,
+)
 from .table_log import Entry
 
 log = logging.getLogger("pegs.server")
 
-#: SQLite: how long a statement waits for a lock, and how long the checkpoint that empties
-#: the write-ahead log waits for readers (writers wait behind it meanwhile).
-BUSY_TIMEOUT_MS = 5000
-TRUNCATE_WAIT_MS = 100
-#: SQLite's write-ahead log is emptied once it is over this size.
-WAL_BYTES = 4 * 1024 * 1024
-#: PostgreSQL: how long opening a connection may take before it counts as failed.
-CONNECT_TIMEOUT_SECONDS = 5
+TRUNCATE_WAIT_MS = 100  # how long the checkpoint that empties the log waits for readers
 
 
 _BUMP = (update(tables)
@@ -88,23 +90,6 @@ _LEASE_OF = text("SELECT owner = :me AND epoch = :epoch AND lease_until > now() 
                  "FROM pegs_tables WHERE code = :c")
 #: A process holds up to this many tables over its share before it hands some over.
 SLACK = 1
-
-
-class StoreError(RuntimeError):
-    """The database cannot be opened or refused a write."""
-
-
-class VersionConflict(StoreError):
-    """An append found the table at another version (another process stored first)."""
-
-
-class LeaseLost(StoreError):
-    """An owner's write found that this process no longer holds the table's lease at its
-    epoch (another process took it, or it ran out): nothing was written."""
-
-
-class Unavailable(StoreError):
-    """The database did not answer or failed (a lost connection, a restart): try again."""
 
 
 @dataclass
@@ -237,26 +222,39 @@ class Store:
         unfinished tables whose lease ran out (or that never had one) up to its share of
         the tables (all of them over the live processes, rounded up), or hand over the
         tables it holds beyond its share (their leases end now, another process takes
-        them). The tables it holds then, with their lease epochs."""
+        them). The tables it holds then, with their lease epochs.  When it may not write,
+        its leases end now (if the database lets it) and :class:`Refused`."""
         me = {"me": self.origin, "s": self.lease_seconds}
         try:
             with self.engine.begin() as c:
-                c.execute(_HEARTBEAT, me)
-                c.execute(_FORGET_SERVERS)
-                live, total = c.execute(_COUNTS).one()
-                held: dict[str, int] = {code: epoch for code, epoch in c.execute(_RENEW, me)}
-                share = math.ceil(total / max(live, 1))
-                if len(held) > share + SLACK:
-                    extra = sorted(held)[share:]
-                    c.execute(_GIVE_UP, {"me": self.origin, "codes": extra})
-                    for code in extra:
-                        del held[code]
-                elif len(held) < share:
-                    for code, epoch in c.execute(_TAKE, {**me, "n": share - len(held)}):
-                        held[code] = epoch
-                return held
+                problem = incompatibility(c)
+                if problem is None:
+                    return self._renew(c, me)
+                c.execute(_RELEASE, me)
+                c.execute(_LEAVE, me)
         except SQLAlchemyError as e:
+            if refusal(e):
+                with contextlib.suppress(SQLAlchemyError):
+                    self.release()
+                raise Refused(f"the database refuses this process's writes: {e}") from e
             raise Unavailable(f"cannot renew leases: {e}") from e
+        raise Refused(f"this release cannot run on the database: {problem}")
+
+    def _renew(self, c: Connection, me: dict[str, Any]) -> dict[str, int]:
+        c.execute(_HEARTBEAT, me)
+        c.execute(_FORGET_SERVERS)
+        live, total = c.execute(_COUNTS).one()
+        held: dict[str, int] = {code: epoch for code, epoch in c.execute(_RENEW, me)}
+        share = math.ceil(total / max(live, 1))
+        if len(held) > share + SLACK:
+            extra = sorted(held)[share:]
+            c.execute(_GIVE_UP, {"me": self.origin, "codes": extra})
+            for code in extra:
+                del held[code]
+        elif len(held) < share:
+            for code, epoch in c.execute(_TAKE, {**me, "n": share - len(held)}):
+                held[code] = epoch
+        return held
 
     def announce_presence(self, present: list[tuple[str, list[int]]]) -> None:
         """(PostgreSQL) Tell the other processes which seats of which tables have

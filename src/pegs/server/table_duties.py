@@ -16,7 +16,7 @@ from ..rules import (
 )
 from . import protocol, thinking
 from .retry import Backoff
-from .store import LeaseLost, StoreError
+from .store_errors import LeaseLost, StoreError
 from .table_base import TableBase
 from .thinking import Dropped, Job
 
