@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..hint import HintError
 from ..notation import SEAT_COLOURS, announce
 from ..rules import (
+    PRESETS,
     Action,
     GameState,
     IllegalActionError,
@@ -138,8 +139,10 @@ class Room:
                  ) -> None:
         self.hub = hub
         self.code = row.code
-        self.settings = row.settings
         self.rules = Rules.from_settings(row.settings)
+        #: the whole settings and power table, also for a row stored before tables kept it
+        #: (its rematch and archived game are then self-contained)
+        self.settings = self.rules.settings()
         self.seed = row.seed
         self.hints = row.hints
         self.status = row.status
@@ -290,7 +293,8 @@ class Room:
     def table_json(self) -> dict[str, Any]:
         return {
             "code": self.code, "status": self.status, "host": self.host, "hints": self.hints,
-            "version": self.version, "preset": self.rules.name, "players": self.rules.players,
+            "version": self.version, "preset": self.rules.name,
+            "title": PRESETS[self.rules.name].title, "players": self.rules.players,
             "teams": self.rules.teams, "settings": protocol.rules_json(self.rules),
             "seats": [self.seat_json(s) for s in self.seats], "public": self.public,
             "turn_seconds": self.turn_seconds, "away_seconds": self.away_seconds,
