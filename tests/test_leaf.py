@@ -10,10 +10,10 @@ from types import ModuleType
 
 import numpy as np
 import pytest
-from pegs.bots.leaf_general import GENERAL
 
 from helpers import position
 from pegs.bots.leaf import fitted_rewards
+from pegs.bots.leaf_general import GENERAL
 from pegs.bots.leaf_models import MODELS
 from pegs.rules import PRESETS, GameState, Rules, RulesError
 
