@@ -1,7 +1,7 @@
 """A preset is one record (pegs.rules.presets): a throwaway record registered here plays
-through the engine, the bots, the cue card, the command line and ``/api/presets``
-without a line elsewhere; records and stored tables written before they kept the whole
-power table still replay."""
+through the engine, its conformance scenarios, the bots, the cue card, the command line
+and ``/api/presets`` without a line elsewhere; records, stored tables and ladder files
+written before they kept the whole power table still replay."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from helpers import random_game
 from pegs.bots import make_bot
 from pegs.bots.heuristic import HeuristicBot
 from pegs.cli import main
+from pegs.conformance import run_scenario
 from pegs.cue import cue_card
 from pegs.record import Record, from_json, load
 from pegs.rules import PRESETS, RANKS, GameState, Preset, Rules, RulesError, view
@@ -76,6 +77,18 @@ def test_a_registered_record_sets_every_rule_of_its_games(throwaway: Preset) -> 
     assert Rules.preset("throwaway", players=6).decks == 4
     assert rules.changed_powers() == {}
     assert Rules.preset("throwaway", powers={"4": ["+4"]}).changed_powers() == {"4": ["+4"]}
+
+
+def test_a_registered_preset_takes_conformance_scenarios(throwaway: Preset) -> None:
+    """Its scenarios (the other half of adding a preset) run as any preset's."""
+    four_back = {"name": "throwaway-four-goes-back", "rules": "throwaway",
+                 "pegs": {"0": ["0.12", "S", "S", "S", "S"]}, "to_move": 0, "hand": ["4"],
+                 "expect": {"exactly": [{"card": "4", "pegs": {"0": ["0.8", "S", "S", "S",
+                                                                       "S"]}}]}}
+    assert run_scenario(four_back).passed, run_scenario(four_back).line()
+    wrong = {**four_back, "expect": {"includes": [{"card": "4", "pegs": {
+        "0": ["0.16", "S", "S", "S", "S"]}}]}}
+    assert not run_scenario(wrong).passed
 
 
 def test_a_registered_preset_plays_to_the_end_and_its_record_replays(
