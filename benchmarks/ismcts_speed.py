@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Speed of the ISMCTS bot: iterations per second per preset, and time per decision.
 
-For every implemented preset (``pegs.rules.settings.IMPLEMENTED``, narrowed by
+For every preset (``pegs.rules.PRESETS``, narrowed by
 ``--presets``) at ``--players`` seats (default 4), samples ``--positions`` positions from
 random games: game ``k`` is ``GameState.new(rules, first_seed + k)`` played at random (a
 ``random.Random`` of the same seed) to a random point of the game, skipping positions
@@ -33,8 +33,7 @@ from typing import Any
 import pegs
 from pegs.bots.ismcts import DEFAULT_ROLLOUT, DEFAULT_ROLLOUT_DEPTH, IsmctsBot
 from pegs.bots.random_bot import random_action
-from pegs.rules import GameState, Rules, RulesError, view
-from pegs.rules.settings import IMPLEMENTED, PRESETS
+from pegs.rules import PRESETS, GameState, Rules, RulesError, view
 
 DEFAULT_POSITIONS = 3
 DEFAULT_ITERATIONS = (100, 1000)
@@ -113,11 +112,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    order = sorted(IMPLEMENTED, key=lambda p: (PRESETS.index(p) if p in PRESETS
-                                               else len(PRESETS), p))
+    order = list(PRESETS)
     if args.presets:
         asked = [p for item in args.presets for p in item.split(",") if p]
-        order = [p for p in asked if p in IMPLEMENTED]
+        order = [p for p in asked if p in PRESETS]
     depth = None if args.rollout_depth < 0 else args.rollout_depth
     budgets = list(dict.fromkeys(args.iterations))
     if not args.json:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Throughput of the rules engine in full games of uniformly random play.
 
-For every implemented preset (``pegs.rules.settings.IMPLEMENTED``, narrowed by
+For every preset (``pegs.rules.PRESETS``, narrowed by
 ``--presets``) at 4 and 8 players, plays ``--games`` games with the seeds
 ``--first-seed`` onwards.  Each game is ``GameState.new(rules, seed)`` followed by the loop
 ``state.legal_actions()`` / random choice / ``state.apply(action)`` until
@@ -38,8 +38,7 @@ from typing import Any, cast
 
 import pegs
 from pegs.bots.random_bot import random_action
-from pegs.rules import GameState, Rules, RulesError
-from pegs.rules.settings import IMPLEMENTED, PRESETS
+from pegs.rules import PRESETS, GameState, Rules, RulesError
 
 DEFAULT_PLAYERS = (4, 8)
 DEFAULT_GAMES = 20
@@ -370,15 +369,13 @@ def print_profile(report: ProfileReport) -> None:
 
 
 def ordered_presets(wanted: Sequence[str] | None) -> tuple[list[str], list[str]]:
-    """The implemented presets to run (in the order asked, else the engine's preset order)
-    and the names asked for that are not implemented."""
-    implemented = sorted(IMPLEMENTED, key=lambda p: (PRESETS.index(p) if p in PRESETS
-                                                     else len(PRESETS), p))
+    """The presets to run (in the order asked, else the engine's preset order) and the
+    names asked for that are not presets."""
     if wanted is None:
-        return implemented, []
+        return list(PRESETS), []
     asked = [name for item in wanted for name in item.split(",") if name]
     asked = list(dict.fromkeys(asked))
-    return ([p for p in asked if p in IMPLEMENTED], [p for p in asked if p not in IMPLEMENTED])
+    return [p for p in asked if p in PRESETS], [p for p in asked if p not in PRESETS]
 
 
 def positive(text: str) -> int:
@@ -396,8 +393,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--first-seed", type=int, default=0,
                         help="seed of the first game; the others follow it (default 0)")
     parser.add_argument("--presets", nargs="+", metavar="PRESET",
-                        help="only these presets (space or comma separated), intersected with "
-                             "the implemented ones: " + ", ".join(sorted(IMPLEMENTED)))
+                        help="only these presets (space or comma separated): "
+                             + ", ".join(PRESETS))
     parser.add_argument("--players", nargs="+", type=positive, default=list(DEFAULT_PLAYERS),
                         metavar="N", help="table sizes (default 4 8)")
     parser.add_argument("--max-actions", type=positive, default=DEFAULT_MAX_ACTIONS,
@@ -420,9 +417,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     presets, unknown = ordered_presets(args.presets)
     if unknown:
-        print(f"not implemented, left out: {', '.join(unknown)}", file=sys.stderr)
+        print(f"not a preset, left out: {', '.join(unknown)}", file=sys.stderr)
     if not presets:
-        print("no implemented preset selected; choose from: " + ", ".join(sorted(IMPLEMENTED)),
+        print("no preset selected; choose from: " + ", ".join(PRESETS),
               file=sys.stderr)
         return 2
     seeds = list(range(args.first_seed, args.first_seed + args.games))

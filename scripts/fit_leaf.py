@@ -4,8 +4,12 @@ For each preset (4 seats, 2 teams) it plays ``--games`` heuristic self-play game
 about one decision point in seven, and fits a ridge logistic regression of the winning
 team on the difference of the two teams' evaluation terms (see :mod:`pegs.bots.leaf`).
 One game in five is held out to report the log-loss against the even guess (0.693).
+``--general`` fits one model to the positions of all the presets together instead and
+writes ``src/pegs/bots/leaf_general.py``: the leaf score of a preset without a model of
+its own.
 
     .venv/bin/python scripts/fit_leaf.py --games 4000 --seed 7
+    .venv/bin/python scripts/fit_leaf.py --general --games 500 --seed 7
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ HAND = ("joker_keep", "joker_endgame", "come_out_keep", "small_keep")
 TERMS = (*PROGRESS, "danger", "keep", *HAND, "tempo")
 SAMPLE = 0.15
 RIDGE = 1e-3
-OUT = Path(__file__).resolve().parent.parent / "src" / "pegs" / "bots" / "leaf_models.py"
+BOTS = Path(__file__).resolve().parent.parent / "src" / "pegs" / "bots"
 _ZERO = Weights(**{f.name: 0.0 for f in fields(Weights)})
 
 
@@ -124,12 +128,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--presets", default=",".join(PRESETS))
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--general", action="store_true",
+                        help="fit one model to all the presets' positions")
+    parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
+    presets = args.presets.split(",")
+    command = f"scripts/fit_leaf.py {'--general ' if args.general else ''}" \
+              f"--games {args.games} --seed {args.seed}"
     entries = []
     with Pool(args.jobs) as pool:
-        for preset in args.presets.split(","):
-            jobs = [(preset, args.seed * 1_000_000 + g) for g in range(args.games)]
+        for group in [presets] if args.general else [[p] for p in presets]:
+            jobs = [(preset, args.seed * 1_000_000 + g) for preset in group
+                    for g in range(args.games)]
             xs: list[list[float]] = []
             ys: list[float] = []
             gs: list[int] = []
@@ -141,16 +151,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             train = g % 5 != 0
             w = fit(x[train], y[train])
             held = log_loss(w, x[~train], y[~train])
-            print(f"{preset}: {len(y)} positions, held-out log-loss {held:.4f} "
+            name = "general" if args.general else group[0]
+            print(f"{name}: {len(y)} positions, held-out log-loss {held:.4f} "
                   f"(even guess {math.log(2):.4f})", file=sys.stderr)
-            entries.append(
-                f"    # {len(y)} positions of {args.games} games; held-out log-loss "
-                f"{held:.3f}\n    \"{preset}\": {model_source(dict(zip(TERMS, w, strict=True)))},")
-    args.out.write_text(
+            games = f"{args.games} games each of {len(group)} presets" if args.general else (
+                f"{args.games} games")
+            entries.append((f"# {len(y)} positions of {games}; held-out log-loss {held:.3f}",
+                            model_source(dict(zip(TERMS, w, strict=True)))))
+    if args.general:
+        (args.out or BOTS / "leaf_general.py").write_text(
+            '"""The leaf model of a preset without one of its own, fitted to the positions of\n'
+            f'all the presets together (do not edit), written by\n\n    {command}\n"""\n\n'
+            "from .heuristic import Weights\nfrom .leaf import LeafModel\n\n"
+            f"{entries[0][0]}\nGENERAL = {entries[0][1].replace(chr(10) + '    ', chr(10))}\n")
+        return 0
+    (args.out or BOTS / "leaf_models.py").write_text(
         '"""Leaf models per preset (do not edit), written by\n\n'
-        f'    scripts/fit_leaf.py --games {args.games} --seed {args.seed}\n"""\n\n'
+        f'    {command}\n"""\n\n'
         "from .heuristic import Weights\nfrom .leaf import LeafModel\n\n"
-        "MODELS: dict[str, LeafModel] = {\n" + "\n".join(entries) + "\n}\n")
+        "MODELS: dict[str, LeafModel] = {\n"
+        + "\n".join(f"    {comment}\n    \"{preset}\": {model},"
+                    for preset, (comment, model) in zip(presets, entries, strict=True))
+        + "\n}\n")
     return 0
 
 

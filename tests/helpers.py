@@ -9,13 +9,13 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from pegs.rules import IMPLEMENTED, Action, GameState, Rules, RulesError, geometry
+from pegs.rules import PRESETS, Action, GameState, Rules, RulesError, geometry
 from pegs.rules.board import START
 
 Pegs = tuple[tuple[int, ...], ...]
 
 #: Implemented presets in a stable order (new presets are picked up automatically).
-PRESETS_UNDER_TEST: tuple[str, ...] = tuple(sorted(IMPLEMENTED))
+PRESETS_UNDER_TEST: tuple[str, ...] = tuple(sorted(PRESETS))
 
 #: Table sizes the property tests try for every preset.
 PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4, 6, 8, 10)

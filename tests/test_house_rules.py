@@ -135,7 +135,7 @@ def test_the_cue_card_marks_and_describes_the_changed_cards(grandma: Path) -> No
     card = cue_card(house.rules(), house.title, house.description)
     lines = card.splitlines()
     assert lines[:3] == ["Grandma's rules", "Fours go back, twenty holes a side.",
-                         "House rules based on Pegs and Jokers, basic game (basic)"]
+                         "House rules based on Pegs and Jokers, basic rules (basic)"]
     assert "  4*     move a peg back 4" in lines
     assert any(line.startswith("  9*     split 9 between two pegs") or
                line.startswith("  9*     move a peg forward 9") for line in lines)
@@ -214,7 +214,7 @@ def house_powers(draw: st.DrawFn) -> dict[str, list[str]]:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from(PRESETS), house_powers(), st.integers(0, 2**31))
+@given(st.sampled_from(list(PRESETS)), house_powers(), st.integers(0, 2**31))
 def test_random_house_powers_never_crash_and_every_listed_action_applies(
         preset: str, powers: dict[str, list[str]], seed: int) -> None:
     try:

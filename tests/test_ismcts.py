@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import pickle
 import random
 from collections.abc import Callable
@@ -23,7 +24,9 @@ from pegs.bots.ismcts import (
     outcome_rewards,
     progress_rewards,
 )
-from pegs.rules import RANKS, Action, GameState, Outcome, Rules, View, determinize, view
+from pegs.bots.leaf import fitted_rewards
+from pegs.bots.leaf_general import GENERAL
+from pegs.rules import PRESETS, RANKS, Action, GameState, Outcome, Rules, View, determinize, view
 from pegs.rules.listing import MoveMemo
 
 PEGOO = Rules.preset("pegoo")  # 4 seats in two teams: seats 0 and 2 against 1 and 3
@@ -434,13 +437,18 @@ def test_a_childs_key_names_the_same_action_whatever_the_hand(
     assert len(actions) == len(keyed)  # one key per action
 
 
-def test_the_default_search_plays_a_preset_without_a_fitted_model(
+def test_the_default_search_scores_a_preset_without_a_fitted_model_by_the_general_one(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A preset with no fitted leaf model (a new one) is searched with the heuristic leaf,
-    not refused at its first leaf."""
-    from pegs.bots.leaf_models import MODELS
-    monkeypatch.delitem(MODELS, "basic")
+    """A preset whose record names no fitted leaf model (a new one) is searched with the
+    general model, not refused at its first leaf."""
+    monkeypatch.setitem(PRESETS, "basic", dataclasses.replace(PRESETS["basic"], leaf_model=None))
     state = GameState.new(Rules.preset("basic"), 3)
+    for _ in range(30):
+        state = state.apply(state.legal_actions()[0])
     bot = make_bot("ismcts", 5, iterations=40)
+    assert isinstance(bot, IsmctsBot)
+    hands = state.hands
+    assert bot._score(state.rules, state.pegs, hands, state.current_player) == fitted_rewards(
+        GENERAL, state.rules, state.pegs, hands, state.current_player)
     action = bot.choose(view(state, state.current_player), state.legal_actions())
     assert action in state.legal_actions()

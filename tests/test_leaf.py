@@ -13,6 +13,7 @@ import pytest
 
 from helpers import position
 from pegs.bots.leaf import fitted_rewards
+from pegs.bots.leaf_general import GENERAL
 from pegs.bots.leaf_models import MODELS
 from pegs.rules import PRESETS, GameState, Rules, RulesError
 
@@ -43,9 +44,9 @@ def _states(rules: Rules, count: int, seed: int) -> list[GameState]:
     return out
 
 
-def test_every_preset_has_a_model() -> None:
-    assert set(MODELS) == set(PRESETS)
-    for model in MODELS.values():
+def test_every_preset_names_a_fitted_model() -> None:
+    assert {p.leaf_model for p in PRESETS.values()} == set(MODELS)
+    for model in [*MODELS.values(), GENERAL]:
         assert model.scale > 0 and model.keep > 0
 
 
@@ -59,8 +60,8 @@ def test_win_chances_sum_to_one_over_the_teams(players: int, teams: int) -> None
             continue
         tried += 1
         for state in _states(rules, 3, players * 10 + teams):
-            rewards = fitted_rewards(MODELS[name], rules, state.pegs, state.hands,
-                                     state.current_player)
+            model = MODELS[PRESETS[name].leaf_model or ""]
+            rewards = fitted_rewards(model, rules, state.pegs, state.hands, state.current_player)
             firsts = {}
             for seat, team in enumerate(state.geo.team_of):
                 firsts.setdefault(team, rewards[seat])

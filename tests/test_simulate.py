@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from pegs.notation import team_name
-from pegs.rules import Rules
+from pegs.rules import RANKS, Rules
 from pegs.sim import run, stats
 from pegs.sim.run import Config, SimulationError, read_results, seats_for_game
 
@@ -132,6 +132,32 @@ def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
     assert re.search(r"^6 games", second.stdout, re.M)
     third = pegs("simulate", *BASIC, "--games", "6", "--out", str(out), "--quiet")
     assert "playing 0" in third.stderr and out.read_text() == after
+
+
+def test_results_written_before_settings_kept_the_whole_power_table_resume(
+        tmp_path: Path) -> None:
+    """A results file of the release before kept no ``powers`` (a preset game) or only the
+    house-changed ones: it resumes as the same games, and other powers are refused."""
+    house = tmp_path / "house.toml"
+    house.write_text('title = "Back fours"\nbase = "basic"\n[cards]\n"4" = ["-4"]\n')
+    for rules, args, changed in ((Rules.preset("basic"), BASIC, {}),
+                                 (Rules.preset("basic", powers={"4": ["-4"]}),
+                                  ("--house", str(house), "--seats", "random"), {"4": ["-4"]})):
+        out = tmp_path / f"r{len(changed)}.jsonl"
+        done = pegs("simulate", *args, "--games", "3", "--jobs", "1", "--out", str(out),
+                    "--quiet")
+        assert done.returncode == 0, done.stderr
+        older = []
+        for line in lines(out):
+            assert list(line["rules"]["powers"]) == list(RANKS)  # written whole now
+            settings = {k: v for k, v in line["rules"].items() if k != "powers"}
+            older.append({**line, "rules": settings | ({"powers": changed} if changed else {})})
+        out.write_text("".join(json.dumps(line) + "\n" for line in older))
+        config = Config(rules, ("random",) * 4, 3)
+        assert sorted(read_results(out, config)) == [0, 1, 2]
+        other = Config(Rules.preset("basic", powers={"4": ["-3"]}), ("random",) * 4, 3)
+        with pytest.raises(SimulationError, match="rules setting powers"):
+            read_results(out, other)
 
 
 def test_duplicate_plays_each_deal_once_per_side(tmp_path: Path) -> None:

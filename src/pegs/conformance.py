@@ -15,7 +15,7 @@ from typing import Any
 from .jsonfile import JsonError, read_json
 from .record import FORMAT as RECORD_FORMAT
 from .record import clip
-from .rules import IMPLEMENTED, PRESETS, START, GameState, Rules, geometry, parse_rank
+from .rules import PRESETS, START, GameState, Rules, geometry, parse_rank
 from .rules.errors import NotationError, RulesError
 
 OutcomeKey = tuple[str, bool, frozenset[tuple[int, tuple[str, ...]]]]
@@ -85,8 +85,6 @@ def setup_state(sc: Mapping[str, Any]) -> GameState:
     if not isinstance(preset, str) or preset not in PRESETS:
         shown = repr(preset) if len(repr(preset)) <= 40 else repr(preset)[:37] + "..."
         raise ScenarioError(f"'rules' must name a preset ({', '.join(PRESETS)}), not {shown}")
-    if preset not in IMPLEMENTED:
-        raise ScenarioError(f"preset not implemented: {preset}")
     setup = sc.get("setup", {})
     if not isinstance(setup, dict):
         raise ScenarioError("'setup' must be an object of settings")

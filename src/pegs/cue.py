@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .rules import PRESET_TITLES, RANKS, Rules
+from .rules import PRESETS, RANKS, Rules
 
 _CARD_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King", "Joker": "Joker"}
 
@@ -49,7 +49,7 @@ def _phrase(token: str, rules: Rules) -> str:
 def cue_card(rules: Rules, title: str = "", description: str = "") -> str:
     """A plain-text cue card: card powers, then the table setup.  House rules give their
     ``title`` and ``description``; the cards they change are marked."""
-    base = f"{PRESET_TITLES[rules.name]} ({rules.name})"
+    base = f"{PRESETS[rules.name].title} ({rules.name})"
     lines = [title, description, f"House rules based on {base}"] if title else [base]
     lines = [line for line in lines if line] + [""]
     changed = rules.changed_powers()

@@ -10,6 +10,8 @@ from browser_support import Server, seat_script
 from playwright.sync_api import Browser, expect
 from test_play_online import DESKTOP, PHONE, Watched, play_one_move, wait_for_turn
 
+from pegs.rules import PRESETS
+
 
 def finished_table(server: Server, preset: str, players: int, name: str) -> dict[str, str]:
     """A table whose game the bots played to the end (the host's seat by a stand-in)."""
@@ -108,8 +110,9 @@ def test_the_create_form_speaks_plain_words(chromium: Browser, server: Server,
     context = chromium.new_context(**PHONE)
     page = context.new_page()
     page.goto(server.base + "/")
-    expect(page.locator("#preset option")).to_have_count(9)
+    expect(page.locator("#preset option")).to_have_count(len(PRESETS))
     games = page.eval_on_selector_all("#preset option", "os => os.map(o => o.textContent)")
+    assert games == [preset.title for preset in PRESETS.values()]  # the server's records
     assert "Pegs and Jokers, North Carolina rules" in games
     page.select_option("#players", "6")
     teams = page.eval_on_selector_all("#teams option", "os => os.map(o => o.textContent)")
@@ -149,6 +152,7 @@ def test_a_joiner_chooses_the_team(chromium: Browser, server: Server) -> None:
     context = chromium.new_context(**PHONE)
     w = Watched(context)
     w.page.goto(f"{server.base}/t/{made['code']}")
+    expect(w.page.locator("form")).to_contain_text(f"{PRESETS['pegoo'].title}, 4 players")
     w.page.fill("#join-name", "Cy")
     w.page.locator("#team-choice label", has_text="with Gran").click()
     w.page.click("#join-btn")
@@ -156,5 +160,7 @@ def test_a_joiner_chooses_the_team(chromium: Browser, server: Server) -> None:
     expect(mine).to_contain_text("Cy")
     expect(mine).to_contain_text("Team A")
     expect(w.page.locator("#seats li[data-seat='0']")).to_contain_text("your partner")
+    lobby = w.page.locator("h2", has_text=f"{PRESETS['pegoo'].title}, 4 players")
+    expect(lobby).to_have_count(1)
     assert w.errors == []
     context.close()

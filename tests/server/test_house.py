@@ -226,7 +226,7 @@ def test_house_titles_and_descriptions_follow_the_text_policy_on_each_database(
 def test_the_cue_card_follows_a_draft(shared: tuple[httpx.Client, str]) -> None:
     http, _ws = shared
     plain = http.post("/api/cue", json={"base": "basic"}).json()
-    assert plain["cue"].startswith("Pegs and Jokers, basic game") and plain["changed"] == {}
+    assert plain["cue"].startswith("Pegs and Jokers, basic rules") and plain["changed"] == {}
     draft = http.post("/api/cue", json={"base": "basic", "cards": {"4": ["-4", "swap"]},
                                         "settings": {"players": 6}}).json()
     assert draft["changed"] == {"4": ["-4", "swap"]}

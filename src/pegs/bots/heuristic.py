@@ -103,7 +103,7 @@ class Weights:
     joker_keep: float = 30.0  # the value of holding a joker
     joker_endgame: float = 5.0  # ... once the team is close to winning
     come_out_keep: float = 5.0  # an A, J, Q or K while pegs wait in start
-    small_keep: float = 2.5  # A to 6 while pegs are near home
+    small_keep: float = 2.5  # a card moving 6 or less forward (A to 6) while pegs are near home
     bluff: float = 1.0  # a declaration with another card than the declared rank
     doubt_temper: float = 3.0  # the spread (in holes) of the doubt's logistic curve
     doubt_margin: float = 10.0  # the expected gain (in holes) a doubt must promise
@@ -125,7 +125,6 @@ _CARD_BASE = {
     "A": 2.5, "2": 1.5, "3": 1.0, "4": 1.5, "5": 1.0, "6": 1.0, "7": 3.0, "8": 2.5,
     "9": 2.0, "10": 1.5, "J": 1.5, "Q": 1.5, "K": 1.5, "Joker": 0.0,
 }
-_SMALL = ("A", "2", "3", "4", "5", "6")
 #: What a power is worth keeping, for a card whose powers a house rule changed (the
 #: preset's cards keep :data:`_CARD_BASE`): the best of its powers counts.
 _SPLIT_WORTH = {7: 3.0, 9: 2.0, 10: 1.5}
@@ -142,15 +141,14 @@ def _house_worth(plan: CardPlan) -> float:
 
 def _keep_tables(rules: Rules, plans: dict[str, CardPlan]
                  ) -> tuple[dict[str, float], frozenset[str], frozenset[str]]:
-    """Each card's base keep value, the cards that come out, the small movers."""
+    """Each card's base keep value, the cards that come out, the small movers (a move
+    forward of 6 or less), read off the powers."""
     changed = rules.changed_powers()
     base = {rank: _house_worth(plans[rank]) if rank in changed else _CARD_BASE[rank]
             for rank in plans}
     base["Joker"] = 0.0  # valued by the weights
     out = frozenset(rank for rank, plan in plans.items() if plan.out)
-    small = frozenset(rank for rank, plan in plans.items()
-                      if (rank in _SMALL and rank not in changed)
-                      or (rank in changed and any(n <= 6 for n in plan.forward)))
+    small = frozenset(rank for rank, plan in plans.items() if any(n <= 6 for n in plan.forward))
     return base, out, small
 
 

@@ -40,8 +40,10 @@ that many.
 **Leaf score.**  The default (``leaf="fitted"``, :func:`pegs.bots.leaf.fitted_rewards`)
 is the heuristic bot's evaluation with its weights fitted by logistic regression to the
 winners of heuristic self-play games, one model per preset (:mod:`pegs.bots.leaf_models`,
-written by ``scripts/fit_leaf.py``): each team's pegs, the danger they are in, the cards
-its seats hold and whether it is to act, turned into win chances.  The hand-tuned
+written by ``scripts/fit_leaf.py``, named by the preset's record; a preset without one
+takes the general model, :mod:`pegs.bots.leaf_general`, fitted to all the presets'
+positions together): each team's pegs, the danger they are in, the cards its seats hold
+and whether it is to act, turned into win chances.  The hand-tuned
 ``leaf="heuristic"`` (:func:`heuristic_rewards`) scores the same terms with the heuristic
 bot's own weights over :data:`HEURISTIC_SCALE` holes, which proved far too sure of itself:
 on held-out pegoo positions its log-loss was 0.91, worse than the even guess (0.69), and
@@ -91,7 +93,7 @@ from typing import Protocol, cast
 
 from mypy_extensions import mypyc_attr
 
-from ..rules import Action, Outcome, Rules, View, determinize, geometry
+from ..rules import PRESETS, Action, Outcome, Rules, View, determinize, geometry
 from ..rules.bluff import DOUBT, PASS
 from ..rules.board import START
 from ..rules.board_work import Pegs
@@ -101,6 +103,7 @@ from ..rules.powers import DISCARD, MOVE
 from .belief import face_down_belief
 from .heuristic import Evaluator, HeuristicBot, Weights, hand_worth, tables
 from .leaf import fitted_rewards, team_chances
+from .leaf_general import GENERAL
 from .leaf_models import MODELS
 from .random_bot import DEFAULT_DOUBT_RATE
 
@@ -317,8 +320,8 @@ class IsmctsBot:
     ``discount ** k`` against the even share ``1 / teams``, so quicker wins score higher;
     ``doubt_rate`` is the rollouts' chance of doubting a Bluffing Joker declaration;
     ``sharpness`` that of the progress score (:data:`PROGRESS_SHARPNESS`); ``leaf`` scores
-    unfinished positions by the fitted model of the preset (``"fitted"``,
-    :func:`pegs.bots.leaf.fitted_rewards`), by the heuristic bot's evaluation
+    unfinished positions by the fitted model of the preset, else the general one
+    (``"fitted"``, :func:`pegs.bots.leaf.fitted_rewards`), by the heuristic bot's evaluation
     (``"heuristic"``, :func:`heuristic_rewards`) or by ``"progress"``
     (:func:`progress_rewards`).  ``prior`` gives the
     heuristic bot's opinion of each root action the weight of that many visits (progressive
@@ -629,10 +632,10 @@ class IsmctsBot:
     def _score(self, rules: Rules, pegs: Pegs, hands: Sequence[Sequence[str]],
                mover: int) -> Rewards:
         """The leaf score of an unfinished position (see ``leaf``)."""
-        model = MODELS.get(rules.name) if self.leaf == "fitted" else None
-        if model is not None:
+        if self.leaf == "fitted":
+            model = MODELS.get(PRESETS[rules.name].leaf_model or "", GENERAL)
             return fitted_rewards(model, rules, pegs, hands, mover)
-        if self.leaf != "progress":  # heuristic, or fitted for a preset without a model
+        if self.leaf == "heuristic":
             return heuristic_rewards(rules, pegs, hands, keep=self.keep)
         return progress_rewards(rules, pegs, self.sharpness)
 

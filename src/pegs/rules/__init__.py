@@ -9,14 +9,13 @@
 from .actions import Action, Step, parse_rank, rank_text
 from .board import START, Geometry, geometry
 from .errors import IllegalActionError, NotationError, RulesError
-from .settings import IMPLEMENTED, PRESET_TITLES, PRESETS, RANKS, Rules
+from .presets import PRESETS, Preset
+from .settings import RANKS, Rules
 from .state import GameState, Outcome
 from .view import View, view
 
 __all__ = [
-    "IMPLEMENTED",
     "PRESETS",
-    "PRESET_TITLES",
     "RANKS",
     "START",
     "Action",
@@ -25,6 +24,7 @@ __all__ = [
     "IllegalActionError",
     "NotationError",
     "Outcome",
+    "Preset",
     "Rules",
     "RulesError",
     "Step",

@@ -1,4 +1,5 @@
-"""Rule settings: one frozen :class:`Rules` value per game, and the named presets.
+"""Rule settings: one frozen :class:`Rules` value per game, built from a preset's record
+(:mod:`pegs.rules.presets`) with any settings and card powers changed.
 
 Every setting of RULES.md is a field here.  Card powers are data (a token list per
 rank) read by both the move generator and the cue card, so the two never disagree.
@@ -16,11 +17,12 @@ A house rule may give any rank other powers (``Rules.preset(..., powers={"4": ["
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from .errors import RulesError
+from .presets import PRESETS
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "Joker")
 
@@ -32,51 +34,6 @@ JOKER_RULES = ("pegoo", "hit_from_anywhere", "hit_start_first")
 
 Powers = tuple[tuple[str, tuple[str, ...]], ...]
 
-
-def _powers(**special: tuple[str, ...]) -> Powers:
-    """The basic game's powers with some ranks replaced (keyword ``r10`` is rank 10)."""
-    base: dict[str, tuple[str, ...]] = {
-        "A": ("out", "+1"),
-        "2": ("+2",),
-        "3": ("+3",),
-        "4": ("+4",),
-        "5": ("+5",),
-        "6": ("+6",),
-        "7": ("+7", "split7"),
-        "8": ("-8",),
-        "9": ("+9",),
-        "10": ("+10",),
-        "J": ("out", "+10"),
-        "Q": ("out", "+10"),
-        "K": ("out", "+10"),
-        "Joker": ("joker",),
-    }
-    for key, tokens in special.items():
-        base[key.removeprefix("r")] = tokens
-    return tuple((rank, base[rank]) for rank in RANKS)
-
-
-_HIGH_FACES = {"J": ("out", "+11"), "Q": ("out", "+12"), "K": ("out", "+13")}
-
-PRESET_POWERS: dict[str, Powers] = {
-    "pegoo": _powers(r2=("+2", "swap"), r9=("+9", "split9")),
-    "basic": _powers(),
-    "traditional": _powers(),
-    "havasu": _powers(r7=("split7!", "+7"), r9=("split9!", "+9"), **_HIGH_FACES),
-    "social-security": _powers(r9=("split9!", "+9"), **_HIGH_FACES),
-    "arizona": _powers(r9=("+9", "split9")),
-    "kilpatrick": _powers(r9=("+9", "split9")),
-    "north-carolina": _powers(
-        A=("out", "+1", "-1", "+11"),
-        r2=("+2", "swap"),
-        r7=("split7!", "+7"),
-        r9=("split9!", "+9"),
-        r10=("split10",),
-    ),
-    "bluffing-joker": _powers(),
-}
-
-PRESETS: tuple[str, ...] = tuple(PRESET_POWERS)
 
 #: The longest single move a ``+n`` or ``-n`` power may make.
 LONGEST_STEP = 20
@@ -146,81 +103,10 @@ def house_powers(preset: str, changed: object) -> Powers:
     """The preset's powers with the ranks in ``changed`` (rank -> tokens) replaced."""
     if not isinstance(changed, Mapping):
         raise RulesError('powers must map card ranks to lists of powers, such as {"4": ["-4"]}')
-    table = dict(PRESET_POWERS[preset])
+    table = dict(PRESETS[preset].powers)
     for rank, tokens in changed.items():
         table[str(rank)] = check_powers(rank, tokens)
-    return tuple((rank, table[rank]) for rank in RANKS)
-
-#: Presets whose mechanics this engine implements.
-IMPLEMENTED: frozenset[str] = frozenset(
-    {"pegoo", "basic", "traditional", "havasu", "social-security", "arizona", "kilpatrick",
-     "north-carolina", "bluffing-joker"}
-)
-
-PRESET_TITLES: dict[str, str] = {
-    "pegoo": "Pegoo (W. W. Wilkerson)",
-    "basic": "Pegs and Jokers, basic game",
-    "traditional": "Traditional Pegs and Jokers",
-    "havasu": "Havasu Falls Pegs and Jokers",
-    "social-security": "Social Security (Hatcher variation)",
-    "arizona": "Arizona rules",
-    "kilpatrick": "Kilpatrick rules",
-    "north-carolina": "North Carolina rules (Jokers and Pegs)",
-    "bluffing-joker": "Bluffing Joker",
-}
-
-
-def _default_decks(preset: str, players: int) -> int:
-    if preset == "pegoo":
-        return 2 if players <= 4 else 3
-    if preset in ("arizona", "kilpatrick"):
-        return 4 if players <= 8 else 5
-    if preset in ("traditional", "social-security"):
-        return 3 if players <= 6 else (4 if players <= 8 else 5)
-    return 3 if players <= 6 else (4 if players <= 8 else 5)
-
-
-def _preset_defaults(preset: str, players: int, teams: int) -> dict[str, Any]:
-    """The preset's settings for a table of ``players`` seats (RULES.md section 5)."""
-    pegoo = preset == "pegoo"
-    arizona_like = preset in ("arizona", "kilpatrick")
-    no_jokers = preset in ("traditional", "social-security") and players == 2
-    finish: tuple[str, ...] = ()
-    if pegoo or preset in ("havasu", "north-carolina"):
-        finish = ("7", "9")
-    return {
-        "name": preset,
-        "players": players,
-        "teams": teams,
-        "sides": 4 if players == 2 else players,
-        "holes_per_side": 20 if pegoo else 18,
-        "pegs": 4 if pegoo else 5,
-        "home_holes": 0,
-        "decks": _default_decks(preset, players),
-        "jokers_per_deck": 0 if no_jokers else 2,
-        "extra_jokers": 0,
-        "hand_size": 3 if preset == "kilpatrick" else 5,
-        "turn_order": (
-            "play_then_draw" if preset in ("havasu", "arizona", "kilpatrick") else "draw_then_play"
-        ),
-        "may_pass_own": pegoo,
-        "control": "team" if arizona_like else "own_then_partner",
-        "help_order": "any" if pegoo else "clockwise",
-        "stuck_rule": {
-            "pegoo": "pegoo_cant_play_pile",
-            "havasu": "havasu_fourth_turn",
-            "north-carolina": "nc_counting",
-        }.get(preset, "none"),
-        "must_turn_in_at_door": preset == "kilpatrick",
-        "split_finish_with_partner": finish,
-        "joker_rule": (
-            "pegoo" if pegoo else ("hit_start_first" if arizona_like else "hit_from_anywhere")
-        ),
-        "joker_comes_out": preset == "havasu",
-        "joker_obligatory": preset == "north-carolina",
-        "bluffing": preset == "bluffing-joker",
-        "powers": PRESET_POWERS[preset],
-    }
+    return tuple((rank, table.get(rank, ())) for rank in RANKS)
 
 
 @dataclass(frozen=True)
@@ -267,7 +153,7 @@ class Rules:
         Without ``teams``, a table of 4 or more with an even seat count plays in two teams
         and any other table plays every seat for itself.
         """
-        if name not in PRESET_POWERS:
+        if name not in PRESETS:
             raise RulesError(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")
         unknown = set(overrides) - SETTING_NAMES | (set(overrides) & {"name"})
         if unknown:
@@ -278,15 +164,14 @@ class Rules:
         players = overrides.get("players", 4)
         _check_int("players", players, 2, 10)
         teams = overrides.get("teams", 2 if players >= 4 and players % 2 == 0 else 0)
-        values = _preset_defaults(name, players, teams)
+        values = PRESETS[name].defaults(players, teams)
         if "pegs" in overrides and "home_holes" not in overrides:
             values["home_holes"] = 0
         values.update(overrides)
         finish = overrides.get("split_finish_with_partner")
         if isinstance(finish, list):  # as JSON and TOML give it (settings() writes a list)
             values["split_finish_with_partner"] = tuple(finish)
-        if "powers" in overrides:
-            values["powers"] = house_powers(name, overrides["powers"])
+        values["powers"] = house_powers(name, overrides.get("powers", {}))
         return cls(**values)
 
     def with_settings(self, **overrides: Any) -> Rules:
@@ -309,7 +194,7 @@ class Rules:
 
     def changed_powers(self) -> dict[str, list[str]]:
         """The ranks whose powers differ from the preset's (house rules), rank -> tokens."""
-        preset = dict(PRESET_POWERS[self.name])
+        preset = PRESETS[self.name].powers
         return {rank: list(tokens) for rank, tokens in self.powers if preset[rank] != tokens}
 
     def settings(self) -> dict[str, Any]:
@@ -342,7 +227,7 @@ def _check_int(name: str, value: Any, low: int, high: int) -> None:
         raise RulesError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
 
 
-def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
+def _check_choice(name: str, value: Any, choices: Collection[str]) -> None:
     if value not in choices:
         raise RulesError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..cue import cue_card
 from ..house import LONGEST_DESCRIPTION, LONGEST_TITLE
-from ..rules import PRESET_TITLES, PRESETS, Rules, RulesError
+from ..rules import PRESETS, Rules, RulesError
 from ..rules.settings import CONTROLS, HELP_ORDERS, JOKER_RULES, STUCK_RULES, TURN_ORDERS
 from ..text import clean_text
 from . import table_settings
@@ -201,7 +201,7 @@ def presets_json() -> bytes:
                     continue
                 players.append(n)
                 break
-        out.append({"name": name, "title": PRESET_TITLES[name], "defaults": rules.settings(),
+        out.append({"name": name, "title": PRESETS[name].title, "defaults": rules.settings(),
                     "players": players, "cue": cue_card(rules),
                     "cards": {rank: list(tokens) for rank, tokens in rules.powers}})
     answer = {"presets": out, "allowed": ALLOWED, "bots": list(BOT_KINDS)}

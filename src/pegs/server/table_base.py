@@ -32,8 +32,10 @@ class TableBase(ABC):
                  built: records.Rebuilt | None = None) -> None:
         self.env = services  # what it is handed to do its work
         self.code = row.code
-        self.settings = row.settings
         self.rules = Rules.from_settings(row.settings)
+        #: the whole settings and power table, also for a row stored before tables kept it
+        #: (its rematch and archived game are then self-contained)
+        self.settings = self.rules.settings()
         self.seed = row.seed
         self.hints = row.hints
         self.status = row.status

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..rules import (
+    PRESETS,
     Action,
     NotationError,
     view,
@@ -105,7 +106,8 @@ class TableViews(TableBase):
     def table_json(self) -> dict[str, Any]:
         return {
             "code": self.code, "status": self.status, "host": self.host, "hints": self.hints,
-            "version": self.version, "preset": self.rules.name, "players": self.rules.players,
+            "version": self.version, "preset": self.rules.name,
+            "title": PRESETS[self.rules.name].title, "players": self.rules.players,
             "teams": self.rules.teams, "settings": protocol.rules_json(self.rules),
             "seats": [self.seat_json(s) for s in self.seats], "public": self.public,
             "turn_seconds": self.turn_seconds, "away_seconds": self.away_seconds,

@@ -46,6 +46,7 @@ from .run import (
     games_stream,
     play_with,
     record,
+    settings_now,
 )
 from .stats import wilson_interval
 
@@ -175,6 +176,8 @@ def read_ladder(path: Path, ladder: Ladder) -> dict[int, dict[str, Any]]:
         for key, value in (("rules", rules), ("max_actions", ladder.max_actions),
                            ("deals_from", ladder.seed)):
             have = line.get(key, value)  # lines of older files have no deals_from
+            if key == "rules":  # ... nor the whole power table
+                have = settings_now(have)
             if have != value:
                 raise SimulationError(
                     f"{path} holds another ladder (line {number}: {key} is "

@@ -65,7 +65,7 @@ from ..bots.base import BOTS
 from ..bots.options import check_option
 from ..jsonfile import JsonError, parse_json
 from ..record import Record
-from ..rules import Action, GameState, Rules, view
+from ..rules import Action, GameState, Rules, RulesError, view
 from .bot_spec import BotSpecError, parse_bot_spec
 from .ray_backend import RayUnavailable, in_ray
 from .records import keep_records
@@ -184,6 +184,16 @@ def bot_seed(game_seed: int, seat: int) -> int:
 def _plain(value: Any) -> Any:
     """``value`` as it reads back from JSON (tuples become lists)."""
     return json.loads(json.dumps(value))
+
+
+def settings_now(data: Any) -> Any:
+    """Settings read back from a results file as this release writes them (a line written
+    before settings kept the whole power table gains it), or ``data`` when they are not
+    settings at all."""
+    try:
+        return _plain(Rules.from_settings(data).settings())
+    except (RulesError, TypeError, ValueError):
+        return data
 
 
 @dataclass(frozen=True)
@@ -384,6 +394,7 @@ def read_results(path: Path, config: Config) -> dict[int, dict[str, Any]]:
         ):
             raise SimulationError(f"{path} line {number} is not a pegs simulate result")
         game = line["game"]
+        line["rules"] = settings_now(line["rules"])
         expected = config.expected(game)
         if any(line.get(k) != v for k, v in expected.items()):
             raise SimulationError(

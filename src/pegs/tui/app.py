@@ -30,7 +30,7 @@ from ..hint import HintError
 from ..hint import choose as hint_choose
 from ..notation import CARD_WORDS, option_words, seat_name, team_name
 from ..record import length_words
-from ..rules import PRESET_TITLES, Action, IllegalActionError, NotationError, View
+from ..rules import PRESETS, Action, IllegalActionError, NotationError, View
 from .board import layout, legend, render, seat_style
 from .choose import Choice, Picker, peg_label
 from .log_view import LatestLines
@@ -173,7 +173,7 @@ class PegsApp(App[None]):
 
     def on_mount(self) -> None:
         rules, house = self.session.rules, self.session.house
-        self.title = f"Pegs & Jokers: {house.title if house else PRESET_TITLES[rules.name]}"
+        self.title = f"Pegs & Jokers: {house.title if house else PRESETS[rules.name].title}"
         # `kill` ends the game as q does: saved, the terminal given back as it was (no
         # signals on Windows, nor in a thread)
         with contextlib.suppress(NotImplementedError, RuntimeError):

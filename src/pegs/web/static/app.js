@@ -5,7 +5,7 @@ import { api, loadPresets } from "./net.js";
 import { GameScreen } from "./game.js";
 import { houseEditor, houseLine, publishedPanel } from "./house.js";
 import { listNames, teamName } from "./people.js";
-import { AWAY_TIMES, BOT_LEVELS, BOT_PACES, cueNodes, gameName, plainCue, SETTINGS, TURN_TIMES, valueWords } from "./words.js";
+import { AWAY_TIMES, BOT_LEVELS, BOT_PACES, cueNodes, gameName, plainCue, setGameNames, SETTINGS, TURN_TIMES, valueWords } from "./words.js";
 
 const HIDDEN_SETTINGS = new Set(["name", "powers", "players", "teams"]);
 const PLAYER_DEPENDENT = new Set(["sides", "decks", "jokers_per_deck"]);
@@ -106,6 +106,7 @@ async function homeScreen() {
     return;
   }
   const presets = data.presets || [];
+  setGameNames(presets);
   const presetSelect = h("select", { name: "preset", id: "preset" },
     ...presets.map((p) => h("option", { value: p.name }, gameName(p.name, p.title))));
   const players = h("select", { name: "players", id: "players" });
@@ -198,20 +199,19 @@ async function homeScreen() {
       err.textContent = e.message;
     }
   });
-  listOpenTables(presets);
+  listOpenTables();
   publishedPanel(document.getElementById("published"));
   const shared = new URLSearchParams(location.search).get("house");
   if (shared) house.open(shared);
 }
 
-async function listOpenTables(presets) {
+async function listOpenTables() {
   const box = document.getElementById("open-tables");
   try {
     const { tables } = await api("GET", "/api/tables");
-    const title = (name) => gameName(name, (presets.find((p) => p.name === name) || {}).title);
     fill(box, h("h2", {}, "Open tables"), tables.length
       ? h("ul", {}, ...tables.map((t) => h("li", {}, h("a", { href: `/t/${t.code}` },
-        `${title(t.preset)}, ${t.players} seats, host ${t.seats[t.host].name}`))))
+        `${gameName(t.preset, t.title)}, ${t.players} seats, host ${t.seats[t.host].name}`))))
       : h("p", { class: "muted" }, "None right now: create one and share its link."));
   } catch (e) {
     fill(box, h("h2", {}, "Open tables"), h("p", { class: "error" }, e.message));
@@ -259,7 +259,7 @@ async function joinScreen(code) {
   const teams = teamChoice(table, free);
   const form = h("form", {},
     h("h2", {}, `Join ${table.seats[table.host].name}'s table`),
-    h("p", { class: "muted" }, `${gameName(table.preset)}, ${table.players} players, ${free.length} seat${free.length > 1 ? "s" : ""} free.`),
+    h("p", { class: "muted" }, `${gameName(table.preset, table.title)}, ${table.players} players, ${free.length} seat${free.length > 1 ? "s" : ""} free.`),
     houseLine(table),
     h("label", {}, h("span", {}, "Your name"), name),
     teams,
@@ -310,7 +310,7 @@ function myGamesPanel() {
     list.append(item);
     api("GET", `/api/tables/${encodeURIComponent(g.code)}`).then((t) => {
       const others = t.seats.filter((s) => s.seat !== g.seat && s.kind !== "empty").map((s) => s.name);
-      fill(item, h("a", { href: `/t/${g.code}` }, gameName(t.preset)),
+      fill(item, h("a", { href: `/t/${g.code}` }, gameName(t.preset, t.title)),
         h("span", {}, ` ${STATUS_WORDS[t.status] || t.status}`),
         h("small", { class: "help" }, `${g.name ? `You are ${g.name}` : "Your seat"}${others.length ? `, with ${others.join(", ")}` : ""}.`));
     }).catch((e) => {

@@ -939,7 +939,7 @@ export class GameScreen {
       } catch (e) { this.setNotice(e.message); this.render(); }
     } }, "Leave the table") : null;
     fill(this.panel,
-      h("h2", {}, `${gameName(table.preset || msg.rules.name)}, ${msg.rules.players} players`),
+      h("h2", {}, `${gameName(table.preset || msg.rules.name, table.title)}, ${msg.rules.players} players`),
       houseLine(table),
       h("p", {}, "Share this link; opening it asks only for a name:"),
       this.shareCopy || (this.shareCopy = copyRow(linkInput, link, "copy-link")),

@@ -3,21 +3,16 @@
 
 import { h } from "./dom.js";
 
-/** Full game names by preset. */
-export const GAME_NAMES = {
-  pegoo: "Pegoo (W. W. Wilkerson's rules)",
-  basic: "Pegs and Jokers, basic rules",
-  traditional: "Pegs and Jokers, traditional rules",
-  havasu: "Pegs and Jokers, Havasu Falls rules",
-  "social-security": "Social Security (Hatcher variation)",
-  arizona: "Pegs and Jokers, Arizona rules",
-  kilpatrick: "Pegs and Jokers, Kilpatrick rules",
-  "north-carolina": "Pegs and Jokers, North Carolina rules",
-  "bluffing-joker": "Bluffing Joker (Jokers played face down)",
-};
+/** Full game names by preset, as the server's preset records give them (/api/presets). */
+const gameNames = new Map();
 
+export function setGameNames(presets) {
+  for (const p of presets) gameNames.set(p.name, p.title);
+}
+
+/** A preset's full name: from a table's or a preset's own `title`, else the list read. */
 export function gameName(preset, title) {
-  return GAME_NAMES[preset] || title || "Pegs and Jokers";
+  return title || gameNames.get(preset) || preset || "Pegs and Jokers";
 }
 
 /** Each setting: label, help line, and (for choices) the words for each value. */
