@@ -36,4 +36,4 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         more = f" and {len(stale) - 3} more" if len(stale) > 3 else ""
         pytest.exit(f"compiled engine modules older than their sources: "
                     f"{', '.join(stale[:3])}{more}; rebuild them with `{REBUILD}` "
-                    "(or run the tests interpreted with PEGS_PURE=1)", returncode=2)
+                    "(or run the sources interpreted with PEGS_PURE=1)", returncode=2)
