@@ -30,4 +30,4 @@ class SourcesFirst:
 def prefer_sources() -> None:
     """Put :class:`SourcesFirst` in front of the import system (once)."""
     if SourcesFirst not in sys.meta_path:
-        sys.meta_path.insert(0, SourcesFirst)  # type: ignore[arg-type]
+        sys.meta_path.insert(0, SourcesFirst)
