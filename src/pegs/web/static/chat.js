@@ -4,8 +4,9 @@
 
 import { seatBadge } from "./board.js";
 import { fill, h } from "./dom.js";
-import { seatName, shortName, teamOf } from "./people.js";
+import { namedText, seatName, shortName, teamOf } from "./people.js";
 import { expandLegal, stepKeys } from "./picker.js";
+import { pageMoveWords } from "./move_words.js";
 
 export const PHRASES = [["good_move", "Good move!"], ["your_turn", "Your turn"], ["oops", "Oops"],
   ["well_played", "Well played"], ["thanks", "Thanks"]];
@@ -188,12 +189,11 @@ export class ChatPanel {
       select, button);
   }
 
-  /** A partner's move in words: the card, then each step from spot to spot. */
+  /** A partner's move in words, their pegs and spots named ("Jack. Ann's peg from Ann's
+   * START to Ann's 5."). */
   moveWords(a) {
-    if (a.decision) return a.text;
-    const card = a.declared ? `${a.card} as ${a.declared}` : a.card;
-    const steps = a.steps.map(stepKeys).map((s) => `${this.screen.spotLabel(s.from)} to ${this.screen.spotLabel(s.to)}`);
-    return `${card}: ${a.discard ? "discard" : steps.join(", ")}`;
+    const msg = this.screen.msg;
+    return a.decision ? namedText(msg, a.announcement || a.text) : pageMoveWords(msg, a, msg.seat);
   }
 
   /** The steps of the move chosen to suggest, to draw on this page's board. */

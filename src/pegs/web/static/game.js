@@ -14,6 +14,7 @@ import { controlKey, installKeys, placeFocus } from "./keys.js";
 import { cueNodes, gameName, SETTINGS, tableOptionWords, valueWords } from "./words.js";
 import { houseLine, tableCue } from "./house.js";
 import { copyRow } from "./copy.js";
+import { pageMoveWords, spotWords } from "./move_words.js";
 
 export function shareLink(code) {
   return `${location.origin}/t/${code}`;
@@ -593,18 +594,9 @@ export class GameScreen {
       myTurn ? h("p", { class: "keys-help help" }, "Keys: 1–9 pick a card, arrows move between choices, Enter confirms, Esc goes back.") : null);
   }
 
+  /** A spot in words: "5", "START", "Ann's 12" (names, never seat letters). */
   spotLabel(key) {
-    const msg = this.msg;
-    const me = Math.max(0, msg.seat);
-    if (key.includes(".")) {
-      const [side, hole] = key.split(".").map(Number);
-      if (side === msg.board.side_of[me]) return hole;
-      const owner = msg.board.side_of.indexOf(side);
-      return owner >= 0 ? `${hole} (${msg.board.letters[owner]} side)` : `${hole} (side ${side})`;
-    }
-    const [seat, name] = key.split(":");
-    const where = name === "S" ? "START" : `home ${name.slice(1)}`;
-    return Number(seat) === msg.seat ? where : `${msg.board.letters[seat]} ${where}`;
+    return spotWords(this.msg, key, Math.max(0, this.msg.seat));
   }
 
   pegLabel(key) {
@@ -612,8 +604,8 @@ export class GameScreen {
     let owner;
     if (key.includes(".")) owner = msg.view.pegs.findIndex((ps) => ps.includes(key));
     else owner = Number(key.split(":")[0]);
-    const letter = owner >= 0 ? msg.board.letters[owner] : "?";
-    return `${letter} peg at ${this.spotLabel(key)}`;
+    const whose = owner < 0 ? "A" : owner === msg.seat ? "Your" : `${shortName(msg, owner)}'s`;
+    return `${whose} peg at ${this.spotLabel(key)}`;
   }
 
   pickBlock() {
@@ -639,7 +631,8 @@ export class GameScreen {
       this.socket.explain([...complete, ...discards]);
       for (const a of [...complete, ...discards]) {
         parts.push(h("div", { class: "confirm" },
-          h("span", { class: "move-text" }, this.said(a.announcement) || a.text),
+          // words at once: the server's, naming the pegs hit, replace the page's when they come
+          h("span", { class: "move-text" }, this.said(a.announcement) || pageMoveWords(msg, a, msg.seat)),
           h("button", { class: "primary confirm-btn", "data-action": a.text, onclick: () => this.play(a) }, a.steps.length ? "Confirm move" : "Discard it")));
       }
     }
@@ -798,18 +791,32 @@ export class GameScreen {
 
   renderLog() {
     if (!this.logList || !this.msg) return;
-    const entries = this.log.slice(-1000).reverse();
-    fill(this.logList, ...entries.map((e) => {
-      // a stand-in's move is the bot's, not "<name> - you"
-      const tags = e.standin ? [] : seatTags(this.msg, e.seat, false).flatMap((tag) => [" ", tag]);
-      // a sentence naming the seat first goes on from its name ("Ann doubts ..."), tags after
-      const rest = afterActor(this.msg, e.seat, e.text);
-      return h("li", { "data-version": e.v, value: e.v },
-        seatBadge(this.msg.board, e.seat, 16), " ", h("span", { class: "who" }, this.actor(e.seat, e.standin)),
-        ...(rest === null ? [...tags, `: ${this.said(e.text)}`] : [rest, ...tags]),
-        e.timedOut ? h("span", { class: "ran-out" }, ` (${this.name(e.seat)} ran out of time)`) : null,
-        e.note ? h("div", { class: "note" }, e.note) : null);
+    // a face-down card and the doubt, pass or peg sent back that follow it: one entry
+    const groups = [];
+    for (const e of this.log.slice(-1000)) {
+      const head = groups.at(-1);
+      if (head && isDecision(e.action) && / as /.test(head[0].action || "")) head.push(e);
+      else groups.push([e]);
+    }
+    fill(this.logList, ...groups.reverse().map((group) => {
+      const last = group.at(-1);
+      return h("li", { "data-version": group[0].v, value: group[0].v },
+        seatBadge(this.msg.board, group[0].seat, 16), " ",
+        // the team and "you" once a line, at a name's first time in it
+        ...group.flatMap((e, i) => [i ? " " : null,
+          ...this.logWords(e, !group.slice(0, i).some((x) => x.seat === e.seat))]),
+        last.note ? h("span", { class: "note" }, ` ${last.note}`) : null);
     }));
+  }
+
+  /** One move of the log: who (a stand-in's move is the bot's, not "<name> - you"), the
+   * team and "you" next to the name, then the words ("Ann Team B doubts ...", "Ann: Five."). */
+  logWords(e, tagged = true) {
+    const tags = e.standin || !tagged ? [] : seatTags(this.msg, e.seat, false).flatMap((tag) => [" ", tag]);
+    const rest = afterActor(this.msg, e.seat, e.text);
+    return [h("span", { class: "who", "data-version": e.v }, this.actor(e.seat, e.standin)), ...tags,
+      rest === null ? `: ${this.said(e.text)}` : rest,
+      e.timedOut ? h("span", { class: "ran-out" }, ` (${this.name(e.seat)} ran out of time)`) : null];
   }
 
   toolsBlock() {
