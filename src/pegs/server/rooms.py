@@ -181,8 +181,10 @@ class Room:
         self._turn_timer: asyncio.TimerHandle | None = None
         self._clock_for: tuple[int, int] | None = None
         self._turn_job: Job | None = None
-        #: seats with no connection, waiting for a stand-in
+        #: seats with no connection, waiting for a stand-in: the timers, and when each
+        #: stand-in takes over (Unix time; sent as the seat's ``away_ends``)
         self._away: dict[int, asyncio.TimerHandle] = {}
+        self._away_ends: dict[int, float] = {}
         self._chores: set[asyncio.Task[None]] = set()
         #: another process changed the table: catch up (the task doing it, and whether
         #: another change came meanwhile)
@@ -285,7 +287,7 @@ class Room:
         return {"seat": s.seat, "name": s.name, "kind": s.kind,
                 "connected": s.kind == "bot" or self.present(s.seat),
                 "bot": s.bot if s.kind == "bot" or s.standin else None,
-                "standin": s.standin}
+                "standin": s.standin, "away_ends": self._away_ends.get(s.seat)}
 
     def table_json(self) -> dict[str, Any]:
         return {
@@ -462,14 +464,15 @@ class Room:
             return
         before, self._shown = self._shown, flags
         self._table = None
-        if tell:
-            text = _dumps({"type": "presence", "version": self.version, "connected": flags})
-            for c in self.conns:
-                if c is not skip:
-                    c.send(text)
         for seat, (was, now) in enumerate(zip(before, flags, strict=True)):
             if was != now:
                 self._away_clock(seat)
+        if tell:
+            text = _dumps({"type": "presence", "version": self.version, "connected": flags,
+                           "away_ends": [self._away_ends.get(s.seat) for s in self.seats]})
+            for c in self.conns:
+                if c is not skip:
+                    c.send(text)
 
     # --- playing ------------------------------------------------------------------------
     async def act(self, seat: int, text: object, version: object,
@@ -824,6 +827,9 @@ class Room:
         for timer in self._away.values():
             timer.cancel()
         self._away.clear()
+        if self._away_ends:
+            self._away_ends.clear()
+            self._table = None
 
     def close(self) -> None:
         """The server stops: no more clocks or background work."""
@@ -917,8 +923,16 @@ class Room:
             timer.cancel()
         seconds = self._seconds(self.away_seconds)
         s = self.seats[seat]
-        if (self.owned and seconds is not None and self.status == "playing"
-                and s.kind == "human" and not s.standin and not self.present(seat)):
+        away = (seconds is not None and self.status == "playing" and s.kind == "human"
+                and not s.standin and not self.present(seat))
+        ends = round(time.time() + seconds, 3) if away and seconds is not None else None
+        if self._away_ends.get(seat) != ends:  # every process shows when the stand-in comes
+            self._table = None
+            if ends is None:
+                del self._away_ends[seat]
+            else:
+                self._away_ends[seat] = ends
+        if away and self.owned and seconds is not None:
             self._away[seat] = asyncio.get_running_loop().call_later(
                 seconds, lambda: self._spawn(self._cover(seat)))
 

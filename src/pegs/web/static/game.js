@@ -73,6 +73,8 @@ export class GameScreen {
   }
 
   onStatus(status) {
+    // back after a drop: the moves missed meanwhile (a stand-in's among them) are fetched
+    if (status === "open" && this.connection === "reconnecting") this.logFetched = false;
     this.connection = status;
     if (status === "open" && this.noticeKind === "connection") this.setNotice("");
     // a move on its way when the connection went is settled once reconnected (afterLostMove)

@@ -126,6 +126,7 @@ export class TableSocket {
         msg.connected.forEach((on, seat) => {
           const s = this.last.table.seats[seat];
           if (s) s.connected = on;
+          if (s && msg.away_ends) s.away_ends = msg.away_ends[seat];
         });
         msg = this.last;
       } else if (msg.type === "explain" && this.last && this.last.version === msg.version) {
