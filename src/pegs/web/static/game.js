@@ -141,6 +141,10 @@ export class GameScreen {
         this.onLostSeat();
         return;
       }
+      if (msg.code === "full" || msg.code === "too_many_connections") {
+        this.refused(msg);
+        return;
+      }
       if (msg.code === "no_table") {
         this.socket.close();
         banner("");
@@ -150,6 +154,22 @@ export class GameScreen {
       this.setNotice(msg.message);
       this.render();
     }
+  }
+
+  /** The server turned this page away (the seat already open in as many tabs and devices
+   * as it may be, or too many connections from here): said plainly, no endless
+   * "Reconnecting", a button to try again. */
+  refused(msg) {
+    this.socket.close();
+    banner("");
+    const most = /at most (\d+)/.exec(msg.message || "");
+    const text = msg.code === "full" && this.seat
+      ? `This seat is already open in ${most ? most[1] : "several"} other tabs or devices, the most one seat may have. Close one of them, then try again.`
+      : `The table did not let this page in: ${msg.message}.`;
+    this.root.querySelector(".board-wrap").hidden = true;
+    fill(this.panel, h("h2", {}, "Not connected"), h("p", { class: "error", id: "refused" }, text),
+      h("div", { class: "row" }, h("button", { class: "primary", id: "retry-btn", onclick: () => location.reload() }, "Try again"),
+        h("a", { href: "/" }, "Start page")));
   }
 
   /** After a doubt: the real card, bluff or not, and the penalty, in the banner and the log

@@ -213,11 +213,18 @@ export class TableSocket {
     return true;
   }
 
+  /** Close for good: no status or message is handed on after this. */
   close() {
     this.stopped = true;
     clearTimeout(this.timer);
     clearInterval(this.pinger);
     clearTimeout(this.watchdog);
-    if (this.ws) this.ws.close();
+    if (this.ws) {
+      this.ws.onclose = null;
+      this.ws.onmessage = null;
+      this.ws.close();
+      this.ws = null;
+    }
+    this.isOpen = false;
   }
 }

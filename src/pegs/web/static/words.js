@@ -133,6 +133,7 @@ export function tableOptionWords(table) {
     table.turn_seconds ? `Up to ${duration(table.turn_seconds)} for a turn, then a bot moves.` : "No time limit for a turn.",
     table.away_seconds ? `A bot plays for anyone away for ${duration(table.away_seconds)}, until they come back.` : "Nobody is covered by a bot when away.",
     `Bots' pace: ${pace ? pace[1] : `${table.bot_delay} seconds a move`}.`,
-    ...(table.teaching ? ["Teaching table: partners have their own channel, may show each other moves, and everyone may ask for hints."] : []),
+    ...(table.teaching ? ["Teaching table: partners have their own channel and may show each other moves."] : []),
+    table.hints ? "Hints: anyone may ask for a suggested move." : "No hints at this table.",
   ];
 }
