@@ -57,7 +57,8 @@ export class GameScreen {
     // only new announcements are read aloud: each is added here once
     this.live = h("div", { class: "visually-hidden", id: "live", role: "log", "aria-live": "polite" });
     this.chat = new ChatPanel(this);
-    this.root = h("div", { class: "game" }, h("div", { class: "board-wrap" }, svg), this.panel, this.chat.root, this.live);
+    this.root = h("div", { class: "game" }, h("h1", { class: "visually-hidden" }, `Pegs & Jokers, table ${this.code}`),
+      h("div", { class: "board-wrap" }, svg), this.panel, this.chat.root, this.live);
     installKeys(this);
     document.getElementById("app").replaceChildren(this.root);
     this.cueDialog = h("dialog", { id: "cue-dialog" });
@@ -806,7 +807,8 @@ export class GameScreen {
   }
 
   logBlock() {
-    this.logList = h("ol", { class: "log", id: "log", reversed: true });
+    // it scrolls: reachable by keyboard, named for a screen reader
+    this.logList = h("ol", { class: "log", id: "log", reversed: true, tabindex: "0", "aria-label": "Moves, the latest first" });
     this.renderLog();
     return h("details", { open: true }, h("summary", {}, "Moves"), this.logList);
   }

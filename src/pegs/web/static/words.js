@@ -100,7 +100,8 @@ export function plainCue(text, preset) {
 }
 
 /** The cue card as headed lists that wrap on a phone: a line at the margin is a heading,
- * an indented "Term   text" line a row of its list. */
+ * an indented "Term   text" line a row of its list (a term and its definition), an indented
+ * line without a term a paragraph between lists. */
 export function cueNodes(text) {
   const out = [];
   let list = null;
@@ -111,10 +112,14 @@ export function cueNodes(text) {
       list = null;
       continue;
     }
-    if (!list) { list = h("dl", {}); out.push(list); }
     const m = line.trim().match(/^(\S+(?: \S+)?)\s{2,}(.*)$/);
-    if (m) list.append(h("dt", {}, m[1]), h("dd", {}, m[2]));
-    else list.append(h("dd", { class: "whole" }, line.trim()));
+    if (!m) {
+      out.push(h("p", { class: "whole" }, line.trim()));
+      list = null;
+      continue;
+    }
+    if (!list) { list = h("dl", {}); out.push(list); }
+    list.append(h("dt", {}, m[1]), h("dd", {}, m[2]));
   }
   return out;
 }
