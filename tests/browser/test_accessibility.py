@@ -1,6 +1,7 @@
 """Accessibility (issue 50, item 11): axe-core (tests/browser/package.json, installed by
 scripts/setup.sh) finds no violation on the start page with the house-rules editor open,
-the lobby, the game with a card chosen, and the end screen, on a laptop and a phone."""
+the join page, the lobby, the game with a card chosen, and the end screen, on a laptop
+and a phone."""
 
 from __future__ import annotations
 
@@ -61,6 +62,13 @@ def test_the_start_page_and_the_house_rules_editor(page: Page, size: str, server
     expect(page.locator(".card-row[data-rank='4'] .powers").first).to_be_visible()
     page.locator("#create > details > summary", has_text="Cue card").click()
     check(page, f"create-{size}", artifacts)
+
+
+def test_the_join_page(page: Page, size: str, server: Server, artifacts: Path) -> None:
+    made = server.api("POST", "/api/tables", {"preset": "basic", "name": "Gran", "players": 4})
+    page.goto(f"{server.base}/t/{made['code']}")
+    expect(page.locator("#team-choice")).to_be_visible()
+    check(page, f"join-{size}", artifacts)
 
 
 def test_the_lobby(page: Page, size: str, server: Server, artifacts: Path) -> None:
