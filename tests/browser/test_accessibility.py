@@ -1,7 +1,7 @@
 """Accessibility (issue 50, item 11): axe-core (tests/browser/package.json, installed by
 scripts/setup.sh) finds no violation on the start page with the house-rules editor open,
-the join page, the lobby, the game with a card chosen, and the end screen, on a laptop
-and a phone."""
+the join page, the lobby, the game with a card chosen and its cue card, and the end
+screen, on a laptop and a phone."""
 
 from __future__ import annotations
 
@@ -87,6 +87,9 @@ def test_the_game(page: Page, size: str, server: Server, artifacts: Path) -> Non
     page.locator("#hand .card.playable").first.click()
     expect(page.locator("#picker")).to_be_visible()
     check(page, f"game-{size}", artifacts)
+    page.click("#cue-btn")  # the cue card's dialog over the game
+    expect(page.locator("#cue-text h3").first).to_be_visible()
+    check(page, f"game-cue-{size}", artifacts)
 
 
 def test_the_end_screen(page: Page, size: str, server: Server, finished: dict[str, Any],

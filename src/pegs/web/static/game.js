@@ -551,7 +551,8 @@ export class GameScreen {
       .map(([k, v]) => `  ${SETTINGS[k].label}: ${valueWords(k, v)}`).join("\n");
     fill(this.cueDialog,
       h("h2", {}, "Cue card"),
-      h("div", { id: "cue-text", class: "cue" }, ...cueNodes(`${text}\n\nThis table's settings\n${settings}`)),
+      // it scrolls: reachable by keyboard
+      h("div", { id: "cue-text", class: "cue", tabindex: "0", role: "region", "aria-label": "The cue card" }, ...cueNodes(`${text}\n\nThis table's settings\n${settings}`)),
       h("form", { method: "dialog" }, h("button", { class: "primary", id: "cue-close" }, "Close")));
     this.cueDialog.showModal();
   }
