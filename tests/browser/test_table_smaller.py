@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_support import Server, seat_script
+from browser_support import Server, axe_violations, seat_script
 from playwright.sync_api import Browser, Page, expect
 from test_play_online import LANDSCAPE, PHONE, Watched, play_one_move
 
@@ -66,6 +66,7 @@ def test_the_teachers_chat_leaves_the_game_room_and_downloads(
     assert panel and chat and panel["height"] >= 440, (panel, chat)
     assert chat["height"] <= 800 * 0.4, chat
     ann.page.screenshot(path=str(artifacts / "teacher-chat-laptop.png"))
+    assert axe_violations(ann.page) == []  # the teacher's chat and list too
     with ann.page.expect_download() as download:
         ann.page.click("#chat-download")
     saved = Path(download.value.path()).read_text()
