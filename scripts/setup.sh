@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Sets up a development checkout: the Debian packages the tests drive (Chromium for the
 # browser tests, PostgreSQL for the database tests, tmux for the terminal-game tests, Redis
-# for the shared-limits tests), then a virtual environment at .venv with the project and its
-# development tools installed (about 90 Python packages, and the rules engine compiled).
+# for the shared-limits tests, npm), then a virtual environment at .venv with the project and
+# its development tools installed (about 90 Python packages, and the rules engine compiled),
+# then axe-core, the accessibility checker the browser tests inject (npm, pinned in
+# tests/browser/package-lock.json).
 # Safe to run again.
 #
 # On a terminal it tells each step with a rough duration and a ticker of the time spent and
@@ -21,7 +23,7 @@ took() {  # the seconds since $1, as "N min N s"
 }
 
 step() {  # step N TEXT: a header line
-  echo "Step $1 of 4: $2"
+  echo "Step $1 of 5: $2"
 }
 
 stop_ticker() {
@@ -62,13 +64,14 @@ pip_install() {  # pip_install ARGS...: quiet pip, its full log in .venv/pip.log
   stop_ticker
 }
 
-step 1 "Debian packages: Chromium, PostgreSQL, tmux and Redis"
+step 1 "Debian packages: Chromium, PostgreSQL, tmux, Redis and npm"
 t=$SECONDS
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "  installing ${missing[*]} (about 1-5 minutes)..."
   SUDO=""
@@ -98,6 +101,14 @@ step 4 "installing about 90 Python packages and compiling the rules engine"
 echo "  (about 5-15 minutes on a small machine)..."
 t=$SECONDS
 pip_install -e '.[dev]'
+echo "  done in $(took "$t")"
+
+step 5 "axe-core for the browser tests' accessibility checks (seconds)"
+t=$SECONDS
+if ! npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error; then
+  echo "npm could not install axe-core (tests/browser/package.json); the browser tests need it" >&2
+  exit 1
+fi
 echo "  done in $(took "$t")"
 
 echo "Ready in $(took "$started"). Play: .venv/bin/pegs play (or serve). Test: .venv/bin/python -m pytest"

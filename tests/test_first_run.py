@@ -52,7 +52,7 @@ def checkout(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     fakes = tmp_path / "fakes"
     fakes.mkdir()
     for name, text in [("python3", FAKE_PYTHON), *((tool, FAKE_TOOL) for tool in (
-            "chromium", "tmux", "redis-server", "apt-get", "sudo"))]:
+            "chromium", "tmux", "redis-server", "npm", "apt-get", "sudo"))]:
         (fakes / name).write_text(text)
         (fakes / name).chmod(stat.S_IRWXU)
     env = {**os.environ, "PATH": f"{fakes}:{os.environ['PATH']}",
@@ -103,7 +103,7 @@ def test_setup_without_a_terminal_prints_plain_steps(tmp_path: Path) -> None:
     proc = run_setup(folder, env)
     assert proc.returncode == 0, proc.stderr
     steps = [line for line in proc.stdout.splitlines() if line.startswith("Step ")]
-    assert [s.split(":")[0] for s in steps] == [f"Step {n} of 4" for n in (1, 2, 3, 4)]
+    assert [s.split(":")[0] for s in steps] == [f"Step {n} of 5" for n in (1, 2, 3, 4, 5)]
     lines = proc.stdout.splitlines()
     assert "minutes" in lines[lines.index(steps[3]) + 1]  # the long step says how long
     assert "\r" not in proc.stdout and "\033" not in proc.stdout  # a plain log
@@ -111,6 +111,7 @@ def test_setup_without_a_terminal_prints_plain_steps(tmp_path: Path) -> None:
     assert proc.stdout.splitlines()[-2].startswith("Ready in ")
     calls = (folder / "calls").read_text()
     assert "-m venv .venv" in calls and "--quiet" in calls and "-e .[dev]" in calls
+    assert "npm ci --prefix tests/browser" in calls  # axe-core for the accessibility checks
     # run again: safe, the environment is kept
     proc = run_setup(folder, env)
     assert proc.returncode == 0, proc.stderr
@@ -122,7 +123,7 @@ def test_setup_on_a_terminal_shows_the_time_spent_and_what_pip_does(tmp_path: Pa
     folder, env = checkout(tmp_path)
     code, out = run_on_a_terminal(folder, env)
     assert code == 0, out
-    assert "Step 4 of 4: installing about 90 Python packages" in out
+    assert "Step 4 of 5: installing about 90 Python packages" in out
     assert "\r" in out and "so far" in out  # a ticker redrawn on one line
     assert "so far: Collecting fastapi" in out or "so far: Building editable" in out, out
     assert "Ready in " in out

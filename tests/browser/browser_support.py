@@ -134,3 +134,22 @@ def to_confirm(page: Any, tap: bool = True) -> None:
         button = page.locator(where).first
         button.tap() if tap else button.click()
 
+
+
+#: axe-core, installed by scripts/setup.sh from tests/browser/package.json.
+AXE = HERE / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is now: rule, impact, the first elements."""
+    if not AXE.is_file():
+        raise AssertionError(f"{AXE} is missing: run scripts/setup.sh (npm ci --prefix "
+                             "tests/browser)")
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(content=AXE.read_text())
+    found: list[dict[str, Any]] = page.evaluate("""async () => {
+      const result = await axe.run(document, { resultTypes: ["violations"] });
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }));
+    }""")
+    return found

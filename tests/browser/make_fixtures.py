@@ -45,6 +45,13 @@ def state_message(state: GameState, seat: int, last: dict[str, Any] | None) -> d
 
 def played(preset: str, players: int, plies: int, seed: int, **settings: Any) -> dict[str, Any]:
     """The state message for the seat to act after ``plies`` random plies."""
+    state, last = played_state(preset, players, plies, seed, **settings)
+    return state_message(state, state.current_player, last)
+
+
+def played_state(preset: str, players: int, plies: int, seed: int,
+                 **settings: Any) -> tuple[GameState, dict[str, Any] | None]:
+    """The game after ``plies`` seeded plies, and its last move as ``last``."""
     rng = random.Random(seed)
     state = GameState.new(Rules.preset(preset, players=players, **settings), seed)
     last = None
@@ -57,7 +64,7 @@ def played(preset: str, players: int, plies: int, seed: int, **settings: Any) ->
         state = state.apply(action)
         if state.is_over():
             break
-    return state_message(state, state.current_player, last)
+    return state, last
 
 
 def first_split(preset: str, players: int, seed: int) -> dict[str, Any]:

@@ -81,7 +81,8 @@ MEASURE = """([msg, cards]) => import('/picker.js').then(({ Picker }) => {
 })"""
 
 
-@pytest.mark.parametrize(("preset", "players", "seed"), [("pegoo", 10, 7), ("basic", 4, 11)])
+@pytest.mark.parametrize(("preset", "players", "seed"), [("pegoo", 10, 7), ("basic", 4, 11),
+                                                     ("north-carolina", 10, 5)])
 def test_choices_are_a_finger_wide_in_view_and_never_covered(
         chromium: Browser, preset: str, players: int, seed: int) -> None:
     states, _ = game(preset, players, 40 * players, seed=seed)

@@ -73,7 +73,8 @@ def test_announcements_name_the_players_and_mark_a_stand_ins_move(static_page: P
     # a decision names its seat first: the page names the seat once, not "Ann: Ann doubts"
     said = "Ann doubts Gran's face-down Five. The card is a Nine: a bluff by Gran."
     entry = static_page.locator(f"#log li[data-version='{msg['version'] + 2}']")
-    expect(entry).to_contain_text(said)
+    # the log names the team (and "you") right after the name, before the sentence
+    expect(entry).to_contain_text("Ann Team A you " + said.removeprefix("Ann "))
     expect(entry.locator(".who")).to_have_text("Ann")
     table.push({**table.msg, "version": msg["version"] + 2, "legal": None,
                 "last": {"seat": 0, "action": "doubt", "announcement": doubt}})

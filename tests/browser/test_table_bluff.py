@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from browser_support import Server, seat_script, to_confirm
+from browser_support import Server, axe_violations, seat_script, to_confirm
 from playwright.sync_api import Browser, expect
 from test_play_online import DESKTOP, PHONE, Watched, wait_for_turn
 
@@ -54,6 +54,7 @@ def test_a_doubt_reveals_the_card_and_the_penalty_to_both(chromium: Browser, ser
     expect(doubter.page.locator("#declaration")).to_contain_text(f"{said}, face down")
     assert " as " not in prompt.inner_text() and ">" not in prompt.inner_text()
     doubter.page.screenshot(path=str(artifacts / "bluff-prompt.png"), full_page=True)
+    assert axe_violations(doubter.page) == []
     doubter.page.click("#doubt-btn")
 
     for w in players:
@@ -68,6 +69,7 @@ def test_a_doubt_reveals_the_card_and_the_penalty_to_both(chromium: Browser, ser
         expect(w.page.locator("#last-move")).to_have_count(0)  # the banner tells it once
     for w, name in zip(players, ("desktop", "phone"), strict=True):
         w.page.screenshot(path=str(artifacts / f"bluff-revealed-{name}.png"), full_page=True)
+        assert axe_violations(w.page) == []
     chooser = [w for w in players if w.page.locator("#send").count()]
     if chooser:  # the winner of the doubt picks the peg; both pages tell which
         before = chooser[0].version()

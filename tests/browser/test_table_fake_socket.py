@@ -48,4 +48,5 @@ def test_the_lobby_tells_the_table_options_in_words(static_page: Page) -> None:
         "Private: only people with the link can join.",
         "Up to 1 minute for a turn, then a bot moves.",
         "Nobody is covered by a bot when away.",
-        "Bots' pace: relaxed."])
+        "Bots' pace: relaxed.",
+        "Hints: anyone may ask for a suggested move."])

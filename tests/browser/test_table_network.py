@@ -158,6 +158,10 @@ def test_a_move_lost_in_a_freeze_while_a_bot_played_is_said_not_played(
     relay.resume()
     expect(w.page.locator("#banner")).to_be_hidden(timeout=15_000)
     expect(w.page.locator("#notice")).to_contain_text("your move was not played", timeout=10_000)
+    # the moves missed in the tunnel are fetched: the stand-in's, told as for everyone
+    expect(w.page.locator("#notice")).to_contain_text("a bot made 1 move for you")
+    entry = w.page.locator("#log li", has=w.page.locator(".who", has_text="Eve's stand-in bot"))
+    expect(entry).to_contain_text("(Eve ran out of time)")
     w.page.screenshot(path=str(artifacts / "freeze-not-played-phone.png"))
     assert len(seat_moves(server, made["code"], 0, before)) == 1
     assert w.errors == []

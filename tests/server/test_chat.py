@@ -195,7 +195,7 @@ def test_teaching_table_team_channel_and_suggestions_stay_in_the_team(
     http, base = server
     code, tokens = new_table(http, humans=4, teaching=True, hints=False)
     table = http.get(f"/api/tables/{code}").json()
-    assert table["teaching"] and table["hints"]  # hints for every seat
+    assert table["teaching"] and not table["hints"]  # the creator said no hints
     start(http, code, tokens[0])
 
     async def scenario() -> None:

@@ -116,12 +116,37 @@ def test_a_seat_nobody_is_connected_to_is_covered_until_someone_comes_back(
         await eventually(lambda: seats(quick, code)[0]["standin"])
         assert seats(quick, code)[0] | {"connected": False} == {
             "seat": 0, "name": "Ann", "kind": "human", "connected": False, "bot": "heuristic",
-            "standin": True}
+            "standin": True, "away_ends": None}
         back = await Client.open(quick.ws, code, tokens[0])
         await back.until("state")
         await eventually(lambda: not seats(quick, code)[0]["standin"])
         await back.close()
         await bob.close()
+
+    run(scenario())
+
+
+def test_everyone_is_told_when_an_away_seats_stand_in_takes_over(quick: LiveServer) -> None:
+    code, tokens = table(quick, away_seconds=30)
+
+    async def scenario() -> None:
+        ann = await Client.open(quick.ws, code, tokens[0])
+        bob = await Client.open(quick.ws, code, tokens[1])
+        await bob.until("state")
+        here = await ann.until("presence")
+        assert here["connected"] == [True, True] and here["away_ends"] == [None, None]
+        await bob.close()
+        gone = await ann.until("presence")
+        assert gone["connected"] == [True, False]
+        assert gone["away_ends"][0] is None
+        assert gone["away_ends"][1] == pytest.approx(time.time() + 30, abs=2)
+        assert seats(quick, code)[1]["away_ends"] == gone["away_ends"][1]
+        back = await Client.open(quick.ws, code, tokens[1])
+        await back.until("state")
+        again = await ann.until("presence")
+        assert again["away_ends"] == [None, None] and seats(quick, code)[1]["away_ends"] is None
+        await back.close()
+        await ann.close()
 
     run(scenario())
 

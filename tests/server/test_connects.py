@@ -49,7 +49,8 @@ def test_presence_changes_are_small_messages_and_watchers_change_nothing(
         bob = await Client.open(ws, code, tokens[1])
         await bob.until("state")
         presence = await ann.until("presence")
-        assert presence == {"type": "presence", "version": 0, "connected": [True, True]}
+        assert presence == {"type": "presence", "version": 0, "connected": [True, True],
+                            "away_ends": [None, None]}
         # a second tab of a connected seat, and watchers: nobody is told anything
         bob2 = await Client.open(ws, code, tokens[1])
         watchers = [await Client.open(ws, code, None) for _ in range(3)]

@@ -204,7 +204,7 @@ def test_host_gives_a_disconnected_seat_to_a_bot_and_it_is_taken_back(live: Live
         assert r.status_code == 200
         assert r.json()["seats"][1] | {"connected": False} == {
             "seat": 1, "name": "Player 1", "kind": "human", "connected": False,
-            "bot": "random", "standin": True}
+            "bot": "random", "standin": True, "away_ends": None}
         # Ann plays; the bot answers for seat 1 each time
         for version in (0, 2, 4):
             state = await ann.until("state", version)

@@ -123,7 +123,7 @@ class CreateTable(BaseModel):
     bot_delay: Annotated[float, _seconds(*BOT_DELAY)] | None = Field(
         None, description="the bots' pause before a move (0-5; default: the server's)")
     teaching: bool = Field(False, description="a teaching table: a team channel, moves "
-                           "suggested to a partner, hints for every seat")
+                           "suggested to a partner (hints as `hints` says)")
     spectators_chat: bool = Field(False, description="spectators may write in the chat")
     house: HouseLabel | None = Field(None, description="house rules' title (and description) "
                                      "shown with the table")
@@ -269,7 +269,7 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict
     seats = [SeatRow(0, body.name, "human", token_hash(token))]
     seats += [SeatRow(s) for s in range(1, rules.players)]
     row = TableRow(new_code(), rules.settings(), secrets.randbits(62),
-                   body.hints or body.teaching, "waiting", 0, 0, seats, public=body.public,
+                   body.hints, "waiting", 0, 0, seats, public=body.public,
                    creator=address, created=datetime.now(UTC),
                    turn_seconds=body.turn_seconds, away_seconds=body.away_seconds,
                    bot_delay=body.bot_delay, teaching=body.teaching,

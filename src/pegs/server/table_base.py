@@ -77,8 +77,10 @@ class TableBase(ABC):
         self._turn_timer: asyncio.TimerHandle | None = None
         self._clock_for: tuple[int, int] | None = None
         self._turn_job: Job | None = None
-        #: seats with no connection, waiting for a stand-in
+        #: seats with no connection, waiting for a stand-in: the timers, and when each
+        #: stand-in takes over (Unix time; sent as the seat's ``away_ends``)
         self._away: dict[int, asyncio.TimerHandle] = {}
+        self._away_ends: dict[int, float] = {}
         self._chores: set[asyncio.Task[None]] = set()
         #: another process changed the table: catch up (the task doing it, and whether
         #: another change came meanwhile)

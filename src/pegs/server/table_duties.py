@@ -179,6 +179,9 @@ class TableDuties(TableBase):
         for timer in self._away.values():
             timer.cancel()
         self._away.clear()
+        if self._away_ends:
+            self._away_ends.clear()
+            self._table = None
 
     def _clocked(self) -> bool:
         """Whether the human seat to act at this version has a turn clock."""
@@ -265,8 +268,16 @@ class TableDuties(TableBase):
             timer.cancel()
         seconds = self._seconds(self.away_seconds)
         s = self.seats[seat]
-        if (self.owned and seconds is not None and self.status == "playing"
-                and s.kind == "human" and not s.standin and not self.present(seat)):
+        away = (seconds is not None and self.status == "playing" and s.kind == "human"
+                and not s.standin and not self.present(seat))
+        ends = round(time.time() + seconds, 3) if away and seconds is not None else None
+        if self._away_ends.get(seat) != ends:  # every process shows when the stand-in comes
+            self._table = None
+            if ends is None:
+                del self._away_ends[seat]
+            else:
+                self._away_ends[seat] = ends
+        if away and self.owned and seconds is not None:
             self._away[seat] = asyncio.get_running_loop().call_later(
                 seconds, lambda: self._spawn(self._cover(seat)))
 

@@ -101,7 +101,7 @@ class TableViews(TableBase):
         return {"seat": s.seat, "name": s.name, "kind": s.kind,
                 "connected": s.kind == "bot" or self.present(s.seat),
                 "bot": s.bot if s.kind == "bot" or s.standin else None,
-                "standin": s.standin}
+                "standin": s.standin, "away_ends": self._away_ends.get(s.seat)}
 
     def table_json(self) -> dict[str, Any]:
         return {
@@ -269,16 +269,19 @@ class TableViews(TableBase):
             return
         before, self._shown = self._shown, flags
         self._table = None
+        changed = [s for s, (was, now) in enumerate(zip(before, flags, strict=True))
+                   if was != now]
+        for seat in changed:  # first: the message below says when each stand-in comes
+            self._away_clock(seat)
         if tell:
-            text = _dumps({"type": "presence", "version": self.version, "connected": flags})
+            text = _dumps({"type": "presence", "version": self.version, "connected": flags,
+                           "away_ends": [self._away_ends.get(s.seat) for s in self.seats]})
             for c in self.conns:
                 if c is not skip:
                     c.send(text)
-        for seat, (was, now) in enumerate(zip(before, flags, strict=True)):
-            if was != now:
-                self._away_clock(seat)
-                if now:
-                    self._stand_down(seat)
+        for seat in changed:
+            if flags[seat]:
+                self._stand_down(seat)
 
     def _deliver(self, entry: Entry) -> None:
         """A chat entry to every connection that may read its channel (the sender's copy

@@ -160,7 +160,7 @@ async function homeScreen() {
     checkField(listed, "List this table publicly",
       "Anyone can find it on the start page; otherwise only people with the link can join."),
     checkField(teaching, "Teaching table",
-      "For learning: partners get their own chat, may show each other a move on the board, and everyone may ask for hints."),
+      "For learning: partners get their own chat and may show each other a move on the board (with hints allowed, everyone may ask for one)."),
     checkField(watchersTalk, "Spectators may chat", "Otherwise they read the table talk only."),
     h("details", {}, h("summary", {}, "More rules (as the game says unless you change them)"), grid),
     h("details", {}, h("summary", {}, "Cue card"), cue),

@@ -133,7 +133,8 @@ class BoardZoom {
       b.type = "button";
       b.textContent = label;
       b.title = title;
-      b.setAttribute("aria-label", title);
+      // a word is its own name (the title describes it); a sign is named by its title
+      if (!/\w/.test(label)) b.setAttribute("aria-label", title);
       b.id = id;
       b.addEventListener("click", action);
       return b;

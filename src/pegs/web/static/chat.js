@@ -4,13 +4,22 @@
 
 import { seatBadge } from "./board.js";
 import { fill, h } from "./dom.js";
-import { seatName, shortName, teamOf } from "./people.js";
+import { api } from "./net.js";
+import { namedText, seatName, shortName, teamOf } from "./people.js";
 import { expandLegal, stepKeys } from "./picker.js";
+import { pageMoveWords } from "./move_words.js";
 
 export const PHRASES = [["good_move", "Good move!"], ["your_turn", "Your turn"], ["oops", "Oops"],
   ["well_played", "Well played"], ["thanks", "Thanks"]];
 export const REACTIONS = [["thumbs_up", "👍"], ["laugh", "😂"], ["wow", "😮"], ["party", "🎉"]];
 export const MAX_TEXT = 200;
+
+/** "2026-12-08 14:05" in the reader's time zone, from Unix seconds. */
+function stamp(seconds) {
+  const d = new Date(seconds * 1000);
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
 /** Messages kept on the page (the server replays the latest 50 on connecting). */
 const KEEP = 200;
 
@@ -50,7 +59,8 @@ export class ChatPanel {
     this.summary = h("summary", { id: "chat-summary" }, h("span", { class: "chat-title" }, "Table talk"));
     this.root = h("details", { class: "chat-panel", id: "chat", open: !narrow,
       ontoggle: () => this.toggled() },
-      this.summary, this.tabs, this.list, this.suggestBox, this.note, this.error, this.quick, this.form, this.host);
+      this.summary, this.tabs, this.list, this.suggestBox, this.note, this.error, this.quick, this.form, this.host,
+      h("button", { type: "button", id: "chat-download", onclick: () => this.download() }, "Download the chat"));
   }
 
   /** Opened: the news are read; on a phone the panel (at the page's foot) comes into view. */
@@ -188,12 +198,40 @@ export class ChatPanel {
       select, button);
   }
 
-  /** A partner's move in words: the card, then each step from spot to spot. */
+  /** A partner's move in words, their pegs and spots named ("Jack. Ann's peg from Ann's
+   * START to Ann's 5."). */
   moveWords(a) {
-    if (a.decision) return a.text;
-    const card = a.declared ? `${a.card} as ${a.declared}` : a.card;
-    const steps = a.steps.map(stepKeys).map((s) => `${this.screen.spotLabel(s.from)} to ${this.screen.spotLabel(s.to)}`);
-    return `${card}: ${a.discard ? "discard" : steps.join(", ")}`;
+    const msg = this.screen.msg;
+    return a.decision ? namedText(msg, a.announcement || a.text) : pageMoveWords(msg, a, msg.seat);
+  }
+
+  /** Save the whole table talk (every page of GET .../chat, the team's channel too for a
+   * seat at a teaching table) as a text file, a line a message. */
+  async download() {
+    const screen = this.screen;
+    const lines = [];
+    let after = 0;
+    this.error.textContent = "";
+    try {
+      for (;;) {
+        const page = await api("GET", `/api/tables/${encodeURIComponent(screen.code)}/chat?after=${after}&limit=500`,
+          undefined, screen.seat ? screen.seat.token : null);
+        for (const m of page.chat) {
+          const team = m.channel === "team" ? " (team)" : "";
+          lines.push(`${stamp(m.at)}${team} ${m.name}: ${m.text}`);
+        }
+        if (!page.more || page.after === after) break;
+        after = page.after;
+      }
+    } catch (e) {
+      this.error.textContent = e.message;
+      return;
+    }
+    const text = `Table talk at table ${screen.code}\n${lines.join("\n") || "(no messages)"}\n`;
+    const a = h("a", { href: URL.createObjectURL(new Blob([text], { type: "text/plain" })), download: `pegs-${screen.code}-chat.txt` });
+    document.body.append(a);
+    a.click();
+    a.remove();
   }
 
   /** The steps of the move chosen to suggest, to draw on this page's board. */

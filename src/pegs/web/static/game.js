@@ -1,34 +1,22 @@
-// The game screen: the board, the hand and move picker, the lobby before the start, the
-// log, the cue card, and the record and replay after the end.
+// The game screen: the connection, the board, the status and clock, the players, the cue
+// card; its other parts in their own modules: the choices (picker_view.js), the lobby
+// before the start (lobby.js), the log (move_log.js), the end (end_screen.js).
 
 import { renderBoard, seatBadge, trailSince } from "./board.js";
 import { ChatPanel } from "./chat.js";
 import { banner, fill, h, store } from "./dom.js";
 import { api, TableSocket } from "./net.js";
-import { matchTyped, Picker, stepKeys } from "./picker.js";
-import { afterActor, isPartner, listNames, moveLine, namedText, resultLine, seatName, seatTags, shortName, teamName, teamOf, teamSeats } from "./people.js";
-import { ReplayViewer } from "./replay.js";
+import { Picker, stepKeys } from "./picker.js";
+import { afterActor, isPartner, listNames, moveLine, namedText, seatName, seatTags, shortName, teamName, teamOf, teamSeats, whoLine } from "./people.js";
 import { TurnClock } from "./turn_clock.js";
 import { doubtStory, isDecision } from "./bluff.js";
 import { controlKey, installKeys, placeFocus } from "./keys.js";
-import { cueNodes, gameName, SETTINGS, tableOptionWords, valueWords } from "./words.js";
+import { cueNodes, SETTINGS, valueWords } from "./words.js";
 import { houseLine, tableCue } from "./house.js";
-import { copyRow } from "./copy.js";
-
-export function shareLink(code) {
-  return `${location.origin}/t/${code}`;
-}
-
-/** The personal link that opens a seat on another device. */
-export function rejoinLink(code, token) {
-  return `${location.origin}/t/${code}#seat=${token}`;
-}
-
-/** A name and its chips as one run of text: on a narrow screen it wraps between words and
- * chips, next to the seat's badge (never a chip or a button alone on a line). */
-function whoLine(name, tags) {
-  return h("span", { class: "who-line" }, h("span", { class: "player-name" }, name), ...tags.flatMap((tag) => [" ", tag]));
-}
+import { EndScreen } from "./end_screen.js";
+import { Lobby } from "./lobby.js";
+import { MoveLog } from "./move_log.js";
+import { PickerView } from "./picker_view.js";
 
 export class GameScreen {
   /** seat: {token, seat, name} held by this browser, or null to watch. */
@@ -56,7 +44,8 @@ export class GameScreen {
     // only new announcements are read aloud: each is added here once
     this.live = h("div", { class: "visually-hidden", id: "live", role: "log", "aria-live": "polite" });
     this.chat = new ChatPanel(this);
-    this.root = h("div", { class: "game" }, h("div", { class: "board-wrap" }, svg), this.panel, this.chat.root, this.live);
+    this.root = h("div", { class: "game" }, h("h1", { class: "visually-hidden" }, `Pegs & Jokers, table ${this.code}`),
+      h("div", { class: "board-wrap" }, svg), this.panel, this.chat.root, this.live);
     installKeys(this);
     document.getElementById("app").replaceChildren(this.root);
     this.cueDialog = h("dialog", { id: "cue-dialog" });
@@ -72,6 +61,8 @@ export class GameScreen {
   }
 
   onStatus(status) {
+    // back after a drop: the moves missed meanwhile (a stand-in's among them) are fetched
+    if (status === "open" && this.connection === "reconnecting") this.logFetched = false;
     this.connection = status;
     if (status === "open" && this.noticeKind === "connection") this.setNotice("");
     // a move on its way when the connection went is settled once reconnected (afterLostMove)
@@ -138,6 +129,10 @@ export class GameScreen {
         this.onLostSeat();
         return;
       }
+      if (msg.code === "full" || msg.code === "too_many_connections") {
+        this.refused(msg);
+        return;
+      }
       if (msg.code === "no_table") {
         this.socket.close();
         banner("");
@@ -147,6 +142,22 @@ export class GameScreen {
       this.setNotice(msg.message);
       this.render();
     }
+  }
+
+  /** The server turned this page away (the seat already open in as many tabs and devices
+   * as it may be, or too many connections from here): said plainly, no endless
+   * "Reconnecting", a button to try again. */
+  refused(msg) {
+    this.socket.close();
+    banner("");
+    const most = /at most (\d+)/.exec(msg.message || "");
+    const text = msg.code === "full" && this.seat
+      ? `This seat is already open in ${most ? most[1] : "several"} other tabs or devices, the most one seat may have. Close one of them, then try again.`
+      : `The table did not let this page in: ${msg.message}.`;
+    this.root.querySelector(".board-wrap").hidden = true;
+    fill(this.panel, h("h2", {}, "Not connected"), h("p", { class: "error", id: "refused" }, text),
+      h("div", { class: "row" }, h("button", { class: "primary", id: "retry-btn", onclick: () => location.reload() }, "Try again"),
+        h("a", { href: "/" }, "Start page")));
   }
 
   /** After a doubt: the real card, bluff or not, and the penalty, in the banner and the log
@@ -191,52 +202,6 @@ export class GameScreen {
       this.seat = { ...this.seat, seat: msg.seat, name };
       store.setSeat(this.code, this.seat);
     }
-  }
-
-  /** The rejoin link, shown and copyable, for the seat this browser holds. */
-  rejoinBlock() {
-    if (!this.seat || this.mySeat() < 0) return null;
-    const link = rejoinLink(this.code, this.seat.token);
-    const input = h("input", { id: "rejoin-link", value: link, readonly: true, "aria-label": "Your rejoin link" });
-    return h("details", { class: "rejoin", id: "rejoin", open: this.rejoinOpen,
-      ontoggle: (e) => { this.rejoinOpen = e.target.open; } },
-      h("summary", {}, "Play this seat on another device"),
-      h("p", { class: "help" }, "Open this link on a phone, tablet or computer to carry on as yourself there. It is your seat: keep it to yourself."),
-      // kept between renders: its "Copied" stays
-      this.rejoinCopy || (this.rejoinCopy = copyRow(input, link, "copy-rejoin")));
-  }
-
-  /** Fill the move log from the server when this browser missed part of the game. */
-  async fetchLog() {
-    this.logFetched = true;
-    try {
-      const data = await api("GET", `/api/tables/${encodeURIComponent(this.code)}/log`);
-      const me = this.mySeat();
-      let forMe = 0;
-      for (const e of data.log || []) {
-        if (me >= 0 && e.seat === me && e.standin && !this.log.some((x) => x.v === e.version)) forMe += 1;
-        this.addLog(e.version, e.seat, e.announcement, e.action, Boolean(e.standin), Boolean(e.timed_out));
-      }
-      // a returning player is told what was done in their name
-      if (forMe) {
-        const away = `While you were away, a bot made ${forMe === 1 ? "1 move" : `${forMe} moves`} for you (marked in the moves below).`;
-        // a lost move's notice, said first, stays with it
-        const lost = this.noticeKind === "connection" && this.notice ? `${this.notice} ` : "";
-        this.setNotice(lost + away, lost ? "connection" : null);
-        this.keepNotice = true;
-        this.render();
-      }
-      this.renderLog();
-    } catch {
-      // an older server without the log: the page shows the moves it saw
-    }
-  }
-
-  addLog(version, seat, text, action, standin = false, timedOut = false) {
-    if (!text || this.log.some((e) => e.v === version)) return;
-    this.log.push({ v: version, seat, text, action, ...(standin ? { standin } : {}), ...(timedOut ? { timedOut } : {}) });
-    this.log.sort((a, b) => a.v - b.v);
-    store.setLog(this.code, this.log);
   }
 
   name(seat) {
@@ -540,278 +505,6 @@ export class GameScreen {
       seatBadge(msg.board, s.seat, 20), whoLine(this.name(s.seat), seatTags(msg, s.seat)), this.chat.muteToggle(s))));
   }
 
-  decisionBlock() {
-    const msg = this.msg, v = msg.view;
-    const decisions = this.picker.decisions();
-    if (!decisions.length) {
-      if (v.pending && v.pending.chooser < 0 && !msg.legal.length) {
-        return h("p", { class: "muted" }, `${this.name(v.pending.declarer)} declared a card face down; ${this.name(v.pending.asked)} may doubt it.`);
-      }
-      return null;
-    }
-    const pending = v.pending || {};
-    const doubt = decisions.find((a) => a.decision === "doubt");
-    const pass = decisions.find((a) => a.decision === "pass");
-    if (doubt || pass) {
-      return h("div", { class: "doubt", id: "doubt" },
-        h("p", { class: "prompt" }, `${this.name(pending.declarer)} played a card face down and says:`),
-        h("p", { class: "declaration", id: "declaration" }, this.declarationWords() || pending.declared),
-        h("p", {}, "Do you doubt it? If it is a bluff, you send one of their pegs back to START; if it is true, they send one of yours."),
-        h("div", { class: "choices" },
-          doubt ? h("button", { class: "danger", id: "doubt-btn", onclick: () => this.play(doubt) }, "Doubt!") : null,
-          pass ? h("button", { id: "pass-btn", onclick: () => this.play(pass) }, "No doubt") : null));
-    }
-    const chosen = this.chosenDecision && decisions.includes(this.chosenDecision) ? this.chosenDecision : null;
-    return h("div", { class: "doubt", id: "send" },
-      h("p", { class: "prompt" }, `Choose a peg of ${this.name(pending.victim)} to send back to START (tap it on the board or below).`),
-      h("div", { class: "choices" }, ...decisions.map((a) =>
-        h("button", { class: chosen === a ? "primary" : "", onclick: () => { this.chosenDecision = a; this.render(); } }, this.said(a.announcement) || a.text))),
-      chosen ? h("div", { class: "confirm" }, h("span", {}, this.said(chosen.announcement) || chosen.text),
-        h("button", { class: "primary", id: "confirm-btn", onclick: () => this.play(chosen) }, "Confirm")) : null);
-  }
-
-  handBlock() {
-    const msg = this.msg, v = msg.view, p = this.picker;
-    if (msg.seat < 0 || v.outcome) return null;
-    const playable = p.playableCards();
-    const myTurn = msg.legal.length > 0 && !this.sending;
-    // of two equal cards only the one chosen is marked
-    const chosen = p.card === null ? -1 : v.hand[this.cardIndex] === p.card ? this.cardIndex : v.hand.indexOf(p.card);
-    const cards = v.hand.map((card, i) => {
-      const cls = ["card"];
-      if (card === "Joker") cls.push("joker");
-      if (i === chosen) cls.push("selected");
-      else if (myTurn && playable.has(card)) cls.push("playable");
-      return h("button", {
-        class: cls.join(" "), "data-card": card, "data-index": i, "aria-pressed": i === chosen ? "true" : "false",
-        "aria-keyshortcuts": i < 10 ? String((i + 1) % 10) : null,
-        disabled: !(myTurn && playable.has(card)),
-        onclick: () => { p.chooseCard(card); this.cardIndex = i; this.hint = null; this.render(); this.showChoices(); },
-      }, card);
-    });
-    return h("div", {}, h("h2", {}, `Your hand (${v.hand.length})`), h("div", { class: "hand", id: "hand", "data-seat": msg.seat }, ...cards),
-      myTurn ? h("p", { class: "keys-help help" }, "Keys: 1–9 pick a card, arrows move between choices, Enter confirms, Esc goes back.") : null);
-  }
-
-  spotLabel(key) {
-    const msg = this.msg;
-    const me = Math.max(0, msg.seat);
-    if (key.includes(".")) {
-      const [side, hole] = key.split(".").map(Number);
-      if (side === msg.board.side_of[me]) return hole;
-      const owner = msg.board.side_of.indexOf(side);
-      return owner >= 0 ? `${hole} (${msg.board.letters[owner]} side)` : `${hole} (side ${side})`;
-    }
-    const [seat, name] = key.split(":");
-    const where = name === "S" ? "START" : `home ${name.slice(1)}`;
-    return Number(seat) === msg.seat ? where : `${msg.board.letters[seat]} ${where}`;
-  }
-
-  pegLabel(key) {
-    const msg = this.msg;
-    let owner;
-    if (key.includes(".")) owner = msg.view.pegs.findIndex((ps) => ps.includes(key));
-    else owner = Number(key.split(":")[0]);
-    const letter = owner >= 0 ? msg.board.letters[owner] : "?";
-    return `${letter} peg at ${this.spotLabel(key)}`;
-  }
-
-  pickBlock() {
-    const msg = this.msg, p = this.picker;
-    if (!msg.legal.length || this.sending || p.decisions().length) {
-      if (!this.sending) return null;
-      return h("p", { class: "muted", id: "sending" }, this.unanswered && this.unanswered.lost
-        ? "The connection was lost while your move was on its way: it is sent again once reconnected." : "Sending…");
-    }
-    const back = h("button", { id: "back-btn", onclick: () => { p.back(); this.render(); } }, "Back");
-    const cancel = h("button", { id: "cancel-btn", onclick: () => { p.reset(); this.render(); } }, "Cancel");
-    if (p.card === null) return h("p", { class: "prompt", id: "prompt" }, "Tap a card to play.");
-    if (p.needsDeclaration()) {
-      return h("div", {}, h("p", { class: "prompt", id: "prompt" }, `Play the ${p.card} face down, saying it is:`),
-        h("div", { class: "choices", id: "declare" }, ...p.declaredOptions().map((r) =>
-          h("button", { "data-declared": r, onclick: () => { p.chooseDeclared(r); this.render(); } }, r))),
-        h("div", { class: "row" }, cancel));
-    }
-    const parts = [];
-    const complete = p.complete();
-    const discards = p.chosen.length === 0 ? p.discards() : [];
-    if (complete.length || discards.length) {
-      this.socket.explain([...complete, ...discards]);
-      for (const a of [...complete, ...discards]) {
-        parts.push(h("div", { class: "confirm" },
-          h("span", { class: "move-text" }, this.said(a.announcement) || a.text),
-          h("button", { class: "primary confirm-btn", "data-action": a.text, onclick: () => this.play(a) }, a.steps.length ? "Confirm move" : "Discard it")));
-      }
-    }
-    if (p.peg !== null) {
-      parts.push(h("p", { class: "prompt", id: "prompt" }, `Where to? (${this.pegLabel(p.peg)})`));
-      parts.push(h("div", { class: "choices", id: "targets" }, ...[...p.targets()].map((k) =>
-        h("button", { "data-target": k, onclick: () => { p.chooseTarget(k); this.render(); } }, this.spotLabel(k)))));
-    } else {
-      const pegs = p.pegs();
-      if (pegs.size) {
-        const what = p.chosen.length ? "Now the other peg of the split:" : "Tap a peg to move (lit up on the board):";
-        parts.push(h("p", { class: "prompt", id: "prompt" }, what));
-        parts.push(h("div", { class: "choices", id: "pegs" }, ...[...pegs].map((k) =>
-          h("button", { "data-peg": k, onclick: () => { this.pickPeg(k); this.render(); this.showChoices(); } }, this.pegLabel(k)))));
-      }
-    }
-    parts.push(h("div", { class: "row" }, back, cancel, msg.table.hints ? this.hintButton() : null));
-    return h("div", { id: "picker" }, ...parts);
-  }
-
-  hintButton() {
-    return h("button", { id: "hint-btn", onclick: () => this.askHint() }, "Hint");
-  }
-
-  typedBlock() {
-    const msg = this.msg;
-    if (!msg.legal.length || this.sending) return null;
-    const list = h("datalist", { id: "legal-list" }, ...msg.legal.slice(0, 300).map((a) => h("option", { value: a.text })));
-    const input = h("input", { id: "typed", list: "legal-list", placeholder: "e.g. 7: 0.5>0.9, 0.12>0.15", "aria-label": "A move in notation", autocomplete: "off", autocapitalize: "off", spellcheck: "false" });
-    const form = h("form", { class: "typed" }, input, list, h("button", { type: "submit" }, "Play"));
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      const text = input.value.trim();
-      if (!text) return;
-      const found = matchTyped(msg.legal, text);
-      this.play(found || { text });
-    });
-    // the notation is for those who ask for it
-    const box = h("details", { class: "typed-box", id: "typed-box", open: this.typedOpen,
-      ontoggle: (e) => { this.typedOpen = e.target.open; } }, h("summary", {}, "Type a move in notation"), form);
-    return h("div", {}, msg.table.hints && this.picker.card === null && !this.picker.decisions().length ? this.hintButton() : null, box);
-  }
-
-  finishedBlock() {
-    const msg = this.msg;
-    if (msg.table.status !== "finished" || !msg.view.outcome) return null;
-    const result = resultLine(msg);
-    if (this.summary === undefined) this.fetchSummary();
-    return h("div", { class: `result${result.won ? " won" : ""}`, id: "finished" },
-      h("h2", { id: "result" }, result.headline),
-      result.detail ? h("p", {}, result.detail) : null,
-      this.rematchBlock(),
-      this.summaryBlock(),
-      h("div", { class: "row" },
-        h("button", { id: "replay-btn", onclick: () => this.openReplay() }, "Replay the game"),
-        h("button", { id: "record-btn", onclick: () => this.downloadRecord() }, "Download the record")));
-  }
-
-  /** "Play again" (everyone is asked; it starts once every player agreed) and "New table". */
-  rematchBlock() {
-    const msg = this.msg, table = msg.table, me = msg.seat;
-    const agreed = table.rematch || [];
-    const humans = table.seats.filter((s) => s.kind === "human");
-    const waiting = humans.filter((s) => !agreed.includes(s.seat)).map((s) => this.name(s.seat));
-    const asking = humans.filter((s) => agreed.includes(s.seat) && s.seat !== me).map((s) => this.name(s.seat));
-    const handed = (table.rematch_bots || []).map((q) => this.name(q));
-    // the host, or a player who agreed, need not wait for one gone to bed
-    const mayHand = me >= 0 && !table.next && (me === table.host || agreed.includes(me));
-    const handTools = mayHand ? humans.filter((s) => !agreed.includes(s.seat) && s.seat !== me).map((s) =>
-      h("button", { class: "rematch-bot", "data-seat": s.seat, onclick: () => this.handRematchSeat(s.seat) },
-        `A bot plays for ${this.name(s.seat)}`)) : [];
-    let line = null;
-    if (table.next) {
-      line = h("p", { id: "next-game" }, "The next game has started: ", h("a", { href: `/t/${table.next}`, id: "next-link" }, "open it"));
-    } else if (me >= 0 && agreed.includes(me)) {
-      line = h("p", { id: "rematch-wait" }, `Waiting for ${listNames(waiting)} to say yes…`);
-    } else if (asking.length) {
-      line = h("p", { class: "prompt", id: "rematch-ask" }, `${listNames(asking)} ${asking.length > 1 ? "want" : "wants"} to play again.`);
-    }
-    const again = me >= 0 && !table.next && !agreed.includes(me)
-      ? h("button", { class: "primary", id: "again-btn", onclick: () => this.agreeRematch() }, "Play again") : null;
-    return h("div", { class: "rematch" }, line,
-      handed.length && !table.next ? h("p", { class: "muted", id: "rematch-bots" },
-        `A bot will play for ${listNames(handed)} in the next game until they come back.`) : null,
-      handTools.length ? h("div", { class: "row", id: "rematch-hand" }, ...handTools) : null,
-      h("div", { class: "row" }, again,
-        h("button", { id: "new-table-btn", onclick: () => location.assign("/") }, "New table")));
-  }
-
-  async agreeRematch() {
-    try {
-      await api("POST", `/api/tables/${encodeURIComponent(this.code)}/rematch`, {}, this.seat.token);
-    } catch (e) {
-      this.setNotice(e.message);
-      this.render();
-    }
-  }
-
-  /** A seat that has not agreed, given to a stand-in bot for the rematch. */
-  async handRematchSeat(seat) {
-    try {
-      await api("POST", `/api/tables/${encodeURIComponent(this.code)}/rematch/seats/${seat}/bot`, {}, this.seat.token);
-    } catch (e) {
-      this.setNotice(e.message);
-      this.render();
-    }
-  }
-
-  /** Once the rematch exists, a player who agreed moves to it with the same seat token, but
-   * only when this page was on the end screen as it started: a finished table opened later
-   * (back, its old link, "Your games") stays, with a link to the next game, so its record
-   * and replay can still be opened. */
-  followRematch(msg) {
-    const next = msg.table.next;
-    if (msg.table.status === "finished" && !next) this.endScreen = true;
-    if (!next || !this.seat || this.followed || !(msg.table.rematch || []).includes(msg.seat)) return;
-    // the same token holds the seat there: the "open it" link finds it too
-    if (!store.seat(next)) store.setSeat(next, { token: this.seat.token, seat: msg.seat, name: this.seat.name });
-    if (!this.endScreen) return;
-    this.followed = true;
-    this.socket.close();
-    location.assign(`/t/${next}`);
-  }
-
-  async fetchSummary() {
-    this.summary = null;
-    try {
-      const data = await api("GET", `/api/tables/${encodeURIComponent(this.code)}/summary`);
-      this.summary = data.teams || [];
-    } catch {
-      this.summary = [];
-    }
-    this.render();
-  }
-
-  /** One sentence per team: turns, pegs sent back and had sent back, Jokers. */
-  summaryBlock() {
-    if (!this.summary || !this.summary.length) return null;
-    const msg = this.msg;
-    const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-    return h("ul", { class: "summary", id: "summary" }, ...this.summary.map((t) => {
-      const mine = t.seats.includes(msg.seat);
-      const who = msg.rules.teams ? `${mine ? "Your team" : teamName(t.team)} (${listNames(t.seats.map((q) => shortName(msg, q)))})`
-        : (mine ? "You" : this.name(t.seats[0]));
-      return h("li", { "data-team": t.team, class: mine ? "mine" : null }, h("strong", {}, who), ": ",
-        `${count(t.turns, "turn", "turns")}, sent ${count(t.hits_given, "peg", "pegs")} back to START, `
-        + `had ${count(t.hits_taken, "peg", "pegs")} sent back, played ${count(t.jokers, "Joker", "Jokers")}.`);
-    }));
-  }
-
-  logBlock() {
-    this.logList = h("ol", { class: "log", id: "log", reversed: true });
-    this.renderLog();
-    return h("details", { open: true }, h("summary", {}, "Moves"), this.logList);
-  }
-
-  renderLog() {
-    if (!this.logList || !this.msg) return;
-    const entries = this.log.slice(-1000).reverse();
-    fill(this.logList, ...entries.map((e) => {
-      // a stand-in's move is the bot's, not "<name> - you"
-      const tags = e.standin ? [] : seatTags(this.msg, e.seat, false).flatMap((tag) => [" ", tag]);
-      // a sentence naming the seat first goes on from its name ("Ann doubts ..."), tags after
-      const rest = afterActor(this.msg, e.seat, e.text);
-      return h("li", { "data-version": e.v, value: e.v },
-        seatBadge(this.msg.board, e.seat, 16), " ", h("span", { class: "who" }, this.actor(e.seat, e.standin)),
-        ...(rest === null ? [...tags, `: ${this.said(e.text)}`] : [rest, ...tags]),
-        e.timedOut ? h("span", { class: "ran-out" }, ` (${this.name(e.seat)} ran out of time)`) : null,
-        e.note ? h("div", { class: "note" }, e.note) : null);
-    }));
-  }
-
   toolsBlock() {
     const msg = this.msg;
     const me = msg.seat;
@@ -858,110 +551,17 @@ export class GameScreen {
       .map(([k, v]) => `  ${SETTINGS[k].label}: ${valueWords(k, v)}`).join("\n");
     fill(this.cueDialog,
       h("h2", {}, "Cue card"),
-      h("div", { id: "cue-text", class: "cue" }, ...cueNodes(`${text}\n\nThis table's settings\n${settings}`)),
+      // it scrolls: reachable by keyboard
+      h("div", { id: "cue-text", class: "cue", tabindex: "0", role: "region", "aria-label": "The cue card" }, ...cueNodes(`${text}\n\nThis table's settings\n${settings}`)),
       h("form", { method: "dialog" }, h("button", { class: "primary", id: "cue-close" }, "Close")));
     this.cueDialog.showModal();
   }
 
-  /** Save the record exactly as the server sends it: parsing it in JavaScript would round
-   * the 62-bit seed and the file would no longer replay. */
-  async downloadRecord() {
-    const headers = { Accept: "application/json" };
-    if (this.seat) headers.Authorization = `Bearer ${this.seat.token}`;
-    try {
-      const response = await fetch(`/api/tables/${encodeURIComponent(this.code)}/record`, { headers });
-      const text = await response.text();
-      if (!response.ok) {
-        let message = `The server answered ${response.status}.`;
-        try { message = JSON.parse(text).error.message || message; } catch { /* not JSON */ }
-        throw new Error(message);
-      }
-      const blob = new Blob([text], { type: "application/json" });
-      const a = h("a", { href: URL.createObjectURL(blob), download: `pegs-${this.code}.json` });
-      document.body.append(a);
-      a.click();
-      a.remove();
-    } catch (e) {
-      this.setNotice(e.message === "Failed to fetch" ? "The server cannot be reached; try again." : e.message);
-      this.render();
-    }
-  }
+}
 
-  async openReplay() {
-    try {
-      const data = await api("GET", `/api/tables/${this.code}/replay`);
-      this.replay = new ReplayViewer(this, data.states || []);
-      this.render();
-    } catch (e) {
-      this.setNotice(`The replay is not available: ${e.message}`);
-      this.render();
-    }
-  }
-
-  closeReplay() {
-    this.replay = null;
-    this.render();
-  }
-
-  // --- before the start ------------------------------------------------------------------
-  renderLobby() {
-    const msg = this.msg, table = msg.table, me = msg.seat;
-    const host = me >= 0 && me === table.host;
-    const rules = msg.rules;
-    const preview = {
-      pegs: Array.from({ length: rules.players }, () => Array(rules.pegs).fill("S")),
-      hand: [], hand_sizes: null, draw_pile_size: 0, discards: [],
-      current_player: -1, outcome: null, pending: null,
-    };
-    renderBoard(this.svg, { ...msg, view: preview, last: null }, {});
-    const link = shareLink(this.code);
-    const linkInput = h("input", { id: "share-link", value: link, readonly: true, "aria-label": "The table's link" });
-    const bots = store.bots(this.code);
-    const seats = h("ul", { class: "seats-list", id: "seats" }, ...table.seats.map((s) => h("li", { "data-seat": s.seat, "data-kind": s.kind },
-      seatBadge(msg.board, s.seat, 28),
-      whoLine(s.kind === "empty" ? "(open seat)" : this.name(s.seat), seatTags(msg, s.seat, s.kind !== "empty")),
-      host && s.kind === "empty" ? h("button", { onclick: () => this.addBots([s.seat]) }, "Bot here") : null,
-      this.chat.muteToggle(s))));
-    const empty = table.seats.filter((s) => s.kind === "empty").length;
-    const err = h("p", { class: "error", id: "lobby-error" }, this.notice);
-    const start = host ? h("button", { class: "primary", id: "start-btn", onclick: async () => {
-      try {
-        if (table.seats.some((s) => s.kind === "empty")) await this.addBots(null, true);
-        await api("POST", `/api/tables/${this.code}/start`, {}, this.seat.token);
-      } catch (e) { this.setNotice(e.message); this.render(); }
-    } }, empty ? `Start: ${empty > 1 ? `${empty} bots` : "a bot"} (${bots.level || "club player"}) take${empty > 1 ? "" : "s"} the empty seat${empty > 1 ? "s" : ""}` : "Start the game") : null;
-    const leave = !host && me >= 0 ? h("button", { id: "leave-btn", onclick: async () => {
-      try {
-        await api("POST", `/api/tables/${this.code}/leave`, {}, this.seat.token);
-        this.socket.close();
-        store.dropSeat(this.code);
-        location.assign("/");
-      } catch (e) { this.setNotice(e.message); this.render(); }
-    } }, "Leave the table") : null;
-    fill(this.panel,
-      h("h2", {}, `${gameName(table.preset || msg.rules.name, table.title)}, ${msg.rules.players} players`),
-      houseLine(table),
-      h("p", {}, "Share this link; opening it asks only for a name:"),
-      this.shareCopy || (this.shareCopy = copyRow(linkInput, link, "copy-link")),
-      seats, err,
-      h("ul", { class: "table-options", id: "table-options" }, ...tableOptionWords(table).map((line) => h("li", {}, line))),
-      // Start stays in sight at the foot of a laptop's panel (the panel scrolls there)
-      h("div", { class: "row lobby-actions", id: "lobby-actions" }, start, leave, h("button", { id: "cue-btn", onclick: () => this.showCue() }, "Cue card")),
-      host ? null : h("p", { class: "muted" }, "Waiting for the host to start the game."),
-      this.rejoinBlock());
-  }
-
-  async addBots(seats, quiet = false) {
-    const bots = store.bots(this.code);
-    const body = { bot: bots.bot || "heuristic" };
-    if (bots.strength) body.strength = bots.strength;
-    if (seats) body.seats = seats;
-    try {
-      await api("POST", `/api/tables/${this.code}/bots`, body, this.seat.token);
-    } catch (e) {
-      if (quiet) throw e;
-      this.setNotice(e.message);
-      this.render();
-    }
+// the screen's other parts, each in its own module, share the screen's state as its methods
+for (const part of [EndScreen, Lobby, MoveLog, PickerView]) {
+  for (const name of Object.getOwnPropertyNames(part.prototype)) {
+    if (name !== "constructor") Object.defineProperty(GameScreen.prototype, name, Object.getOwnPropertyDescriptor(part.prototype, name));
   }
 }

@@ -126,6 +126,7 @@ export class TableSocket {
         msg.connected.forEach((on, seat) => {
           const s = this.last.table.seats[seat];
           if (s) s.connected = on;
+          if (s && msg.away_ends) s.away_ends = msg.away_ends[seat];
         });
         msg = this.last;
       } else if (msg.type === "explain" && this.last && this.last.version === msg.version) {
@@ -212,11 +213,18 @@ export class TableSocket {
     return true;
   }
 
+  /** Close for good: no status or message is handed on after this. */
   close() {
     this.stopped = true;
     clearTimeout(this.timer);
     clearInterval(this.pinger);
     clearTimeout(this.watchdog);
-    if (this.ws) this.ws.close();
+    if (this.ws) {
+      this.ws.onclose = null;
+      this.ws.onmessage = null;
+      this.ws.close();
+      this.ws = null;
+    }
+    this.isOpen = false;
   }
 }

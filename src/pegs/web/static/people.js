@@ -118,3 +118,9 @@ export function resultLine(msg) {
   if (won) return { won, headline: "You won!", detail: "All your pegs are home first." };
   return { won, headline: `${names(outcome.seats)} won`, detail: "" };
 }
+
+/** A name and its chips as one run of text: on a narrow screen it wraps between words and
+ * chips, next to the seat's badge (never a chip or a button alone on a line). */
+export function whoLine(name, tags) {
+  return h("span", { class: "who-line" }, h("span", { class: "player-name" }, name), ...tags.flatMap((tag) => [" ", tag]));
+}

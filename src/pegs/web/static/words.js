@@ -95,7 +95,8 @@ export function plainCue(text, preset) {
 }
 
 /** The cue card as headed lists that wrap on a phone: a line at the margin is a heading,
- * an indented "Term   text" line a row of its list. */
+ * an indented "Term   text" line a row of its list (a term and its definition), an indented
+ * line without a term a paragraph between lists. */
 export function cueNodes(text) {
   const out = [];
   let list = null;
@@ -106,10 +107,14 @@ export function cueNodes(text) {
       list = null;
       continue;
     }
-    if (!list) { list = h("dl", {}); out.push(list); }
     const m = line.trim().match(/^(\S+(?: \S+)?)\s{2,}(.*)$/);
-    if (m) list.append(h("dt", {}, m[1]), h("dd", {}, m[2]));
-    else list.append(h("dd", { class: "whole" }, line.trim()));
+    if (!m) {
+      out.push(h("p", { class: "whole" }, line.trim()));
+      list = null;
+      continue;
+    }
+    if (!list) { list = h("dl", {}); out.push(list); }
+    list.append(h("dt", {}, m[1]), h("dd", {}, m[2]));
   }
   return out;
 }
@@ -128,6 +133,7 @@ export function tableOptionWords(table) {
     table.turn_seconds ? `Up to ${duration(table.turn_seconds)} for a turn, then a bot moves.` : "No time limit for a turn.",
     table.away_seconds ? `A bot plays for anyone away for ${duration(table.away_seconds)}, until they come back.` : "Nobody is covered by a bot when away.",
     `Bots' pace: ${pace ? pace[1] : `${table.bot_delay} seconds a move`}.`,
-    ...(table.teaching ? ["Teaching table: partners have their own channel, may show each other moves, and everyone may ask for hints."] : []),
+    ...(table.teaching ? ["Teaching table: partners have their own channel and may show each other moves."] : []),
+    table.hints ? "Hints: anyone may ask for a suggested move." : "No hints at this table.",
   ];
 }
