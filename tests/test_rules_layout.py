@@ -37,4 +37,5 @@ def test_no_import_cycles_in_the_rules() -> None:
 
     for module in sorted(graph):
         visit(module, [])
-    assert {"coded", "powers", "split_count", "ten_count", "listing", "state", "bluff"} <= set(graph)
+    assert {"coded", "powers", "split_count", "ten_count", "listing", "state",
+            "bluff"} <= set(graph)
