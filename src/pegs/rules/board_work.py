@@ -68,36 +68,47 @@ def home_taken(ring: int, pegs: list[int] | tuple[int, ...]) -> int:
     return taken
 
 
-def walk_forward(occ: vec[i64], ring: int, homes: int, door: int, taken: int, seat: int,
-                 p: int, n: int, pass_own: bool, turn_in: bool, ring_only: bool,
-                 hit_own: bool) -> list[int]:
+def walk_forward(occ: vec[i64], ring: i64, homes: i64, door: i64, taken: i64, seat: i64,
+                 p: i64, n: i64, pass_own: bool, turn_in: bool, ring_only: bool,
+                 hit_own: bool) -> i64:
     """Destinations of the peg of colour ``seat`` at ``p`` moving forward ``n`` on the ring
     whose holes ``occ`` holds, its door ``door`` and its home holes ``taken``
-    (:func:`home_taken`).  Two destinations when the move can branch at the peg's door:
+    (:func:`home_taken`), packed in one number (no list to make: read them with
+    :func:`destinations`, or ``d = found % WIDE - 1; found //= WIDE`` while ``found``).
+    Two destinations when the move can branch at the peg's door, into home first:
     ``turn_in`` forces the branch; ``ring_only`` forbids it; ``hit_own`` lets the peg pass
     and land on its own colour on the ring (North Carolina ten)."""
     if p >= ring:
         t = p - ring + 1 + n
         if t <= homes and taken & ((1 << (t + 1)) - (1 << (p - ring + 2))) == 0:
-            return [ring + t - 1]
-        return []
-    out: list[int] = []
+            return ring + t
+        return 0
+    found: i64 = 0
     cur = p
     last = n - 1
     for i in range(n):
         if cur == door and not ring_only:
             m = n - i
             if m <= homes and taken & ((1 << (m + 1)) - 2) == 0:
-                out.append(ring + m - 1)
+                found = ring + m
             if turn_in:
-                return out
+                return found
         cur += 1
         if cur == ring:
             cur = 0
         if i < last and occ[cur] == seat and not (pass_own or hit_own):
-            return out
+            return found
     if occ[cur] != seat or hit_own:
-        out.append(cur)
+        return found + (cur + 1) * WIDE if found else cur + 1
+    return found
+
+
+def destinations(found: i64) -> list[int]:
+    """The destinations :func:`walk_forward` packed, in order."""
+    out: list[int] = []
+    while found:
+        out.append(found % WIDE - 1)
+        found //= WIDE
     return out
 
 
@@ -191,9 +202,9 @@ class WorkBoard:
                 ring_only: bool = False, hit_own: bool = False) -> list[int]:
         """Destinations of the peg of colour ``seat`` at ``p`` moving forward ``n`` (see
         :func:`walk_forward`)."""
-        return walk_forward(self.occ, self.ring, self.home_holes, self.door[seat],
-                            home_taken(self.ring, self.pos[seat]), seat, p, n, pass_own,
-                            turn_in, ring_only, hit_own)
+        return destinations(walk_forward(self.occ, self.ring, self.home_holes, self.door[seat],
+                                         home_taken(self.ring, self.pos[seat]), seat, p, n,
+                                         pass_own, turn_in, ring_only, hit_own))
 
     def backward(self, seat: int, p: int, n: int, pass_own: bool, hit_own: bool = False) -> int:
         """The destination of a ring peg moving backward ``n``, or ``IN_HAND`` if blocked."""

@@ -14,7 +14,16 @@ from typing import Final
 
 from .actions import Action, Step
 from .board import START, Geometry
-from .board_work import IN_HAND, Pegs, WorkBoard, home_taken, moved, walk_back, walk_forward
+from .board_work import (
+    IN_HAND,
+    WIDE,
+    Pegs,
+    WorkBoard,
+    home_taken,
+    moved,
+    walk_back,
+    walk_forward,
+)
 from .code_list import Listing, code_rank, move_back, move_code, move_from, move_seat, move_to
 from .deferred import Deferred, Swaps
 from .settings import RANKS
@@ -186,10 +195,14 @@ class Powers(Listing):
             if d != IN_HAND:
                 self._one(moves, seat, p, d, True)
             return
-        for d in walk_forward(self.occ, table.ring, table.homes, table.door[seat],
-                              home_taken(table.ring, self.pegs[seat]), seat, p, n,
-                              table.pass_own, table.turn_in, False, False):
-            self._one(moves, seat, p, d, False)
+        ring, door = table.ring, table.door[seat]
+        # its home holes matter to a walk that starts in home or reaches its door
+        taken = home_taken(ring, self.pegs[seat]) if p >= ring or (door - p) % ring < n else 0
+        found = walk_forward(self.occ, ring, table.homes, door, taken, seat, p, n,
+                             table.pass_own, table.turn_in, False, False)
+        while found:
+            self._one(moves, seat, p, found % WIDE - 1, False)
+            found //= WIDE
 
     def jumps(self) -> list[int]:
         """The joker's jumps onto any peg on the ring (RULES.md: from start or the ring),
