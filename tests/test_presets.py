@@ -25,8 +25,9 @@ from pegs.rules.presets import COMMON, power_table
 from pegs.rules.settings import SETTING_NAMES
 from pegs.server.api import presets_json
 from pegs.server.app import create_app
+from pegs.server.database import migrate, open_engine
 from pegs.server.limits import new_token, token_hash
-from pegs.server.store import SeatRow, Store, TableRow, migrate, open_engine
+from pegs.server.store import SeatRow, Store, TableRow
 from pegs.sim.ladder import Ladder, read_ladder
 from server.helpers import auth, new_table
 

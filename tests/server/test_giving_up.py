@@ -20,7 +20,7 @@ import httpx
 
 import pegs
 from pegs.cli import main
-from pegs.server.store import _revisions
+from pegs.server.database import _revisions
 
 from .helpers import SHORT_LEASES, Client, auth, free_port, launch, new_table, start, stop, wait_up
 from .test_faults import owners, query, ready, until
