@@ -32,12 +32,6 @@ from .table_views import TableViews
 log = logging.getLogger("pegs.server")
 
 BOT_KINDS = ("random", "heuristic", "ismcts")
-#: Legal actions from which a seat's listing is encoded on a thread of its own, so the
-#: event loop keeps answering meanwhile (a crowded North Carolina table: tens of ms).
-LONG_LISTING = 1000
-#: The most of a partner's legal actions a teammate is shown at a teaching table (to
-#: suggest one); a longer listing is cut there and marked ``partial``.
-PARTNER_LISTING = 2000
 
 
 class TableError(Exception):
