@@ -14,9 +14,7 @@ from .rooms import Room, TableError
 from .schema import actions, chat, entries, seats, tables
 from .services import Services
 from .store import Store, StoreError
-
-#: The status of a started table that was ended because nobody came back to it.
-ABANDONED = "abandoned"
+from .table_base import ABANDONED
 
 log = logging.getLogger("pegs.server")
 
@@ -90,7 +88,10 @@ def _mark_abandoned(store: Store, code: str, version: int) -> bool:
     if store.shared:
         query = query.where(tables.c.owner == store.origin)
     with store.engine.begin() as c:
-        return c.execute(query.values(status=ABANDONED)).rowcount == 1
+        if c.execute(query.values(status=ABANDONED)).rowcount != 1:
+            return False
+        store.announce(c, code, version)  # the others take the end in (Room.catch_up)
+        return True
 
 
 class Abandonment:

@@ -25,6 +25,7 @@ from . import protocol, refusals, table_log, talk
 from .connection import Connection
 from .retry import Backoff
 from .store import LeaseLost, SeatRow, StoreError, VersionConflict
+from .table_base import ABANDONED
 from .table_duties import TableDuties
 from .table_log import Entry
 from .table_views import TableViews
@@ -246,7 +247,11 @@ class Room(TableViews, TableDuties):
         for entry in entries:
             self._entered(entry)
         self.seq = max(self.seq, row.log_seq)  # later ones were pruned (old chat)
-        if not row.actions and self._clock_shown() != self.turn_ends:
+        if row.status == ABANDONED and self.status == "playing":  # its owner ended it
+            self.status = ABANDONED
+            self._stop_clocks()
+            self.changed()
+        elif not row.actions and self._clock_shown() != self.turn_ends:
             self.changed()  # only the clock changed
 
     async def _resync(self) -> None:
