@@ -9,7 +9,7 @@ from pathlib import Path
 
 from browser_support import Server, seat_script
 from playwright.sync_api import Browser, expect
-from test_play_online import PHONE, Watched
+from test_play_online import PHONE, Watched, play_one_move
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
@@ -67,14 +67,25 @@ def test_chat_and_a_suggested_move_at_a_teaching_table(chromium: Browser, server
     expect(rail.page.locator("#chat-tabs button")).to_have_count(0)
     ann.page.click("#chat-tabs [data-channel=table]")
 
-    # a suggestion at the partner's turn, drawn on the partner's board
-    ann.page.wait_for_function("document.body.dataset.myTurn === '1' || "
-                               "!!document.querySelector('#suggest-select')", timeout=30_000)
-    suggester, mover = (phone, ann) if ann.my_turn() else (ann, phone)
-    select = suggester.page.locator("#suggest-select")
-    expect(select).to_be_visible(timeout=30_000)
-    first = select.locator("option").nth(1).get_attribute("value") or ""
-    select.select_option(first)
+    # a suggestion at the partner's turn, drawn on the partner's board (a discard draws
+    # no arrow: while the partner can only discard, they discard and play goes on)
+    while True:
+        ann.page.wait_for_function("document.body.dataset.myTurn === '1' || "
+                                   "!!document.querySelector('#suggest-select')",
+                                   timeout=30_000)
+        suggester, mover = (phone, ann) if ann.my_turn() else (ann, phone)
+        select = suggester.page.locator("#suggest-select")
+        expect(select).to_be_visible(timeout=30_000)
+        options = select.locator("option").evaluate_all(
+            "os => os.slice(1).map(o => [o.value, o.textContent])")
+        moves = [value for value, words in options if not words.endswith(": discard")]
+        if moves:
+            break
+        play_one_move(mover, on_board=False)
+        played = mover.version()
+        for w in (ann, phone):
+            w.page.wait_for_function(f"+document.body.dataset.version >= {played}")
+    select.select_option(moves[0])
     expect(suggester.page.locator("#board .hint-arrow").first).to_be_attached()
     suggester.page.click("#suggest-btn")
     expect(mover.page.locator("#suggestion")).to_contain_text("suggests:")
