@@ -15,7 +15,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from pegs.server import protocol, rooms
+from pegs.server import protocol, table_views
 from pegs.server.protocol import legal_texts
 
 from .helpers import Client, LiveServer, new_table, run, serving, start
@@ -99,7 +99,7 @@ def test_a_seats_listing_is_built_once_per_version(live: LiveServer,
         return encode(state, legal)
 
     monkeypatch.setattr(protocol, "legal_compact", counted)
-    monkeypatch.setattr(rooms, "LONG_LISTING", 1)  # after an act: built on a thread
+    monkeypatch.setattr(table_views, "LONG_LISTING", 1)  # after an act: built on a thread
     code, tokens = new_table(live.http, humans=2, players=2)
     start(live.http, code, tokens[0])
 
@@ -141,8 +141,8 @@ def test_a_partners_listing_at_a_teaching_table_is_built_off_the_loop_and_bounde
         return encode(state, legal)
 
     monkeypatch.setattr(protocol, "legal_compact", watched)
-    monkeypatch.setattr(rooms, "LONG_LISTING", 1)  # every listing counts as long
-    monkeypatch.setattr(rooms, "PARTNER_LISTING", 1)
+    monkeypatch.setattr(table_views, "LONG_LISTING", 1)  # every listing counts as long
+    monkeypatch.setattr(table_views, "PARTNER_LISTING", 1)
     code, tokens = new_table(live.http, humans=4, teaching=True)
     start(live.http, code, tokens[0])
 

@@ -347,3 +347,20 @@ def test_a_spectator_on_another_server_keeps_a_table_from_being_abandoned(
             await asyncio.to_thread(eventually, lambda: status(watched) == "abandoned")
 
         run(scenario())
+
+
+def test_a_table_its_owner_ended_as_abandoned_reads_so_through_every_server(
+        postgres_url: str, tmp_path: Path) -> None:
+    quiet = ("--abandoned-hours", "0.0003")  # 1.08 s without anyone there
+    with serve_many(postgres_url, tmp_path, 2, *quiet, *SHORT_LEASES) as [(_, a), (_, b)]:
+        with httpx.Client(base_url=b, timeout=20) as http:  # b holds the table's lease
+            code, tokens = new_table(http, humans=2, players=2, turn_seconds=None,
+                                     away_seconds=None)
+            start(http, code, tokens[0])
+
+        def status(server: str) -> str:
+            return str(httpx.get(f"{server}/api/tables/{code}").json()["status"])
+
+        assert status(a) == "playing"  # a has it in memory now, as the others stored it
+        eventually(lambda: status(b) == "abandoned")
+        eventually(lambda: status(a) == "abandoned")

@@ -110,7 +110,9 @@ def test_whole_bluffing_games_tell_every_seat_only_its_view(live: LiveServer) ->
         players = [Player(live.ws, code, token, seed=i + (stop_at or 0), stop_at=stop_at,
                           doubt_rate=0.05) for i, token in enumerate(tokens)]
         spectator = Player(live.ws, code, None, stop_at=stop_at)
-        run(*(p.play() for p in [*players, spectator]))
+        # a game runs to 1,000-4,000 versions, each told to five clients in this process:
+        # on a loaded machine that takes a minute or more
+        run(*(p.play() for p in [*players, spectator]), timeout=240)
         for seat, client in enumerate([*players, spectator]):
             clients[seat if seat < 4 else -1].append(client)
         if stop_at is not None:

@@ -15,9 +15,7 @@ from .schema import actions, chat, entries, seats, tables
 from .services import Services
 from .store import Store
 from .store_errors import StoreError
-
-#: The status of a started table that was ended because nobody came back to it.
-ABANDONED = "abandoned"
+from .table_base import ABANDONED
 
 log = logging.getLogger("pegs.server")
 
@@ -91,7 +89,10 @@ def _mark_abandoned(store: Store, code: str, version: int) -> bool:
     if store.shared:
         query = query.where(tables.c.owner == store.origin)
     with store.engine.begin() as c:
-        return c.execute(query.values(status=ABANDONED)).rowcount == 1
+        if c.execute(query.values(status=ABANDONED)).rowcount != 1:
+            return False
+        store.announce(c, code, version)  # the others take the end in (Room.catch_up)
+        return True
 
 
 class Abandonment:

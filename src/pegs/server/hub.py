@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from .archive import Archive
 from .counters import Counters
 from .database import compatible
-from .expiry import ABANDONED, Abandonment, expire_waiting
+from .expiry import Abandonment, expire_waiting
 from .leases import hold_leases, renew
 from .limits import Limits
 from .listening import listen
@@ -27,6 +27,7 @@ from .rooms import Room, TableError
 from .services import Services
 from .store import Store, TableRow
 from .store_errors import StoreError
+from .table_base import ABANDONED
 from .thinking import BOT_NICENESS, HINT_NICENESS, Thinkers
 
 log = logging.getLogger("pegs.server")

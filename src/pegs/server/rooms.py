@@ -26,6 +26,7 @@ from .connection import Connection
 from .retry import Backoff
 from .store import SeatRow
 from .store_errors import LeaseLost, StoreError, VersionConflict
+from .table_base import ABANDONED
 from .table_duties import TableDuties
 from .table_log import Entry
 from .table_views import TableViews
@@ -33,12 +34,6 @@ from .table_views import TableViews
 log = logging.getLogger("pegs.server")
 
 BOT_KINDS = ("random", "heuristic", "ismcts")
-#: Legal actions from which a seat's listing is encoded on a thread of its own, so the
-#: event loop keeps answering meanwhile (a crowded North Carolina table: tens of ms).
-LONG_LISTING = 1000
-#: The most of a partner's legal actions a teammate is shown at a teaching table (to
-#: suggest one); a longer listing is cut there and marked ``partial``.
-PARTNER_LISTING = 2000
 
 
 class TableError(Exception):
@@ -253,7 +248,11 @@ class Room(TableViews, TableDuties):
         for entry in entries:
             self._entered(entry)
         self.seq = max(self.seq, row.log_seq)  # later ones were pruned (old chat)
-        if not row.actions and self._clock_shown() != self.turn_ends:
+        if row.status == ABANDONED and self.status == "playing":  # its owner ended it
+            self.status = ABANDONED
+            self._stop_clocks()
+            self.changed()
+        elif not row.actions and self._clock_shown() != self.turn_ends:
             self.changed()  # only the clock changed
 
     async def _resync(self) -> None:

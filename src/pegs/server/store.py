@@ -205,7 +205,7 @@ class Store:
         url = self.engine.url.set(drivername="postgresql")
         return url.render_as_string(hide_password=False)
 
-    def _announce(self, c: Connection, code: str, version: int | str = "") -> None:
+    def announce(self, c: Connection, code: str, version: int | str = "") -> None:
         """Tell the other processes (on commit) that table ``code`` changed."""
         if self.shared:
             c.execute(_NOTIFY, {"payload": f"{code}:{version}:{self.origin}"})
@@ -338,7 +338,7 @@ class Store:
         try:
             with self.engine.begin() as c:
                 if c.execute(query.values(turn_ends=ends)).rowcount == 1:
-                    self._announce(c, code)
+                    self.announce(c, code)
         except SQLAlchemyError as e:
             raise Unavailable(f"cannot store the turn clock of table {code}: {e}") from e
 
@@ -389,7 +389,7 @@ class Store:
                 body: dict[str, Any] | None = None, channel: str | None = None) -> Entry:
         """Store the table's next log entry in this transaction, announced on commit."""
         entry = table_log.write(c, code, kind, seat, body, channel)
-        self._announce(c, code, f"~{entry.seq}")
+        self.announce(c, code, f"~{entry.seq}")
         return entry
 
     def add_entry(self, code: str, kind: str, seat: int | None = None,
@@ -420,7 +420,7 @@ class Store:
             if entry is None:
                 c.rollback()
                 return None
-            self._announce(c, code, f"~{entry.seq}")
+            self.announce(c, code, f"~{entry.seq}")
             c.commit()
             return entry
 
@@ -497,7 +497,7 @@ class Store:
                 raise VersionConflict(f"table {code} is not at version {number - 1}")
             c.execute(_APPEND, {"code": code, "number": number, "seat": seat,
                                 "action": action, "at": _now(), "timed_out": timed_out or None})
-            self._announce(c, code, number)
+            self.announce(c, code, number)
             c.commit()
         except BaseException as e:
             self._local.writer = None

@@ -24,6 +24,9 @@ from .thinking import Game, Job
 
 log = logging.getLogger("pegs.server")
 
+#: The status of a started table that was ended because nobody came back to it.
+ABANDONED = "abandoned"
+
 
 class TableBase(ABC):
     """One table: seats, game state, connections, and what it is handed to do its work."""

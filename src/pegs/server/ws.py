@@ -18,10 +18,10 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from . import chat, protocol
 from .connection import Connection
 from .doors import MESSAGE_KINDS
-from .expiry import ABANDONED
 from .hub import Hub
 from .limits import RateBucket
 from .rooms import Room, TableError
+from .table_base import ABANDONED
 
 log = logging.getLogger("pegs.server")
 router = APIRouter()
