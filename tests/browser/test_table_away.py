@@ -19,7 +19,6 @@ def test_an_away_player_is_covered_by_a_stand_in_until_they_return(
     code = made["code"]
     bob = server.api("POST", f"/api/tables/{code}/join", {"name": "Bob", "seat": 1})
     server.api("POST", f"/api/tables/{code}/bots", {"bot": "heuristic"}, made["token"])
-    server.api("POST", f"/api/tables/{code}/start", {}, made["token"])
 
     gran = Watched(chromium.new_context(**DESKTOP, has_touch=True))  # a tablet
     gran.context.add_init_script(seat_script(code, made["token"], 0, "Gran"))
@@ -27,10 +26,15 @@ def test_an_away_player_is_covered_by_a_stand_in_until_they_return(
     phone = Watched(chromium.new_context(**PHONE))
     phone.context.add_init_script(seat_script(code, bob["token"], 1, "Bob"))
     phone.page.goto(f"{server.base}/t/{code}")
-    expect(phone.page.locator("#hand")).to_have_attribute("data-seat", "1")
+    # the game starts once both pages are connected (with a one-second away delay and
+    # bots that do not pause, a page still loading would find the game played out)
+    deadline = time.monotonic() + 30
+    while not all(s["connected"] for s in server.api("GET", f"/api/tables/{code}")["seats"]):
+        assert time.monotonic() < deadline, "the two pages never connected"
+        time.sleep(0.05)
+    server.api("POST", f"/api/tables/{code}/start", {}, made["token"])
+    expect(phone.page.locator("#hand")).to_have_attribute("data-seat", "1", timeout=15_000)
     bob_row = gran.page.locator("#players li[data-seat='1']")
-    # (with a one-second away delay a slow phone may connect after a stand-in took over:
-    # the seat is Bob's once his page is open)
     expect(bob_row).not_to_contain_text("a bot plays for now", timeout=15_000)
 
     phone.context.close()  # Bob walks away: after a second a stand-in plays for him
