@@ -111,5 +111,5 @@ if ! npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error; then
 fi
 echo "  done in $(took "$t")"
 
-echo "Ready in $(took "$started"). Play: .venv/bin/pegs play (or serve). Test: .venv/bin/python -m pytest"
+echo "Ready in $(took "$started"). Play: .venv/bin/pegs play (or serve). Test: .venv/bin/python -m pytest -n 2"
 echo "To type pegs without .venv/bin/, run: source .venv/bin/activate"
