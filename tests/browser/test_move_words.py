@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browser_support import to_confirm
+from browser_support import FAKE, to_confirm
 from make_fixtures import played_state, state_message
 from playwright.sync_api import Page, expect
 from test_page_words import FakeTable
@@ -100,3 +100,21 @@ def test_a_face_down_card_and_its_doubt_are_one_line_of_the_log(static_page: Pag
     assert not text.rstrip().endswith(("Team A", "Team B")), text
     static_page.locator("#log").scroll_into_view_if_needed()
     static_page.screenshot(path=str(artifacts / "bluff-log-one-line.png"))
+
+
+def test_a_joker_discarded_beside_joker_moves_keeps_its_move_unused(
+        static_page: Page) -> None:
+    """As the server says it: a Joker thrown away while it could move keeps its move
+    unused; a card that cannot move is simply discarded."""
+    static_page.goto(f"{FAKE}/harness.html")
+    said = static_page.evaluate("""async () => {
+      const { pageMoveWords } = await import("/move_words.js");
+      const discard = { card: "Joker", steps: [], discard: true, declared: "" };
+      const move = { card: "Joker", steps: [{ src: "S", dst: "1.5", op: ">", seat: 1 }] };
+      return [pageMoveWords({}, discard, 0, [discard, move]),
+              pageMoveWords({}, discard, 0, [discard]),
+              pageMoveWords({ legal: [discard, move] }, discard, 0)];
+    }""")
+    assert said == ["Joker. Discards it, keeping its move unused.",
+                    "Joker. Can't play; discards.",
+                    "Joker. Discards it, keeping its move unused."]

@@ -183,7 +183,7 @@ export class ChatPanel {
         this.screen.render();
       } },
       h("option", { value: "" }, "Choose one of their moves…"),
-      ...options.slice(0, 300).map((a) => h("option", { value: a.text, selected: this.preview && this.preview.text === a.text }, this.moveWords(a))));
+      ...options.slice(0, 300).map((a) => h("option", { value: a.text, selected: this.preview && this.preview.text === a.text }, this.moveWords(a, options))));
     const button = h("button", { type: "button", class: "primary", id: "suggest-btn", disabled: !this.preview || Boolean(this.silence(msg)),
       onclick: () => {
         if (!this.preview) return;
@@ -200,9 +200,9 @@ export class ChatPanel {
 
   /** A partner's move in words, their pegs and spots named ("Jack. Ann's peg from Ann's
    * START to Ann's 5."). */
-  moveWords(a) {
+  moveWords(a, options) {
     const msg = this.screen.msg;
-    return a.decision ? namedText(msg, a.announcement || a.text) : pageMoveWords(msg, a, msg.seat);
+    return a.decision ? namedText(msg, a.announcement || a.text) : pageMoveWords(msg, a, msg.seat, options);
   }
 
   /** Save the whole table talk (every page of GET .../chat, the team's channel too for a

@@ -50,12 +50,16 @@ function stepWords(msg, step, viewer) {
 /**
  * A card play in words for `viewer` (the seat reading it): "King. START to 5.", "Nine, face
  * down as a Five. 5 to 10.", "Five. Can't play; discards." (a decision's words come from
- * the server).
+ * the server). `listed`: the actions this one is listed with (a Joker discarded beside
+ * Joker moves keeps its move unused, as the server says it).
  */
-export function pageMoveWords(msg, action, viewer) {
+export function pageMoveWords(msg, action, viewer, listed = msg.legal || []) {
   const card = action.declared
     ? `${cardWord(action.card)}, face down as ${withArticle(cardWord(action.declared))}` : cardWord(action.card);
-  if (!action.steps.length) return `${card}. Can't play; discards.`;
+  if (!action.steps.length) {
+    const jokerMoves = action.card === "Joker" && listed.some((b) => b.card === "Joker" && b.steps.length);
+    return jokerMoves ? `${card}. Discards it, keeping its move unused.` : `${card}. Can't play; discards.`;
+  }
   const steps = action.steps.map((s) => stepWords(msg, s, viewer)).join(" and ");
   const said = steps[0].toUpperCase() + steps.slice(1);
   return action.discard ? `${card}. Discards and comes out free: ${said}.` : `${card}. ${said}.`;
