@@ -98,8 +98,17 @@ export function seatTags(msg, seat, presence = true) {
   else if (isPartner(msg, seat)) tags.push(h("span", { class: "tag partner" }, "your partner"));
   if (!presence) return tags.filter(Boolean);
   if (s.standin) tags.push(h("span", { class: "tag" }, "a bot plays for now"));
-  else if (s.kind === "human" && !s.connected) tags.push(h("span", { class: "tag away" }, "away"));
+  else if (s.kind === "human" && !s.connected) tags.push(h("span", { class: "tag away" }, awayWords(s)));
   return tags.filter(Boolean);
+}
+
+/** "away", or with the time its stand-in bot takes over (the seat's `away_ends`, Unix
+ * seconds) "away, a bot plays from 8:42 PM" (a clock time: the list is not redrawn every
+ * second; the seat to act gets a countdown by the status line). */
+function awayWords(seat) {
+  if (seat.away_ends == null) return "away";
+  const at = new Date(seat.away_ends * 1000).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
+  return `away, a bot plays from ${at}`;
 }
 
 /** The end of the game from this seat's side: {headline, detail, won}. */
