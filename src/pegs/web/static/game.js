@@ -247,10 +247,12 @@ export class GameScreen {
     if (msg.version !== u.version) {
       this.unanswered = null;
       const mine = msg.version === u.version + 1 && msg.last && msg.last.seat === msg.seat && msg.last.action === u.action;
-      if (u.lost && !mine) {
-        this.setNotice("The connection was lost: your move was not played.", "connection");
-        this.keepNotice = true;
-      }
+      if (u.lost && mine) {
+        // the same move may be the stand-in's (its turn ran out): the move log says
+        const entry = this.log.find((e) => e.v === msg.version);
+        if (entry) this.lostMoveCheck(entry);
+        else this.lostCheck = msg.version;  // the log is fetched after a reconnect
+      } else if (u.lost) this.lostMoveSaid();
       return false;
     }
     if (!u.lost || this.socket.ws === null) return false;
@@ -269,6 +271,20 @@ export class GameScreen {
     this.keepNotice = true;
     this.sending = true;
     return true;
+  }
+
+  /** Say that the move sent before the connection dropped was not played. */
+  lostMoveSaid() {
+    const away = this.notice && this.notice.startsWith("While you were away") ? ` ${this.notice}` : "";
+    this.setNotice(`The connection was lost: your move was not played.${away}`, "connection");
+    this.keepNotice = true;
+  }
+
+  /** The log's entry of the version after a lost move that looked like it: played by the
+   * stand-in bot, the player's move was not played. */
+  lostMoveCheck(entry) {
+    this.lostCheck = null;
+    if (entry.standin || entry.timedOut) this.lostMoveSaid();
   }
 
   askHint() {

@@ -20,6 +20,10 @@ export class MoveLog {
         if (me >= 0 && e.seat === me && e.standin && !this.log.some((x) => x.v === e.version)) forMe += 1;
         this.addLog(e.version, e.seat, e.announcement, e.action, Boolean(e.standin), Boolean(e.timed_out));
       }
+      if (this.lostCheck != null) {
+        const entry = this.log.find((e) => e.v === this.lostCheck);
+        if (entry) this.lostMoveCheck(entry);
+      }
       // a returning player is told what was done in their name
       if (forMe) {
         const away = `While you were away, a bot made ${forMe === 1 ? "1 move" : `${forMe} moves`} for you (marked in the moves below).`;
